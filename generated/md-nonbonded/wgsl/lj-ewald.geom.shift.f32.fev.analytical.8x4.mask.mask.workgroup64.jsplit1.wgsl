@@ -1,0 +1,1 @@
+// placeholder md-nonbonded.wgsl.lj-ewald.geom.shift.f32.fev.analytical.8x4.mask.mask.workgroup64.jsplit1

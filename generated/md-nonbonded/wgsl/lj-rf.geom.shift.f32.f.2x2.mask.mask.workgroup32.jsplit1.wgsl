@@ -1,0 +1,1 @@
+// placeholder md-nonbonded.wgsl.lj-rf.geom.shift.f32.f.2x2.mask.mask.workgroup32.jsplit1

@@ -1,0 +1,1 @@
+// placeholder md-nonbonded.wgsl.lj-rf.geom.shift.f32.f.4x8.mask.mask.workgroup128.jsplit1

@@ -1,0 +1,1 @@
+// placeholder md-nonbonded.wgsl.lj-rf.geom.shift.f32.fev.2x2.mask.mask.workgroup128.jsplit1

@@ -1,0 +1,1 @@
+// placeholder md-nonbonded.wgsl.lj-rf.geom.shift.f32.fev.4x8.mask.mask.workgroup32.jsplit1

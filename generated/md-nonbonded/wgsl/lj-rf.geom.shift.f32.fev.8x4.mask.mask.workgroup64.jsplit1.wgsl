@@ -1,0 +1,1 @@
+// placeholder md-nonbonded.wgsl.lj-rf.geom.shift.f32.fev.8x4.mask.mask.workgroup64.jsplit1

@@ -1,0 +1,1 @@
+// placeholder md-nonbonded.wgsl.lj-rf.lb.shift.f32.f.1x1.mask.mask.workgroup128.jsplit1

@@ -1,0 +1,221 @@
+// The small expression language of specs: rule predicates over axis values and the
+// arithmetic of user-defined pair potentials. Text is parsed with jsep into an AST,
+// every node is checked against a whitelist, and only then emitted as TypeScript or
+// WGSL or evaluated. Nothing from a spec reaches generated code without this walk.
+import jsep from 'jsep';
+
+jsep.removeBinaryOp('^');
+jsep.addBinaryOp('^', 11, true); // power, binds tighter than * and /, right-associative
+jsep.removeBinaryOp('|');
+jsep.removeBinaryOp('&');
+jsep.removeBinaryOp('<<');
+jsep.removeBinaryOp('>>');
+jsep.removeBinaryOp('>>>');
+jsep.addBinaryOp('and', 2);
+jsep.addBinaryOp('or', 1);
+jsep.addUnaryOp('not');
+
+/** A whitelisted expression tree. */
+export type Expr =
+  | { kind: 'num'; value: number }
+  | { kind: 'str'; value: string }
+  | { kind: 'bool'; value: boolean }
+  | { kind: 'var'; name: string }
+  | { kind: 'unary'; op: '-' | '+' | 'not'; arg: Expr }
+  | { kind: 'binary'; op: BinaryOp; left: Expr; right: Expr }
+  | { kind: 'call'; fn: MathFn; args: Expr[] };
+
+export type BinaryOp = '+' | '-' | '*' | '/' | '^' | '==' | '!=' | '<' | '<=' | '>' | '>=' | 'and' | 'or';
+
+/** Functions allowed in arithmetic expressions, with their arity. */
+export const MATH_FUNCTIONS = { sqrt: 1, exp: 1, log: 1, erfc: 1, erf: 1, abs: 1, min: 2, max: 2 } as const;
+export type MathFn = keyof typeof MATH_FUNCTIONS;
+
+const ARITH_OPS = new Set(['+', '-', '*', '/', '^']);
+const LOGIC_OPS = new Set(['==', '!=', '<', '<=', '>', '>=', 'and', 'or']);
+
+/** A user error in an expression, with the offending text. */
+export class ExprError extends Error {}
+
+export type Grammar = 'arith' | 'logic';
+
+/**
+ * Parse and whitelist an expression. `arith`: numbers, variables, + - * / ^ and the
+ * math functions. `logic`: comparisons of variables with string/number literals,
+ * and/or/not. `vars` lists the identifiers that may appear.
+ */
+export function parseExpr(text: string, grammar: Grammar, vars: readonly string[]): Expr {
+  let ast: jsep.Expression;
+  try {
+    ast = jsep(text);
+  } catch (e) {
+    throw new ExprError(`cannot parse "${text}": ${(e as Error).message}`);
+  }
+  return convert(ast, text, grammar, new Set(vars));
+}
+
+function fail(text: string, what: string, grammar: Grammar): never {
+  const allowed =
+    grammar === 'arith'
+      ? `numbers, the variables listed, + - * / ^ (power), parentheses and ${Object.keys(MATH_FUNCTIONS).join(', ')}`
+      : `axis names compared (== != < <= > >=) with 'quoted' values or numbers, combined with and / or / not`;
+  throw new ExprError(`in "${text}": ${what}; allowed: ${allowed}`);
+}
+
+function convert(n: jsep.Expression, text: string, g: Grammar, vars: Set<string>): Expr {
+  switch (n.type) {
+    case 'Literal': {
+      const v = (n as jsep.Literal).value;
+      if (typeof v === 'number' && Number.isFinite(v)) return { kind: 'num', value: v };
+      if (typeof v === 'string' && g === 'logic') return { kind: 'str', value: v };
+      if (typeof v === 'boolean' && g === 'logic') return { kind: 'bool', value: v };
+      return fail(text, `literal ${JSON.stringify(v)} is not allowed`, g);
+    }
+    case 'Identifier': {
+      const name = (n as jsep.Identifier).name;
+      if (!vars.has(name)) fail(text, `unknown name "${name}" (known: ${[...vars].join(', ') || 'none'})`, g);
+      return { kind: 'var', name };
+    }
+    case 'UnaryExpression': {
+      const u = n as jsep.UnaryExpression;
+      const ok = g === 'arith' ? u.operator === '-' || u.operator === '+' : u.operator === 'not' || u.operator === '!';
+      if (!ok) fail(text, `operator "${u.operator}" is not allowed`, g);
+      const op = u.operator === '!' ? 'not' : (u.operator as '-' | '+' | 'not');
+      return { kind: 'unary', op, arg: convert(u.argument, text, g, vars) };
+    }
+    case 'BinaryExpression': {
+      const b = n as jsep.BinaryExpression;
+      const op = b.operator === '&&' ? 'and' : b.operator === '||' ? 'or' : b.operator === '===' ? '==' : b.operator;
+      const allowed = g === 'arith' ? ARITH_OPS : LOGIC_OPS;
+      if (!allowed.has(op)) fail(text, `operator "${b.operator}" is not allowed`, g);
+      return {
+        kind: 'binary',
+        op: op as BinaryOp,
+        left: convert(b.left, text, g, vars),
+        right: convert(b.right, text, g, vars),
+      };
+    }
+    case 'CallExpression': {
+      const c = n as jsep.CallExpression;
+      if (g !== 'arith' || c.callee.type !== 'Identifier') fail(text, 'function calls are not allowed here', g);
+      const fn = (c.callee as jsep.Identifier).name;
+      if (!(fn in MATH_FUNCTIONS)) fail(text, `unknown function "${fn}"`, g);
+      const arity = MATH_FUNCTIONS[fn as MathFn];
+      if (c.arguments.length !== arity) fail(text, `${fn} takes ${arity} argument(s), got ${c.arguments.length}`, g);
+      return { kind: 'call', fn: fn as MathFn, args: c.arguments.map((a) => convert(a, text, g, vars)) };
+    }
+    default:
+      return fail(text, `${n.type} is not allowed`, g);
+  }
+}
+
+/** Names of variables an expression uses. */
+export function exprVars(e: Expr, out = new Set<string>()): Set<string> {
+  if (e.kind === 'var') out.add(e.name);
+  else if (e.kind === 'unary') exprVars(e.arg, out);
+  else if (e.kind === 'binary') (exprVars(e.left, out), exprVars(e.right, out));
+  else if (e.kind === 'call') e.args.forEach((a) => exprVars(a, out));
+  return out;
+}
+
+export type Value = number | string | boolean;
+
+/** Evaluate an expression; `erf`/`erfc` come from the caller so this module stays dependency-light. */
+export function evalExpr(e: Expr, env: Record<string, Value>, special?: { erf(x: number): number; erfc(x: number): number }): Value {
+  switch (e.kind) {
+    case 'num':
+    case 'str':
+    case 'bool':
+      return e.value;
+    case 'var': {
+      if (!(e.name in env)) throw new ExprError(`no value for "${e.name}"`);
+      return env[e.name]!;
+    }
+    case 'unary': {
+      const a = evalExpr(e.arg, env, special);
+      return e.op === 'not' ? !a : e.op === '-' ? -(a as number) : +(a as number);
+    }
+    case 'binary': {
+      const l = evalExpr(e.left, env, special);
+      const r = evalExpr(e.right, env, special);
+      switch (e.op) {
+        case '+': return (l as number) + (r as number);
+        case '-': return (l as number) - (r as number);
+        case '*': return (l as number) * (r as number);
+        case '/': return (l as number) / (r as number);
+        case '^': return Math.pow(l as number, r as number);
+        case '==': return l === r;
+        case '!=': return l !== r;
+        case '<': return l < r;
+        case '<=': return l <= r;
+        case '>': return l > r;
+        case '>=': return l >= r;
+        case 'and': return Boolean(l) && Boolean(r);
+        case 'or': return Boolean(l) || Boolean(r);
+      }
+    }
+    // falls through: unreachable, every op returns
+    case 'call': {
+      const a = e.args.map((x) => evalExpr(x, env, special) as number);
+      switch (e.fn) {
+        case 'sqrt': return Math.sqrt(a[0]!);
+        case 'exp': return Math.exp(a[0]!);
+        case 'log': return Math.log(a[0]!);
+        case 'abs': return Math.abs(a[0]!);
+        case 'min': return Math.min(a[0]!, a[1]!);
+        case 'max': return Math.max(a[0]!, a[1]!);
+        case 'erf':
+        case 'erfc':
+          if (!special) throw new ExprError(`${e.fn} needs a special-function provider`);
+          return special[e.fn](a[0]!);
+      }
+    }
+  }
+}
+
+export type Lang = 'ts' | 'wgsl';
+
+/**
+ * Emit an arithmetic expression in a target language. `names` maps each variable to the
+ * target identifier (or a literal, for constant folding). WGSL is f32: literals get a
+ * decimal point, integer powers become repeated products (pow() is undefined for x < 0).
+ */
+export function emitExpr(e: Expr, lang: Lang, names: Record<string, string>): string {
+  const num = (v: number): string => {
+    if (lang === 'ts') return Object.is(v, -0) ? '0' : String(v);
+    const s = v.toPrecision(9);
+    return /[.e]/.test(s) ? (s.includes('e') && !s.includes('.') ? s.replace('e', '.0e') : s) : `${s}.0`;
+  };
+  const go = (x: Expr): string => {
+    switch (x.kind) {
+      case 'num': return num(x.value);
+      case 'var': {
+        const t = names[x.name];
+        if (t === undefined) throw new ExprError(`variable "${x.name}" has no binding in ${lang}`);
+        return t;
+      }
+      case 'unary': return `(${x.op}${go(x.arg)})`;
+      case 'binary': {
+        if (x.op === '^') return power(x.left, x.right);
+        return `(${go(x.left)} ${x.op} ${go(x.right)})`;
+      }
+      case 'call': {
+        const args = x.args.map(go);
+        if (x.fn === 'erf' || x.fn === 'erfc') return `kf_${x.fn}(${args[0]})`;
+        return lang === 'ts' ? `Math.${x.fn}(${args.join(', ')})` : `${x.fn}(${args.join(', ')})`;
+      }
+      default: throw new ExprError(`${x.kind} cannot be emitted as arithmetic`);
+    }
+  };
+  const power = (base: Expr, exp: Expr): string => {
+    const b = go(base);
+    if (exp.kind === 'num' && Number.isInteger(exp.value) && Math.abs(exp.value) <= 16) {
+      const n = Math.abs(exp.value);
+      if (n === 0) return num(1);
+      const prod = `(${Array(n).fill(b).join(' * ')})`;
+      return exp.value > 0 ? prod : `(${num(1)} / ${prod})`;
+    }
+    return lang === 'ts' ? `Math.pow(${b}, ${go(exp)})` : `pow(${b}, ${go(exp)})`;
+  };
+  return go(e);
+}

@@ -1,0 +1,126 @@
+// Render context of the md-nonbonded family (seed 001): cluster shape, interaction,
+// combination rule, output level, mask/branch handling, and the pair list unrolled
+// into one entry per (i, j) so templates hold no arithmetic of their own.
+import { SpecError, type Spec } from '../spec.ts';
+import type { Variant } from '../space.ts';
+import { parseExpr, emitExpr, exprVars, ExprError, type Expr, type Lang } from '../expr.ts';
+import type { FamilyModule } from './types.ts';
+
+const BUILTIN = new Set(['lj', 'lj-rf', 'lj-ewald']);
+/** Variables a user-defined potential may use. */
+export const POTENTIAL_VARS = ['r', 'r2', 'rinv', 'qq', 'c6', 'c12'] as const;
+
+/** Abramowitz & Stegun 7.1.26: erfc(x) = t (a1 + t (a2 + ...)) exp(-x^2), t = 1/(1 + p x), |error| <= 1.5e-7. */
+export const ERFC_AS = { p: 0.3275911, a1: 0.254829592, a2: -0.284496736, a3: 1.421413741, a4: -1.453152027, a5: 1.061405429 };
+
+export interface Potential {
+  name: string;
+  params: Record<string, number>;
+  energy: Expr;
+  force: Expr;
+}
+
+/** User-defined potentials of a spec, parsed and whitelisted. */
+export function potentials(spec: Spec): Map<string, Potential> {
+  const raw = (spec.raw.potentials ?? {}) as Record<string, { params?: Record<string, number>; energy: string; force: string }>;
+  const out = new Map<string, Potential>();
+  for (const [name, p] of Object.entries(raw)) {
+    const params = p.params ?? {};
+    for (const k of Object.keys(params)) {
+      if ((POTENTIAL_VARS as readonly string[]).includes(k)) {
+        throw new SpecError(spec.file, spec.where(['potentials', name, 'params', k]), `potentials.${name}.params.${k}`, `"${k}" is a built-in variable and cannot be a parameter`);
+      }
+    }
+    const vars = [...POTENTIAL_VARS, ...Object.keys(params)];
+    const parse = (field: 'energy' | 'force'): Expr => {
+      try {
+        return parseExpr(p[field], 'arith', vars);
+      } catch (e) {
+        if (!(e instanceof ExprError)) throw e;
+        throw new SpecError(spec.file, spec.where(['potentials', name, field]), `potentials.${name}.${field}`, e.message);
+      }
+    };
+    out.set(name, { name, params, energy: parse('energy'), force: parse('force') });
+  }
+  return out;
+}
+
+function validate(spec: Spec): void {
+  const pots = potentials(spec);
+  const inter = spec.axes.find((a) => a.name === 'interaction');
+  if (!inter) throw new SpecError(spec.file, spec.where(['axes']), 'axes', 'md-nonbonded needs an "interaction" axis');
+  inter.values.forEach((v, i) => {
+    if (!BUILTIN.has(String(v)) && !pots.has(String(v))) {
+      throw new SpecError(spec.file, spec.where(['axes', 'interaction', 'values', i]), `axes.interaction.values.${i}`,
+        `"${v}" is neither built in (${[...BUILTIN].join(', ')}) nor defined under potentials (${[...pots.keys()].join(', ') || 'none'})`);
+    }
+  });
+  for (const a of ['target', 'ljComb', 'ljShift', 'precision', 'output', 'cluster', 'excl', 'cutoff']) {
+    if (!spec.axes.some((x) => x.name === a)) throw new SpecError(spec.file, spec.where(['axes']), 'axes', `md-nonbonded needs an axis "${a}"`);
+  }
+  const cl = spec.axes.find((a) => a.name === 'cluster')!;
+  cl.values.forEach((v, i) => {
+    const m = /^([1248])x([1248])$/.exec(String(v));
+    if (!m || Number(m[1]) * Number(m[2]) > 64) {
+      throw new SpecError(spec.file, spec.where(['axes', 'cluster', 'values', i]), `axes.cluster.values.${i}`, `"${v}" is not a cluster shape; allowed: MxN with M, N in 1, 2, 4, 8`);
+    }
+  });
+}
+
+/** Names the emitted expression of a user potential uses for its variables, per language. */
+function potentialNames(p: Potential, lang: Lang): Record<string, string> {
+  const num = (x: number): string => (lang === 'ts' ? String(x) : emitExpr({ kind: 'num', value: x }, 'wgsl', {}));
+  const names: Record<string, string> = { r: 'r', r2: 'r2', rinv: 'rinvr', qq: 'qq', c6: 'c6', c12: 'c12' };
+  for (const [k, v] of Object.entries(p.params)) names[k] = num(v); // parameters are constant-folded
+  return names;
+}
+
+function context(spec: Spec, v: Variant): Record<string, unknown> {
+  const lang = v.target as Lang;
+  const [M, N] = String(v.cluster).split('x').map(Number) as [number, number];
+  const interaction = String(v.interaction);
+  const pot = potentials(spec).get(interaction);
+  const elec = { rf: interaction === 'lj-rf', ewald: interaction === 'lj-ewald', tab: v.ewald === 'tabulated' };
+  const used = pot ? new Set([...exprVars(pot.energy), ...exprVars(pot.force)]) : new Set<string>();
+  const maskWords = Math.ceil((M * N) / 32);
+  const pairs = [];
+  for (let i = 0; i < M; i++) {
+    for (let j = 0; j < N; j++) pairs.push({ i, j, word: (i * N + j) >> 5, bit: (i * N + j) & 31, diagK: i - j });
+  }
+  return {
+    M,
+    N,
+    lang,
+    precision: v.precision,
+    arr: v.precision === 'f64' ? 'Float64Array' : 'Float32Array',
+    minR2: lang === 'wgsl' ? '3.82e-07' : '3.82e-07',
+    comb: { geom: v.ljComb === 'geom', lb: v.ljComb === 'lb', table: v.ljComb === 'table' },
+    lj: !pot,
+    shift: v.ljShift === 'shift',
+    elec,
+    elecCorr: elec.rf || elec.ewald,
+    custom: pot
+      ? {
+          energy: emitExpr(pot.energy, lang, potentialNames(pot, lang)),
+          energyRc: emitExpr(pot.energy, lang, { ...potentialNames(pot, lang), r: 'rcut', r2: 'rc2', rinv: 'rcinv' }),
+          force: emitExpr(pot.force, lang, potentialNames(pot, lang)),
+        }
+      : false,
+    usesQ: elec.rf || elec.ewald || used.has('qq'),
+    usesC: !pot || used.has('c6') || used.has('c12'),
+    energies: v.output !== 'f',
+    virial: v.output === 'fev',
+    cutBranch: v.cutoff === 'branch',
+    exclBranch: v.excl === 'branch',
+    maskWords,
+    maskWordList: Array.from({ length: maskWords }, (_, w) => ({ w })),
+    iList: Array.from({ length: M }, (_, i) => ({ i })),
+    jList: Array.from({ length: N }, (_, j) => ({ j })),
+    pairs,
+    erfc: lang === 'wgsl' ? Object.fromEntries(Object.entries(ERFC_AS).map(([k, x]) => [k, emitExpr({ kind: 'num', value: x }, 'wgsl', {})])) : ERFC_AS,
+    workgroup: v.workgroup ?? 0,
+    jsplit: v.jsplit ?? 1,
+  };
+}
+
+export const mdNonbonded: FamilyModule = { family: 'md-nonbonded', validate, context };

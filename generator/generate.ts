@@ -1,0 +1,195 @@
+// The generator pipeline: specs -> validated variant spaces -> rendered, type-checked files
+// -> bundled library + manifest. Output is a pure function of specs and templates; it is
+// written to a temporary folder and moved into place only when everything succeeded.
+import { mkdirSync, writeFileSync, rmSync, renameSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, dirname, resolve, relative } from 'node:path';
+import { createHash } from 'node:crypto';
+import { loadSpec, SpecError, type Spec } from './spec.ts';
+import { libraryVariants, variantKey, checkAxisOrder, type Variant } from './space.ts';
+import { loadTemplates, banner, type TemplateSet } from './render.ts';
+import { familyModule, familyNames } from './families/index.ts';
+import { typeCheck } from './check.ts';
+import { bundle } from './bundle.ts';
+
+export const GENERATOR_VERSION = '0.1.0';
+export const SPEC_ROOT = new URL('../specs/', import.meta.url).pathname;
+
+/** One generated file in memory, path relative to the output folder. */
+export interface OutFile {
+  path: string;
+  text: string;
+}
+
+export interface ManifestEntry {
+  key: string;
+  family: string;
+  target: string;
+  params: Variant;
+  file: string;
+  sha256: string;
+}
+
+export interface Manifest {
+  generator: string;
+  specs: { family: string; file: string; sha256: string }[];
+  variants: ManifestEntry[];
+}
+
+const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+/** Load and fully validate a spec (schema, family checks, axis order). */
+export function loadAndValidate(path: string): Spec {
+  const spec = loadSpec(path);
+  const mod = familyModule(spec.family);
+  if (!mod) throw new SpecError(spec.file, spec.where(['family']), 'family', `no family module "${spec.family}"; known: ${familyNames().join(', ')}`);
+  const order = checkAxisOrder(spec);
+  if (order) throw new SpecError(spec.file, spec.where(['axes']), 'axes', order);
+  mod.validate(spec);
+  if (!spec.axes.some((a) => a.name === 'target')) throw new SpecError(spec.file, spec.where(['axes']), 'axes', 'every spec needs a "target" axis');
+  return spec;
+}
+
+/** Path of a variant's file relative to the output folder: <family>/<target>/<rest of key>.<ext>. */
+export function variantFile(spec: Spec, v: Variant, ext: string): string {
+  const key = variantKey(spec, v);
+  const rest = key.slice(spec.family.length + 1 + String(v.target).length + 1);
+  return `${spec.family}/${v.target}/${rest}.${ext}`;
+}
+
+const templateCache = new Map<string, TemplateSet>();
+function templatesFor(target: string, family: string): TemplateSet {
+  const k = `${target}/${family}`;
+  if (!templateCache.has(k)) templateCache.set(k, loadTemplates(target, family));
+  return templateCache.get(k)!;
+}
+
+/** Render one point of a spec's space (library or not): the on-demand path the tuner uses. */
+export function renderVariant(spec: Spec, v: Variant): OutFile {
+  const mod = familyModule(spec.family)!;
+  const t = templatesFor(String(v.target), spec.family);
+  const key = variantKey(spec, v);
+  const ctx = {
+    ...mod.context(spec, v),
+    key,
+    banner: banner({ specFile: spec.file, specHash: spec.hash, templates: t, generatorVersion: GENERATOR_VERSION, key }),
+  };
+  return { path: variantFile(spec, v, t.kernelExt), text: t.kernel(ctx) };
+}
+
+/** Render a whole spec's default library, its once-per-target files and per-target index. */
+export function renderLibrary(spec: Spec): { files: OutFile[]; entries: ManifestEntry[] } {
+  const variants = libraryVariants(spec);
+  const files: OutFile[] = [];
+  const entries: ManifestEntry[] = [];
+  const targets = [...new Set(variants.map((v) => String(v.target)))].sort();
+  for (const target of targets) {
+    const t = templatesFor(target, spec.family);
+    for (const [name, tpl] of t.once) {
+      files.push({ path: `${spec.family}/${target}/${name}`, text: tpl({ banner: banner({ specFile: spec.file, specHash: spec.hash, templates: t, generatorVersion: GENERATOR_VERSION }) }) });
+    }
+    const mine = variants.filter((v) => v.target === target);
+    for (const v of mine) {
+      const f = renderVariant(spec, v);
+      files.push(f);
+      entries.push({ key: variantKey(spec, v), family: spec.family, target, params: v, file: f.path, sha256: sha(f.text) });
+    }
+    if (t.kernelExt === 'ts') files.push(tsIndex(spec, target, mine, t));
+  }
+  return { files, entries };
+}
+
+// A static index per family/target: key -> module namespace. esbuild bundles from it.
+function tsIndex(spec: Spec, target: string, vs: Variant[], t: TemplateSet): OutFile {
+  const lines = [banner({ specFile: spec.file, specHash: spec.hash, templates: t, generatorVersion: GENERATOR_VERSION }), ''];
+  vs.forEach((v, i) => lines.push(`import * as v${i} from './${variantFile(spec, v, 'ts').split('/').pop()}';`));
+  lines.push('', '/** Every variant of the default library, by canonical key. */', 'export const variants = {');
+  vs.forEach((v, i) => lines.push(`  '${variantKey(spec, v)}': v${i},`));
+  lines.push('} as const;', '');
+  return { path: `${spec.family}/${target}/index.ts`, text: lines.join('\n') };
+}
+
+export interface GenerateOptions {
+  specs: string[];
+  out: string;
+  /** Compare with what is in `out` instead of writing; returns the differing paths. */
+  check?: boolean;
+  log?: (msg: string) => void;
+}
+
+/** Generate everything into `out`. Throws SpecError for user mistakes; writes nothing then. */
+export async function generate(o: GenerateOptions): Promise<{ manifest: Manifest; files: number; diffs: string[] }> {
+  const log = o.log ?? (() => {});
+  const specs = o.specs.map((p) => loadAndValidate(p));
+  const seen = new Map<string, string>();
+  for (const s of specs) {
+    if (seen.has(s.family)) throw new SpecError(s.file, s.file, 'family', `family "${s.family}" is also defined by ${seen.get(s.family)}`);
+    seen.set(s.family, s.file);
+  }
+  const files: OutFile[] = [];
+  const manifest: Manifest = { generator: GENERATOR_VERSION, specs: [], variants: [] };
+  for (const s of specs) {
+    const r = renderLibrary(s);
+    log(`${s.family}: ${r.entries.length} variants`);
+    files.push(...r.files);
+    manifest.specs.push({ family: s.family, file: s.file, sha256: s.hash });
+    manifest.variants.push(...r.entries);
+  }
+  const problems = typeCheck(files.filter((f) => f.path.endsWith('.ts')));
+  if (problems.length > 0) {
+    throw new Error(`generator bug: generated TypeScript does not type-check:\n${problems.slice(0, 20).join('\n')}`);
+  }
+  log(`type-checked ${files.filter((f) => f.path.endsWith('.ts')).length} TypeScript files`);
+  files.push({ path: 'manifest.json', text: `${JSON.stringify(manifest, null, 1)}\n` });
+
+  const out = resolve(o.out);
+  const tmp = `${out}.tmp-${process.pid}`;
+  rmSync(tmp, { recursive: true, force: true });
+  try {
+    for (const f of files) {
+      mkdirSync(dirname(join(tmp, f.path)), { recursive: true });
+      writeFileSync(join(tmp, f.path), f.text);
+    }
+    for (const s of specs) {
+      if (files.some((f) => f.path === `${s.family}/ts/index.ts`)) {
+        const text = await bundle(tmp, `${s.family}/ts/index.ts`);
+        writeFileSync(join(tmp, `${s.family}/ts.bundle.js`), text);
+      }
+    }
+    if (o.check) return { manifest, files: files.length, diffs: diffTrees(tmp, out) };
+    // Swap in the finished tree: a failure above leaves the previous output untouched.
+    const old = `${out}.old-${process.pid}`;
+    if (existsSync(out)) renameSync(out, old);
+    renameSync(tmp, out);
+    rmSync(old, { recursive: true, force: true });
+    return { manifest, files: files.length, diffs: [] };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function listTree(root: string): string[] {
+  if (!existsSync(root)) return [];
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.push(relative(root, p));
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+/** Paths that differ between two trees (added, removed or changed). */
+export function diffTrees(a: string, b: string): string[] {
+  const la = listTree(a);
+  const lb = listTree(b);
+  const all = [...new Set([...la, ...lb])].sort();
+  return all.filter((p) => !la.includes(p) || !lb.includes(p) || !readFileSync(join(a, p)).equals(readFileSync(join(b, p))));
+}
+
+/** All spec files of the project. */
+export function projectSpecs(): string[] {
+  return readdirSync(SPEC_ROOT).filter((f) => f.endsWith('.yaml') || f.endsWith('.yml')).sort().map((f) => join(SPEC_ROOT, f));
+}

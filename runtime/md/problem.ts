@@ -1,0 +1,134 @@
+// A non-bonded problem ready for the kernels: cluster layout, pair list, packed arrays of
+// one precision, interaction constants; and the post-processing that turns kernel outputs
+// (padded forces, energies, shift forces) into atom forces, energies and the virial.
+import type { MdArgs, MdParams, Real } from '../../generated/md-nonbonded/ts/abi.ts';
+import type { MdSystem } from './system.ts';
+import { buildClusters, buildPairList, type ClusterLayout, type PairList } from './clusters.ts';
+import { derive, selfEnergy, tableC6C12, ewaldCorrection, type Derived, type MdSettings } from './interaction.ts';
+import type { MdResult } from './reference.ts';
+
+export type Precision = 'f32' | 'f64';
+
+/** Ewald table points per nm: linear-interpolation error ~ h^2/8 |g''| stays below the precision's own. */
+export const EWALD_TABLE_SCALE: Record<Precision, number> = { f32: 2000, f64: 20000 };
+
+export class MdProblem {
+  readonly layout: ClusterLayout;
+  readonly list: PairList;
+  readonly d: Derived;
+  private packed = new Map<Precision, Omit<MdArgs, 'f' | 'energy' | 'fshift'>>();
+
+  constructor(
+    readonly sys: MdSystem,
+    readonly settings: MdSettings,
+    M: number,
+    N: number,
+    readonly rlist = settings.rc,
+  ) {
+    this.layout = buildClusters(sys, M, N);
+    this.list = buildPairList(sys, this.layout, rlist);
+    this.d = derive(settings);
+  }
+
+  /** Inputs of the kernels in one precision (cached). */
+  args(precision: Precision): Omit<MdArgs, 'f' | 'energy' | 'fshift'> {
+    let a = this.packed.get(precision);
+    if (!a) {
+      a = this.pack(precision);
+      this.packed.set(precision, a);
+    }
+    return a;
+  }
+
+  private pack(precision: Precision): Omit<MdArgs, 'f' | 'energy' | 'fshift'> {
+    const Arr = precision === 'f64' ? Float64Array : Float32Array;
+    const { layout: L, sys, d, settings: s } = this;
+    const np = L.nPadded;
+    const xq = new Arr(4 * np);
+    const type = new Int32Array(np);
+    const ljp = new Arr(2 * np);
+    const sq = Math.sqrt(d.epsfac);
+    for (let p = 0; p < np; p++) {
+      xq[4 * p] = L.x[3 * p]!;
+      xq[4 * p + 1] = L.x[3 * p + 1]!;
+      xq[4 * p + 2] = L.x[3 * p + 2]!;
+      const a = L.atomOf[p]!;
+      if (a < 0) continue;
+      xq[4 * p + 3] = sys.q[a]! * sq;
+      type[p] = sys.type[a]!;
+      const t = sys.ljTypes[sys.type[a]!]!;
+      if (s.comb === 'lb') {
+        ljp[2 * p] = t.sigma / 2;
+        ljp[2 * p + 1] = Math.sqrt(4 * t.epsilon);
+      } else {
+        ljp[2 * p] = Math.sqrt(4 * t.epsilon * t.sigma ** 6);
+        ljp[2 * p + 1] = Math.sqrt(4 * t.epsilon * t.sigma ** 12);
+      }
+    }
+    const params: MdParams = {
+      rc2: d.rc2,
+      sh6: d.sh6,
+      sh12: d.sh12,
+      krf: d.krf,
+      crf: d.crf,
+      beta: d.beta,
+      shEwald: d.shEwald,
+      tabF: new Arr(0),
+      tabV: new Arr(0),
+      tabScale: EWALD_TABLE_SCALE[precision],
+    };
+    if (d.beta > 0) {
+      const nt = Math.floor(s.rc * params.tabScale) + 2;
+      params.tabF = new Arr(nt);
+      params.tabV = new Arr(nt);
+      for (let k = 0; k < nt; k++) {
+        const [gV, gF] = ewaldCorrection(d.beta, k / params.tabScale);
+        params.tabV[k] = gV;
+        params.tabF[k] = gF;
+      }
+    }
+    return {
+      xq,
+      type,
+      ljp,
+      nbfp: Arr.from(tableC6C12(sys)),
+      ntype: sys.ljTypes.length,
+      ci: this.list.ci,
+      cj: this.list.cj,
+      excl: this.list.excl,
+      shiftVec: Arr.from(this.list.shiftVec),
+      params,
+    };
+  }
+
+  /** Fresh zeroed outputs for one kernel call. */
+  outputs(precision: Precision): { f: Real; energy: Float64Array; fshift: Float64Array } {
+    const Arr = precision === 'f64' ? Float64Array : Float32Array;
+    return { f: new Arr(3 * this.layout.nPadded), energy: new Float64Array(2), fshift: new Float64Array(27 * 3) };
+  }
+
+  /** Atom forces, energies (+ self term) and virial from kernel outputs. */
+  finish(precision: Precision, out: { f: Real; energy: Float64Array; fshift: Float64Array }): MdResult {
+    const L = this.layout;
+    const n = this.sys.q.length;
+    const f = new Float64Array(3 * n);
+    for (let a = 0; a < n; a++) {
+      const p = L.slotOf[a]!;
+      f[3 * a] = out.f[3 * p]!;
+      f[3 * a + 1] = out.f[3 * p + 1]!;
+      f[3 * a + 2] = out.f[3 * p + 2]!;
+    }
+    // Virial from shift forces: -1/2 (sum_p x_p (x) F_p + sum_s shift_s (x) fshift_s), with x as the kernel saw it.
+    const xq = this.args(precision).xq;
+    const virial = new Float64Array(9);
+    for (let p = 0; p < L.nPadded; p++) {
+      if (L.atomOf[p]! < 0) continue;
+      for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) virial[3 * a + b] -= 0.5 * xq[4 * p + a]! * out.f[3 * p + b]!;
+    }
+    const sv = this.list.shiftVec;
+    for (let s = 0; s < 27; s++) {
+      for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) virial[3 * a + b] -= 0.5 * sv[3 * s + a]! * out.fshift[3 * s + b]!;
+    }
+    return { f, vdw: out.energy[0]!, coul: out.energy[1]! + selfEnergy(this.sys, this.settings, this.d), virial };
+  }
+}

@@ -1,0 +1,109 @@
+// Finding and loading generated variants by canonical key. Library variants come from the
+// committed bundle and files listed in generated/manifest.json; any other valid point of a
+// spec's space is rendered on demand through the generator's narrow renderVariant interface.
+import { readFileSync, mkdirSync, writeFileSync, renameSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export const GENERATED_ROOT = new URL('../generated/', import.meta.url).pathname;
+const CACHE_ROOT = new URL('../.kernforge/variants/', import.meta.url).pathname;
+
+export interface ManifestEntry {
+  key: string;
+  family: string;
+  target: string;
+  params: Record<string, string | number>;
+  file: string;
+  sha256: string;
+}
+
+/** A variant key that names nothing loadable. */
+export class UnknownVariantError extends Error {}
+
+let manifestCache: Map<string, ManifestEntry> | undefined;
+/** Library variants by key. */
+export function manifest(): Map<string, ManifestEntry> {
+  if (!manifestCache) {
+    const m = JSON.parse(readFileSync(join(GENERATED_ROOT, 'manifest.json'), 'utf8')) as { variants: ManifestEntry[] };
+    manifestCache = new Map(m.variants.map((v) => [v.key, v]));
+  }
+  return manifestCache;
+}
+
+/** Library variants of one family and target, in key order. */
+export function libraryKeys(family: string, target?: string): string[] {
+  return [...manifest().values()].filter((v) => v.family === family && (!target || v.target === target)).map((v) => v.key).sort();
+}
+
+const bundles = new Map<string, Promise<Record<string, unknown>>>();
+
+/** The module of a TypeScript variant: from the library bundle, or rendered and compiled on demand. */
+export async function loadTsModule<T>(key: string): Promise<T> {
+  const entry = manifest().get(key);
+  if (entry) {
+    if (entry.target !== 'ts') throw new UnknownVariantError(`variant ${key} is a ${entry.target} variant, not TypeScript`);
+    let b = bundles.get(entry.family);
+    if (!b) {
+      b = import(pathToFileURL(join(GENERATED_ROOT, entry.family, 'ts.bundle.js')).href) as Promise<Record<string, unknown>>;
+      bundles.set(entry.family, b);
+    }
+    const mod = ((await b).variants as Record<string, T>)[key];
+    if (!mod) throw new UnknownVariantError(`variant ${key} is in the manifest but not in the bundle: run kernforge generate`);
+    return mod;
+  }
+  const file = join(CACHE_ROOT, `${key}.mjs`);
+  if (!existsSync(file)) {
+    const { text, target } = await renderOnDemand(key);
+    if (target !== 'ts') throw new UnknownVariantError(`variant ${key} is a ${target} variant, not TypeScript`);
+    const { transform } = await import('esbuild');
+    const js = (await transform(text, { loader: 'ts', format: 'esm', target: 'es2022' })).code;
+    mkdirSync(CACHE_ROOT, { recursive: true });
+    writeFileSync(`${file}.tmp`, js);
+    renameSync(`${file}.tmp`, file);
+  }
+  return (await import(pathToFileURL(file).href)) as T;
+}
+
+/** The source text of a WGSL variant (library file, or rendered on demand). */
+export async function wgslSource(key: string): Promise<string> {
+  const entry = manifest().get(key);
+  if (entry) {
+    if (entry.target !== 'wgsl') throw new UnknownVariantError(`variant ${key} is a ${entry.target} variant, not WGSL`);
+    return readFileSync(join(GENERATED_ROOT, entry.file), 'utf8');
+  }
+  const r = await renderOnDemand(key);
+  if (r.target !== 'wgsl') throw new UnknownVariantError(`variant ${key} is a ${r.target} variant, not WGSL`);
+  return r.text;
+}
+
+/** Parameters of any valid key (library or not). */
+export async function variantParams(key: string): Promise<Record<string, string | number>> {
+  const entry = manifest().get(key);
+  if (entry) return entry.params;
+  const { spec, gen } = await specFor(key);
+  try {
+    return gen.parseVariantKey(spec, key);
+  } catch (e) {
+    throw new UnknownVariantError((e as Error).message);
+  }
+}
+
+async function specFor(key: string) {
+  const gen = await import('../generator/index.ts');
+  const family = key.split('.')[0]!;
+  const path = gen.projectSpecs().find((p: string) => p.endsWith(`/${family}.yaml`));
+  if (!path) throw new UnknownVariantError(`no spec for family "${family}" (key ${key})`);
+  return { spec: gen.loadAndValidate(path), gen };
+}
+
+// The one place the runtime reaches into the generator: rendering a point outside the library.
+async function renderOnDemand(key: string): Promise<{ text: string; target: string }> {
+  const { spec, gen } = await specFor(key);
+  let v;
+  try {
+    v = gen.parseVariantKey(spec, key);
+  } catch (e) {
+    throw new UnknownVariantError((e as Error).message);
+  }
+  return { text: gen.renderVariant(spec, v).text, target: String(v.target) };
+}
