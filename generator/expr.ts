@@ -118,6 +118,15 @@ export function exprVars(e: Expr, out = new Set<string>()): Set<string> {
   return out;
 }
 
+/** Names of functions an expression calls. */
+export function exprFns(e: Expr, out = new Set<string>()): Set<string> {
+  if (e.kind === 'call') out.add(e.fn);
+  if (e.kind === 'unary') exprFns(e.arg, out);
+  else if (e.kind === 'binary') (exprFns(e.left, out), exprFns(e.right, out));
+  else if (e.kind === 'call') e.args.forEach((a) => exprFns(a, out));
+  return out;
+}
+
 export type Value = number | string | boolean;
 
 /** Evaluate an expression; `erf`/`erfc` come from the caller so this module stays dependency-light. */

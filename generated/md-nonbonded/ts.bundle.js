@@ -26,7 +26,8 @@ function kernel(a) {
   const excl = a.excl;
   const p = a.params;
   const rc2 = p.rc2;
-  const vshift = p.customShift;
+  const rcut = Math.sqrt(rc2);
+  const rcinv = 1 / rcut;
   let vljTot = 0;
   let vcTot = 0;
   const nci = ciList.length >> 2;
@@ -71,7 +72,7 @@ function kernel(a) {
         const c12 = iP0 * jP0;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix0 += dx * fscal;
         fiy0 += dy * fscal;
         fiz0 += dz * fscal;
@@ -118,7 +119,8 @@ function kernel2(a) {
   const excl = a.excl;
   const p = a.params;
   const rc2 = p.rc2;
-  const vshift = p.customShift;
+  const rcut = Math.sqrt(rc2);
+  const rcinv = 1 / rcut;
   let vljTot = 0;
   let vcTot = 0;
   const nci = ciList.length >> 2;
@@ -205,7 +207,7 @@ function kernel2(a) {
         const c12 = iP0 * jP0;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix0 += dx * fscal;
         fiy0 += dy * fscal;
         fiz0 += dz * fscal;
@@ -227,7 +229,7 @@ function kernel2(a) {
         const c12 = iP0 * jP1;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix0 += dx * fscal;
         fiy0 += dy * fscal;
         fiz0 += dz * fscal;
@@ -249,7 +251,7 @@ function kernel2(a) {
         const c12 = iP0 * jP2;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix0 += dx * fscal;
         fiy0 += dy * fscal;
         fiz0 += dz * fscal;
@@ -271,7 +273,7 @@ function kernel2(a) {
         const c12 = iP0 * jP3;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix0 += dx * fscal;
         fiy0 += dy * fscal;
         fiz0 += dz * fscal;
@@ -293,7 +295,7 @@ function kernel2(a) {
         const c12 = iP1 * jP0;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix1 += dx * fscal;
         fiy1 += dy * fscal;
         fiz1 += dz * fscal;
@@ -315,7 +317,7 @@ function kernel2(a) {
         const c12 = iP1 * jP1;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix1 += dx * fscal;
         fiy1 += dy * fscal;
         fiz1 += dz * fscal;
@@ -337,7 +339,7 @@ function kernel2(a) {
         const c12 = iP1 * jP2;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix1 += dx * fscal;
         fiy1 += dy * fscal;
         fiz1 += dz * fscal;
@@ -359,7 +361,7 @@ function kernel2(a) {
         const c12 = iP1 * jP3;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix1 += dx * fscal;
         fiy1 += dy * fscal;
         fiz1 += dz * fscal;
@@ -381,7 +383,7 @@ function kernel2(a) {
         const c12 = iP2 * jP0;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix2 += dx * fscal;
         fiy2 += dy * fscal;
         fiz2 += dz * fscal;
@@ -403,7 +405,7 @@ function kernel2(a) {
         const c12 = iP2 * jP1;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix2 += dx * fscal;
         fiy2 += dy * fscal;
         fiz2 += dz * fscal;
@@ -425,7 +427,7 @@ function kernel2(a) {
         const c12 = iP2 * jP2;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix2 += dx * fscal;
         fiy2 += dy * fscal;
         fiz2 += dz * fscal;
@@ -447,7 +449,7 @@ function kernel2(a) {
         const c12 = iP2 * jP3;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix2 += dx * fscal;
         fiy2 += dy * fscal;
         fiz2 += dz * fscal;
@@ -469,7 +471,7 @@ function kernel2(a) {
         const c12 = iP3 * jP0;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix3 += dx * fscal;
         fiy3 += dy * fscal;
         fiz3 += dz * fscal;
@@ -491,7 +493,7 @@ function kernel2(a) {
         const c12 = iP3 * jP1;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix3 += dx * fscal;
         fiy3 += dy * fscal;
         fiz3 += dz * fscal;
@@ -513,7 +515,7 @@ function kernel2(a) {
         const c12 = iP3 * jP2;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix3 += dx * fscal;
         fiy3 += dy * fscal;
         fiz3 += dz * fscal;
@@ -535,7 +537,7 @@ function kernel2(a) {
         const c12 = iP3 * jP3;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix3 += dx * fscal;
         fiy3 += dy * fscal;
         fiz3 += dz * fscal;
@@ -600,7 +602,8 @@ function kernel3(a) {
   const excl = a.excl;
   const p = a.params;
   const rc2 = p.rc2;
-  const vshift = p.customShift;
+  const rcut = Math.sqrt(rc2);
+  const rcinv = 1 / rcut;
   let vljTot = 0;
   let vcTot = 0;
   const nci = ciList.length >> 2;
@@ -645,7 +648,7 @@ function kernel3(a) {
         const c12 = iP0 * jP0;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix0 += dx * fscal;
         fiy0 += dy * fscal;
         fiz0 += dz * fscal;
@@ -692,7 +695,8 @@ function kernel4(a) {
   const excl = a.excl;
   const p = a.params;
   const rc2 = p.rc2;
-  const vshift = p.customShift;
+  const rcut = Math.sqrt(rc2);
+  const rcinv = 1 / rcut;
   let vljTot = 0;
   let vcTot = 0;
   const nci = ciList.length >> 2;
@@ -779,7 +783,7 @@ function kernel4(a) {
         const c12 = iP0 * jP0;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix0 += dx * fscal;
         fiy0 += dy * fscal;
         fiz0 += dz * fscal;
@@ -801,7 +805,7 @@ function kernel4(a) {
         const c12 = iP0 * jP1;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix0 += dx * fscal;
         fiy0 += dy * fscal;
         fiz0 += dz * fscal;
@@ -823,7 +827,7 @@ function kernel4(a) {
         const c12 = iP0 * jP2;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix0 += dx * fscal;
         fiy0 += dy * fscal;
         fiz0 += dz * fscal;
@@ -845,7 +849,7 @@ function kernel4(a) {
         const c12 = iP0 * jP3;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix0 += dx * fscal;
         fiy0 += dy * fscal;
         fiz0 += dz * fscal;
@@ -867,7 +871,7 @@ function kernel4(a) {
         const c12 = iP1 * jP0;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix1 += dx * fscal;
         fiy1 += dy * fscal;
         fiz1 += dz * fscal;
@@ -889,7 +893,7 @@ function kernel4(a) {
         const c12 = iP1 * jP1;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix1 += dx * fscal;
         fiy1 += dy * fscal;
         fiz1 += dz * fscal;
@@ -911,7 +915,7 @@ function kernel4(a) {
         const c12 = iP1 * jP2;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix1 += dx * fscal;
         fiy1 += dy * fscal;
         fiz1 += dz * fscal;
@@ -933,7 +937,7 @@ function kernel4(a) {
         const c12 = iP1 * jP3;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix1 += dx * fscal;
         fiy1 += dy * fscal;
         fiz1 += dz * fscal;
@@ -955,7 +959,7 @@ function kernel4(a) {
         const c12 = iP2 * jP0;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix2 += dx * fscal;
         fiy2 += dy * fscal;
         fiz2 += dz * fscal;
@@ -977,7 +981,7 @@ function kernel4(a) {
         const c12 = iP2 * jP1;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix2 += dx * fscal;
         fiy2 += dy * fscal;
         fiz2 += dz * fscal;
@@ -999,7 +1003,7 @@ function kernel4(a) {
         const c12 = iP2 * jP2;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix2 += dx * fscal;
         fiy2 += dy * fscal;
         fiz2 += dz * fscal;
@@ -1021,7 +1025,7 @@ function kernel4(a) {
         const c12 = iP2 * jP3;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix2 += dx * fscal;
         fiy2 += dy * fscal;
         fiz2 += dz * fscal;
@@ -1043,7 +1047,7 @@ function kernel4(a) {
         const c12 = iP3 * jP0;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix3 += dx * fscal;
         fiy3 += dy * fscal;
         fiz3 += dz * fscal;
@@ -1065,7 +1069,7 @@ function kernel4(a) {
         const c12 = iP3 * jP1;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix3 += dx * fscal;
         fiy3 += dy * fscal;
         fiz3 += dz * fscal;
@@ -1087,7 +1091,7 @@ function kernel4(a) {
         const c12 = iP3 * jP2;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix3 += dx * fscal;
         fiy3 += dy * fscal;
         fiz3 += dz * fscal;
@@ -1109,7 +1113,7 @@ function kernel4(a) {
         const c12 = iP3 * jP3;
         const r = r2 * rinvr;
         const fscal = wi !== 0 ? (2e5 * 35 * Math.exp(-35 * r) - 6 * c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * (rinvr * rinvr)) * rinvr : 0;
-        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - vshift : 0;
+        vlj += wi !== 0 ? 2e5 * Math.exp(-35 * r) - c6 * (rinvr * rinvr * rinvr * rinvr * rinvr * rinvr) + qq * rinvr - (2e5 * Math.exp(-35 * rcut) - c6 * (rcinv * rcinv * rcinv * rcinv * rcinv * rcinv) + qq * rcinv) : 0;
         fix3 += dx * fscal;
         fiy3 += dy * fscal;
         fiz3 += dz * fscal;

@@ -3,7 +3,7 @@
 // into one entry per (i, j) so templates hold no arithmetic of their own.
 import { SpecError, type Spec } from '../spec.ts';
 import type { Variant } from '../space.ts';
-import { parseExpr, emitExpr, exprVars, ExprError, type Expr, type Lang } from '../expr.ts';
+import { parseExpr, emitExpr, exprVars, exprFns, ExprError, type Expr, type Lang } from '../expr.ts';
 import type { FamilyModule } from './types.ts';
 
 const BUILTIN = new Set(['lj', 'lj-rf', 'lj-ewald']);
@@ -70,7 +70,8 @@ function validate(spec: Spec): void {
 /** Names the emitted expression of a user potential uses for its variables, per language. */
 function potentialNames(p: Potential, lang: Lang): Record<string, string> {
   const num = (x: number): string => (lang === 'ts' ? String(x) : emitExpr({ kind: 'num', value: x }, 'wgsl', {}));
-  const names: Record<string, string> = { r: 'r', r2: 'r2', rinv: 'rinvr', qq: 'qq', c6: 'c6', c12: 'c12' };
+  // The WGSL template calls the pair distance `rr`.
+  const names: Record<string, string> = { r: lang === 'wgsl' ? 'rr' : 'r', r2: 'r2', rinv: 'rinvr', qq: 'qq', c6: 'c6', c12: 'c12' };
   for (const [k, v] of Object.entries(p.params)) names[k] = num(v); // parameters are constant-folded
   return names;
 }
@@ -81,7 +82,7 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
   const interaction = String(v.interaction);
   const pot = potentials(spec).get(interaction);
   const elec = { rf: interaction === 'lj-rf', ewald: interaction === 'lj-ewald', tab: v.ewald === 'tabulated' };
-  const used = pot ? new Set([...exprVars(pot.energy), ...exprVars(pot.force)]) : new Set<string>();
+  const used = pot ? new Set([...exprVars(pot.energy), ...exprVars(pot.force), ...exprFns(pot.energy), ...exprFns(pot.force)]) : new Set<string>();
   const maskWords = Math.ceil((M * N) / 32);
   const pairs = [];
   for (let i = 0; i < M; i++) {
@@ -93,7 +94,7 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     lang,
     precision: v.precision,
     arr: v.precision === 'f64' ? 'Float64Array' : 'Float32Array',
-    minR2: lang === 'wgsl' ? '3.82e-07' : '3.82e-07',
+    minR2: '3.82e-07',
     comb: { geom: v.ljComb === 'geom', lb: v.ljComb === 'lb', table: v.ljComb === 'table' },
     lj: !pot,
     shift: v.ljShift === 'shift',
@@ -102,10 +103,11 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     custom: pot
       ? {
           energy: emitExpr(pot.energy, lang, potentialNames(pot, lang)),
-          energyRc: emitExpr(pot.energy, lang, { ...potentialNames(pot, lang), r: 'rcut', r2: 'rc2', rinv: 'rcinv' }),
+          energyRc: emitExpr(pot.energy, lang, { ...potentialNames(pot, lang), r: 'rcut', r2: lang === 'wgsl' ? 'P.rc2' : 'rc2', rinv: 'rcinv' }),
           force: emitExpr(pot.force, lang, potentialNames(pot, lang)),
         }
       : false,
+    needsErf: used.has('erf') || used.has('erfc'),
     usesQ: elec.rf || elec.ewald || used.has('qq'),
     usesC: !pot || used.has('c6') || used.has('c12'),
     energies: v.output !== 'f',

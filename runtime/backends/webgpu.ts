@@ -1,0 +1,143 @@
+// WebGPU through Dawn (the `webgpu` package). A real GPU is tried first (Vulkan, core
+// feature level); without one, Dawn's OpenGL ES backend on Mesa llvmpipe via surfaceless
+// EGL (compatibility feature level). No adapter at all is reported, not thrown at random.
+
+/** No WebGPU adapter could be obtained; the message says what was tried. */
+export class NoAdapterError extends Error {}
+
+export interface GpuContext {
+  device: GPUDevice;
+  /** e.g. "llvmpipe (LLVM 15.0.6, 256 bits) / opengles". */
+  adapterName: string;
+  backend: 'vulkan' | 'opengles' | 'default';
+  limits: GPUSupportedLimits;
+}
+
+let ctxPromise: Promise<GpuContext> | undefined;
+// The GPU instances and adapters must outlive the device: if the garbage collector frees the
+// instance, Dawn's event processing later aborts on a destroyed mutex (seen as random
+// crashes and hangs with webgpu 0.6.2). Every instance created is kept here for good.
+const keepAlive: unknown[] = [];
+
+/** The shared device (created once per process). */
+export function gpu(): Promise<GpuContext> {
+  ctxPromise ??= open();
+  return ctxPromise;
+}
+
+async function open(): Promise<GpuContext> {
+  process.env.EGL_PLATFORM ??= 'surfaceless';
+  let mod: typeof import('webgpu');
+  try {
+    mod = await import('webgpu');
+  } catch (e) {
+    throw new NoAdapterError(`WebGPU unavailable: the 'webgpu' package failed to load (${(e as Error).message})`);
+  }
+  Object.assign(globalThis, mod.globals);
+  const tried: string[] = [];
+  const attempts: { flags: string[]; opts: GPURequestAdapterOptions; backend: GpuContext['backend'] }[] = [
+    { flags: [], opts: { powerPreference: 'high-performance' }, backend: 'default' },
+    { flags: ['backend=opengles'], opts: { featureLevel: 'compatibility' } as GPURequestAdapterOptions, backend: 'opengles' },
+  ];
+  if (process.env.KERNFORGE_WEBGPU_BACKEND === 'opengles') attempts.shift();
+  for (const a of attempts) {
+    const g = mod.create(a.flags);
+    keepAlive.push(g);
+    const adapter = await g.requestAdapter(a.opts).catch(() => null);
+    if (!adapter) {
+      tried.push(a.flags.join(' ') || 'default backends');
+      continue;
+    }
+    const want = [
+      'maxStorageBuffersPerShaderStage',
+      'maxComputeWorkgroupSizeX',
+      'maxComputeInvocationsPerWorkgroup',
+      'maxStorageBufferBindingSize',
+      'maxBufferSize',
+      'maxComputeWorkgroupStorageSize',
+      'maxComputeWorkgroupsPerDimension',
+    ] as const;
+    const requiredLimits: Record<string, number> = {};
+    for (const k of want) requiredLimits[k] = adapter.limits[k];
+    keepAlive.push(adapter);
+    const device = await adapter.requestDevice({ requiredLimits });
+    const info = adapter.info;
+    const name = [info.description || info.device || info.vendor || 'unknown adapter', info.architecture].filter(Boolean).join(' ');
+    return { device, adapterName: `${name} / ${a.flags.length ? 'opengles' : info.backendType ?? 'default'}`, backend: a.backend, limits: device.limits };
+  }
+  throw new NoAdapterError(
+    `no WebGPU adapter: tried ${tried.join(', then ')}. On a machine without a GPU, Dawn needs Mesa's EGL/GL ` +
+      `(Debian: libegl1 libegl-mesa0 libgl1-mesa-dri); set EGL_PLATFORM=surfaceless.`,
+  );
+}
+
+/** Whether an adapter is available, without throwing; the reason when not. */
+export async function probeGpu(): Promise<{ ok: true; name: string } | { ok: false; why: string }> {
+  try {
+    const c = await gpu();
+    return { ok: true, name: c.adapterName };
+  } catch (e) {
+    ctxPromise = undefined;
+    return { ok: false, why: (e as Error).message };
+  }
+}
+
+/** A storage buffer holding `data`. */
+export function storage(device: GPUDevice, data: ArrayBufferView, writable = false): GPUBuffer {
+  const size = Math.max(16, Math.ceil(data.byteLength / 16) * 16);
+  const buf = device.createBuffer({
+    size,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST | (writable ? GPUBufferUsage.COPY_SRC : 0),
+    mappedAtCreation: true,
+  });
+  new Uint8Array(buf.getMappedRange()).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  buf.unmap();
+  return buf;
+}
+
+/** Copy a buffer back to the host. */
+export async function readBack(device: GPUDevice, src: GPUBuffer, bytes: number): Promise<ArrayBuffer> {
+  const staging = device.createBuffer({ size: Math.ceil(bytes / 4) * 4, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+  const enc = device.createCommandEncoder();
+  enc.copyBufferToBuffer(src, 0, staging, 0, Math.ceil(bytes / 4) * 4);
+  device.queue.submit([enc.finish()]);
+  await staging.mapAsync(GPUMapMode.READ);
+  const out = staging.getMappedRange().slice(0);
+  staging.unmap();
+  staging.destroy();
+  return out;
+}
+
+const pipelines = new Map<string, Promise<GPUComputePipeline>>();
+
+/** Binding kinds of group 0, in binding order. */
+export type BindingKind = GPUBufferBindingType;
+
+/**
+ * Compile a WGSL module into a compute pipeline with an explicit layout (an 'auto' layout
+ * drops bindings a variant does not use). Cached by source; compile errors carry the messages.
+ */
+export function pipeline(device: GPUDevice, code: string, label: string, bindings: BindingKind[]): Promise<GPUComputePipeline> {
+  let p = pipelines.get(code);
+  if (!p) {
+    p = (async () => {
+      const module = device.createShaderModule({ code, label });
+      const info = await module.getCompilationInfo();
+      const errors = info.messages.filter((m) => m.type === 'error');
+      if (errors.length > 0) {
+        throw new Error(`WGSL compile error in ${label}:\n${errors.map((m) => `  line ${m.lineNum}:${m.linePos}: ${m.message}`).join('\n')}`);
+      }
+      device.pushErrorScope('validation');
+      const bgl = device.createBindGroupLayout({
+        entries: bindings.map((type, binding) => ({ binding, visibility: GPUShaderStage.COMPUTE, buffer: { type } })),
+      });
+      const layout = device.createPipelineLayout({ bindGroupLayouts: [bgl] });
+      const pl = device.createComputePipeline({ layout, compute: { module, entryPoint: 'main' }, label });
+      const err = await device.popErrorScope();
+      if (err) throw new Error(`WGSL pipeline error in ${label}: ${err.message}`);
+      return pl;
+    })();
+    pipelines.set(code, p);
+  }
+  return p;
+}

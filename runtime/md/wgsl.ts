@@ -1,0 +1,122 @@
+// md-nonbonded WGSL variants: pack a problem into the four storage buffers and the uniform
+// block the kernels declare, dispatch, read back and post-process like the TS variants.
+import { gpu, storage, readBack, pipeline } from '../backends/webgpu.ts';
+import { wgslSource, variantParams } from '../variants.ts';
+import type { MdProblem } from './problem.ts';
+import type { MdResult } from './reference.ts';
+import { checkShape, mdShape } from './kernels.ts';
+
+export interface PreparedWgsl {
+  /** Zero the accumulators, dispatch once, wait for completion. */
+  dispatch(): Promise<void>;
+  /** Read the outputs of the last dispatch. */
+  result(): Promise<MdResult>;
+  destroy(): void;
+  adapterName: string;
+}
+
+/** Upload a problem for one WGSL variant. */
+export async function prepareWgsl(key: string, problem: MdProblem): Promise<PreparedWgsl> {
+  const shape = await mdShape(key);
+  checkShape(key, shape, problem);
+  const p = await variantParams(key);
+  const wg = Number(p.workgroup);
+  const jsplit = Number(p.jsplit);
+  const ctx = await gpu();
+  const { device } = ctx;
+  const src = await wgslSource(key);
+  const pl = await pipeline(device, src, key, ['read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'uniform']);
+  const a = problem.args('f32');
+  const np = problem.layout.nPadded;
+  const nE = a.ci.length / 4;
+
+  const particles = new Float32Array(8 * np);
+  particles.set(a.xq);
+  const ints = new Int32Array(particles.buffer);
+  for (let q = 0; q < np; q++) {
+    particles[4 * (np + q)] = a.ljp[2 * q]!;
+    particles[4 * (np + q) + 1] = a.ljp[2 * q + 1]!;
+    ints[4 * (np + q) + 2] = a.type[q]!;
+  }
+  const list = new Uint32Array(a.ci.length + a.cj.length + a.excl.length);
+  list.set(a.ci);
+  list.set(a.cj, a.ci.length);
+  list.set(a.excl, a.ci.length + a.cj.length);
+  const tab = a.params.tabF.length;
+  const tables = new Float32Array(a.nbfp.length + 2 * tab + 4);
+  tables.set(a.nbfp);
+  for (let k = 0; k < tab; k++) {
+    tables[a.nbfp.length + 2 * k] = a.params.tabF[k]!;
+    tables[a.nbfp.length + 2 * k + 1] = a.params.tabV[k]!;
+  }
+  const nInv = nE * jsplit;
+  const groups = Math.ceil(nInv / wg);
+  const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
+  const gx = Math.min(groups, maxDim);
+  const gy = Math.ceil(groups / gx);
+  const shiftOff = 3 * np;
+  const energyOff = shiftOff + 81;
+  const accWords = energyOff + 2 * gx * gy * wg;
+
+  const uni = new ArrayBuffer(80 + 27 * 16);
+  const uf = new Float32Array(uni);
+  const uu = new Uint32Array(uni);
+  const pr = a.params;
+  uf.set([pr.rc2, pr.sh6, pr.sh12, pr.krf, pr.crf, pr.beta, pr.shEwald, pr.tabScale], 0);
+  uu.set([nE, a.ci.length, a.ci.length + a.cj.length, 0, a.nbfp.length, a.ntype, shiftOff, energyOff, np, gx * wg, 0, 0], 8);
+  for (let s = 0; s < 27; s++) uf.set([a.shiftVec[3 * s]!, a.shiftVec[3 * s + 1]!, a.shiftVec[3 * s + 2]!, 0], 20 + 4 * s);
+
+  const bufs = {
+    particles: storage(device, particles),
+    list: storage(device, list),
+    tables: storage(device, tables),
+    acc: storage(device, new Uint32Array(accWords), true),
+    uniform: device.createBuffer({ size: uni.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }),
+  };
+  device.queue.writeBuffer(bufs.uniform, 0, uni);
+  device.pushErrorScope('validation');
+  const bind = device.createBindGroup({
+    layout: pl.getBindGroupLayout(0),
+    entries: [bufs.particles, bufs.list, bufs.tables, bufs.acc, bufs.uniform].map((buffer, binding) => ({ binding, resource: { buffer } })),
+  });
+  const bindErr = await device.popErrorScope();
+  if (bindErr) throw new Error(`WebGPU bind group for ${key}: ${bindErr.message}`);
+  return {
+    adapterName: ctx.adapterName,
+    async dispatch() {
+      const enc = device.createCommandEncoder();
+      enc.clearBuffer(bufs.acc);
+      const pass = enc.beginComputePass();
+      pass.setPipeline(pl);
+      pass.setBindGroup(0, bind);
+      pass.dispatchWorkgroups(gx, gy);
+      pass.end();
+      device.queue.submit([enc.finish()]);
+      await device.queue.onSubmittedWorkDone();
+    },
+    async result() {
+      const raw = new Float32Array(await readBack(device, bufs.acc, accWords * 4));
+      const energy = new Float64Array(2);
+      for (let t = 0; t < nInv; t++) {
+        energy[0] += raw[energyOff + 2 * t]!;
+        energy[1] += raw[energyOff + 2 * t + 1]!;
+      }
+      const fshift = Float64Array.from(raw.subarray(shiftOff, shiftOff + 81));
+      return problem.finish('f32', { f: raw.slice(0, 3 * np), energy, fshift });
+    },
+    destroy() {
+      Object.values(bufs).forEach((b) => b.destroy());
+    },
+  };
+}
+
+/** Run a WGSL variant once. */
+export async function runWgsl(key: string, problem: MdProblem): Promise<MdResult> {
+  const prep = await prepareWgsl(key, problem);
+  try {
+    await prep.dispatch();
+    return await prep.result();
+  } finally {
+    prep.destroy();
+  }
+}
