@@ -18,6 +18,8 @@ export interface ReferenceResult extends MdResult {
   fAbs: Float64Array;
   /** Sum of |pair energy| (both terms): the scale of the energy's summation error. */
   vAbs: number;
+  /** 1/2 sum over pairs of |F_ij| r_ij: the scale of the virial's summation error. */
+  virAbs: number;
   /** Atom pairs inside the cut-off. */
   pairsInCutoff: number;
 }
@@ -39,6 +41,7 @@ export function reference(sys: MdSystem, s: MdSettings): ReferenceResult {
   let coul = selfEnergy(sys, s, d);
   let vAbs = Math.abs(coul);
   let pairsInCutoff = 0;
+  let virAbs = 0;
   for (let a = 0; a < n; a++) {
     for (let b = a + 1; b < n; b++) {
       let dx = sys.x[3 * a]! - sys.x[3 * b]!;
@@ -101,10 +104,11 @@ export function reference(sys: MdSystem, s: MdSettings): ReferenceResult {
       const fa = Math.abs(fscal) * r;
       fAbs[a] += fa;
       fAbs[b] += fa;
+      virAbs += 0.5 * fa * r;
       const dv = [dx, dy, dz];
       const fv = [fx, fy, fz];
       for (let p = 0; p < 3; p++) for (let q = 0; q < 3; q++) virial[3 * p + q] -= 0.5 * dv[p]! * fv[q]!;
     }
   }
-  return { f, vdw, coul, virial, fAbs, vAbs, pairsInCutoff };
+  return { f, vdw, coul, virial, fAbs, vAbs, virAbs, pairsInCutoff };
 }

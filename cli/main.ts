@@ -1,0 +1,164 @@
+// The kernforge command line. User mistakes (bad specs, unknown variants, no GPU adapter)
+// end with one clear message and a non-zero exit status, never a stack trace.
+import { Command, CommanderError } from 'commander';
+import { resolve } from 'node:path';
+import { existsSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** An error whose message is for the user as it stands. */
+export class UserError extends Error {}
+
+const USER_ERRORS = new Set(['SpecError', 'UnknownVariantError', 'NoAdapterError', 'UserError', 'ExprError']);
+
+function table(rows: (string | number)[][], header: string[]): string {
+  const all = [header, ...rows.map((r) => r.map(String))];
+  const w = header.map((_, i) => Math.max(...all.map((r) => String(r[i]).length)));
+  const line = (r: (string | number)[]) => r.map((c, i) => (typeof c === 'number' || /^[-\d.]+x?$/.test(String(c)) ? String(c).padStart(w[i]!) : String(c).padEnd(w[i]!))).join('  ');
+  return [line(header), w.map((x) => '-'.repeat(x)).join('  '), ...rows.map(line)].join('\n');
+}
+
+async function cmdGenerate(specs: string[], o: { out?: string; check?: boolean; quiet?: boolean }): Promise<number> {
+  const gen = await import('../generator/index.ts');
+  const files = specs.length > 0 ? specs.map((s) => resolve(s)) : gen.projectSpecs();
+  for (const f of files) if (!existsSync(f)) throw new UserError(`spec file not found: ${f}`);
+  const out = resolve(o.out ?? new URL('../generated/', import.meta.url).pathname);
+  const log = o.quiet ? () => {} : (m: string) => console.log(`  ${m}`);
+  const r = await gen.generate({ specs: files, out, check: o.check, log });
+  if (o.check) {
+    if (r.diffs.length > 0) {
+      console.error(`kernforge: generated files are stale (${r.diffs.length} differ from what the specs and templates produce):`);
+      for (const d of r.diffs.slice(0, 20)) console.error(`  ${d}`);
+      console.error('run `kernforge generate` and commit the result');
+      return 1;
+    }
+    console.log(`generated/ is up to date (${r.files} files, ${r.manifest.variants.length} variants)`);
+    return 0;
+  }
+  console.log(`wrote ${r.files} files (${r.manifest.variants.length} variants) to ${out}`);
+  return 0;
+}
+
+async function cmdList(family: string | undefined, o: { target?: string }): Promise<number> {
+  const { manifest } = await import('../runtime/variants.ts');
+  const rows = [...manifest().values()].filter((v) => (!family || v.family === family) && (!o.target || v.target === o.target));
+  for (const v of rows) console.log(v.key);
+  console.error(`${rows.length} variants`);
+  return 0;
+}
+
+async function cmdRender(key: string, o: { output?: string }): Promise<number> {
+  const { variantParams, wgslSource } = await import('../runtime/variants.ts');
+  const p = await variantParams(key);
+  const gen = await import('../generator/index.ts');
+  const family = key.split('.')[0]!;
+  const spec = gen.loadAndValidate(gen.projectSpecs().find((s: string) => s.endsWith(`/${family}.yaml`))!);
+  const text = p.target === 'wgsl' ? await wgslSource(key) : gen.renderVariant(spec, p).text;
+  if (o.output) {
+    mkdirSync(dirname(resolve(o.output)), { recursive: true });
+    writeFileSync(`${o.output}.tmp`, text);
+    renameSync(`${o.output}.tmp`, o.output);
+    console.error(`wrote ${o.output}`);
+  } else process.stdout.write(text);
+  return 0;
+}
+
+async function cmdDevices(): Promise<number> {
+  const { probeGpu } = await import('../runtime/backends/webgpu.ts');
+  const os = await import('node:os');
+  console.log(`cpu    : ${os.cpus()[0]?.model ?? 'unknown'} x ${os.cpus().length}, node ${process.version} (TypeScript kernels)`);
+  const g = await probeGpu();
+  console.log(g.ok ? `webgpu : ${g.name} (WGSL kernels)` : `webgpu : unavailable: ${g.why}`);
+  return 0;
+}
+
+async function cmdVerify(keys: string[], o: { target?: string }): Promise<number> {
+  const { libraryKeys } = await import('../runtime/variants.ts');
+  const { verifyVariant } = await import('../runtime/md/verify.ts');
+  const { runWgsl } = await import('../runtime/md/wgsl.ts');
+  const { verificationCases } = await import('../runtime/md/cases.ts');
+  const list = keys.length > 0 ? keys : libraryKeys('md-nonbonded', o.target === 'all' ? undefined : o.target ?? 'ts');
+  const cases = verificationCases('quick');
+  let failed = 0;
+  for (const [i, key] of list.entries()) {
+    const run = key.split('.')[1] === 'wgsl' ? runWgsl : undefined;
+    const results = [];
+    for (const c of cases) results.push(await verifyVariant(key, c, run));
+    const bad = results.find((r) => !r.ok);
+    if (bad) failed++;
+    const worst = Math.max(...results.map((r) => Math.max(r.force, r.energy, r.virial)));
+    console.log(`[${i + 1}/${list.length}] ${bad ? 'FAIL' : 'ok  '} ${key}  worst ${worst.toFixed(3)} of tolerance${bad ? `: ${bad.detail}` : ''}`);
+  }
+  console.log(`${list.length - failed} passed, ${failed} failed`);
+  return failed > 0 ? 1 : 0;
+}
+
+async function cmdBench(family: string, o: Record<string, string>): Promise<number> {
+  if (family !== 'md-nonbonded') throw new UserError(`no benchmark for family "${family}"; available: md-nonbonded`);
+  const { benchMdNonbonded } = await import('../bench/md-nonbonded.ts');
+  await benchMdNonbonded({
+    molecules: Number(o.molecules ?? 3000),
+    reps: Number(o.reps ?? 5),
+    targets: String(o.targets ?? 'ts,wgsl').split(','),
+    precisions: String(o.precisions ?? 'f32,f64').split(','),
+  });
+  return 0;
+}
+
+async function cmdMain(): Promise<number> {
+  console.log('kernforge main job: generate if needed, verify the library, benchmark, summary\n');
+  console.log('1. generate');
+  if ((await cmdGenerate([], { check: true, quiet: true })) !== 0) await cmdGenerate([], { quiet: true });
+  console.log('\n2. devices');
+  await cmdDevices();
+  console.log('\n3. verify every TypeScript variant of the library against the f64 reference');
+  const v = await cmdVerify([], { target: 'ts' });
+  console.log('\n4. md-nonbonded benchmark (small water box; `kernforge bench md-nonbonded` runs the full 3,000 molecules)');
+  await cmdBench('md-nonbonded', { molecules: '1000', reps: '3', targets: 'ts,wgsl', precisions: 'f32' });
+  console.log('\nThe MD, GEM and BigDFT workloads and the autotuner arrive with issues 3-6; this job will run them once they exist.');
+  return v;
+}
+
+/** Run the CLI; returns the exit status. */
+export async function main(argv: string[]): Promise<number> {
+  const program = new Command();
+  let status = 0;
+  const wrap =
+    <A extends unknown[]>(f: (...a: A) => Promise<number>) =>
+    async (...a: A) => {
+      status = await f(...a);
+    };
+  program.name('kernforge').description('Generate, verify and benchmark specialized compute kernels').exitOverride();
+  program
+    .command('generate')
+    .description('render the default library of every spec (or the given specs) into generated/ (or --out)')
+    .argument('[specs...]', 'spec files (default: specs/*.yaml)')
+    .option('-o, --out <dir>', 'output folder')
+    .option('--check', 'compare with the output folder instead of writing; exit 1 if stale')
+    .action(wrap(cmdGenerate));
+  program.command('list').description('list library variants').argument('[family]').option('-t, --target <target>').action(wrap(cmdList));
+  program.command('render').description('render one variant (library or any valid point of the space)').argument('<key>').option('-o, --output <file>').action(wrap(cmdRender));
+  program.command('verify').description('check variants against the f64 reference').argument('[keys...]').option('-t, --target <target>', 'ts, wgsl or all', 'ts').action(wrap(cmdVerify));
+  program
+    .command('bench')
+    .description('benchmark a family')
+    .argument('<family>')
+    .option('--molecules <n>', 'SPC/E molecules in the water box', '3000')
+    .option('--reps <n>', 'timed repetitions per variant', '5')
+    .option('--targets <list>', 'ts,wgsl', 'ts,wgsl')
+    .option('--precisions <list>', 'f32,f64', 'f32,f64')
+    .action(wrap(cmdBench));
+  program.command('devices').description('what this machine offers').action(wrap(cmdDevices));
+  program.command('main').description('the main job (npm start)').action(wrap(cmdMain));
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return status;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode;
+    const err = e as Error;
+    if (USER_ERRORS.has(err.constructor.name)) {
+      console.error(`kernforge: error: ${err.message}`);
+      return 2;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,17 @@
+// User-defined pair potentials of the md-nonbonded spec, evaluated in f64 for the reference.
+// Parsing goes through the generator's whitelisted expression language (no eval).
+import { erf, erfc, type UserPotential } from './interaction.ts';
+
+export async function userPotential(name: string, specPath?: string): Promise<UserPotential> {
+  const gen = await import('../../generator/index.ts');
+  const { potentials } = await import('../../generator/families/md-nonbonded.ts');
+  const { evalExpr } = await import('../../generator/expr.ts');
+  const path = specPath ?? gen.projectSpecs().find((p: string) => p.endsWith('/md-nonbonded.yaml'))!;
+  const pot = potentials(gen.loadAndValidate(path)).get(name);
+  if (!pot) throw new Error(`no user potential "${name}" in ${path}`);
+  const special = { erf, erfc };
+  return {
+    energy: (v) => evalExpr(pot.energy, { ...pot.params, ...v }, special) as number,
+    force: (v) => evalExpr(pot.force, { ...pot.params, ...v }, special) as number,
+  };
+}
