@@ -115,7 +115,10 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     cutBranch: v.cutoff === 'branch',
     exclBranch: v.excl === 'branch',
     maskWords,
-    maskWordList: Array.from({ length: maskWords }, (_, w) => ({ w })),
+    // A separate unmasked path per j-entry doubles the unrolled body: worth it up to 16 pairs;
+    // beyond that V8 optimizes the larger function worse (measured 4x8: 29.7 -> 51.9 ms).
+    splitPath: M * N <= 16,
+    maskWordList: Array.from({ length: maskWords }, (_, w) => ({ w, full: w < maskWords - 1 || (M * N) % 32 === 0 ? 4294967295 : 2 ** ((M * N) % 32) - 1 })),
     iList: Array.from({ length: M }, (_, i) => ({ i })),
     jList: Array.from({ length: N }, (_, j) => ({ j })),
     pairs,
