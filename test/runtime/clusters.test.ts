@@ -1,0 +1,99 @@
+// Cluster layout and cluster-pair list: the exclusion-mask convention (bit i*N+j set = the
+// pair interacts), each atom pair within rlist exactly once, padding, periodic shifts, errors.
+import { describe, it, expect } from 'vitest';
+import { buildClusters, buildPairList, DUMMY_COORD, CENTRAL_SHIFT } from '../../runtime/md/clusters.ts';
+import { randomSystem, waterBox } from '../../runtime/md/system.ts';
+
+const sys = randomSystem({ n: 157, box: [2.0, 2.2, 2.1], seed: 9, exclusionFraction: 0.4 });
+const rlist = 0.8;
+
+describe.each([[1, 1], [2, 2], [4, 2], [4, 4], [4, 8], [8, 4], [8, 8]])('%ix%i', (M, N) => {
+  const L = buildClusters(sys, M, N);
+  const list = buildPairList(sys, L, rlist);
+  it('pads columns to multiples of max(M, N) with far-away dummies', () => {
+    expect(L.nPadded % Math.max(M, N)).toBe(0);
+    let real = 0;
+    for (let p = 0; p < L.nPadded; p++) {
+      if (L.atomOf[p]! >= 0) real++;
+      else expect(L.x[3 * p]).toBe(DUMMY_COORD);
+    }
+    expect(real).toBe(157);
+  });
+  it('covers every atom pair within rlist exactly once, with the right mask bit', () => {
+    const excluded = new Set<string>();
+    sys.exclusions.forEach((e, a) => e.forEach((b) => excluded.add(`${a},${b}`)));
+    const seen = new Map<string, number>();
+    for (let e = 0; e < list.ci.length / 4; e++) {
+      const [ci, sh, j0, j1] = [list.ci[4 * e]!, list.ci[4 * e + 1]!, list.ci[4 * e + 2]!, list.ci[4 * e + 3]!];
+      for (let k = j0; k < j1; k++) {
+        const cj = list.cj[k]!;
+        for (let i = 0; i < M; i++) {
+          for (let j = 0; j < N; j++) {
+            const pa = ci * M + i;
+            const pb = cj * N + j;
+            const a = L.atomOf[pa]!;
+            const b = L.atomOf[pb]!;
+            const bit = i * N + j;
+            const set = ((list.excl[k * list.maskWords + (bit >> 5)]! >>> (bit & 31)) & 1) === 1;
+            const counted = a >= 0 && b >= 0 && pa < pb;
+            expect(set).toBe(counted && !excluded.has(`${a},${b}`));
+            if (!counted) continue;
+            let d2 = 0;
+            for (let c = 0; c < 3; c++) d2 += (L.x[3 * pa + c]! + list.shiftVec[3 * sh + c]! - L.x[3 * pb + c]!) ** 2;
+            if (d2 < rlist * rlist) {
+              const id = `${Math.min(a, b)},${Math.max(a, b)}`;
+              seen.set(id, (seen.get(id) ?? 0) + 1);
+            }
+          }
+        }
+      }
+    }
+    let expected = 0;
+    for (let a = 0; a < 157; a++) {
+      for (let b = a + 1; b < 157; b++) {
+        let d2 = 0;
+        for (let c = 0; c < 3; c++) {
+          let d = sys.x[3 * a + c]! - sys.x[3 * b + c]!;
+          d -= sys.box[c]! * Math.round(d / sys.box[c]!);
+          d2 += d * d;
+        }
+        if (d2 < rlist * rlist) {
+          expected++;
+          expect(seen.get(`${a},${b}`), `pair ${a},${b}`).toBe(1);
+        }
+      }
+    }
+    expect(seen.size).toBe(expected);
+  });
+  it('lists entries with exclusions before full ones within each i-entry', () => {
+    const fullWord = (w: number) => (w < list.maskWords - 1 || (M * N) % 32 === 0 ? 0xffffffff : 2 ** ((M * N) % 32) - 1);
+    for (let e = 0; e < list.ci.length / 4; e++) {
+      let sawFull = false;
+      for (let k = list.ci[4 * e + 2]!; k < list.ci[4 * e + 3]!; k++) {
+        let full = true;
+        for (let w = 0; w < list.maskWords; w++) full &&= list.excl[k * list.maskWords + w] === fullWord(w);
+        if (full) sawFull = true;
+        else expect(sawFull).toBe(false);
+      }
+    }
+  });
+});
+
+describe('pair list errors and shifts', () => {
+  it('uses the central shift for most entries and real shifts across the boundary', () => {
+    const w = waterBox(64, 2);
+    const list = buildPairList(w, buildClusters(w, 4, 4), 0.5);
+    const shifts = new Set<number>();
+    for (let e = 0; e < list.ci.length / 4; e++) shifts.add(list.ci[4 * e + 1]!);
+    expect(shifts.has(CENTRAL_SHIFT)).toBe(true);
+    expect(shifts.size).toBeGreaterThan(1);
+  });
+  it('rejects a list cut-off of half the box or more', () => {
+    expect(() => buildPairList(sys, buildClusters(sys, 4, 4), 1.0)).toThrow(/half the smallest box edge/);
+  });
+  it('names the atom with a non-finite coordinate', () => {
+    const bad = { ...sys, x: Float64Array.from(sys.x) };
+    bad.x[3 * 41 + 1] = NaN;
+    expect(() => buildClusters(bad, 4, 4)).toThrow(/atom 42/);
+  });
+});
