@@ -81,13 +81,22 @@ function convert(n: jsep.Expression, text: string, g: Grammar, vars: Set<string>
       const ok = g === 'arith' ? u.operator === '-' || u.operator === '+' : u.operator === 'not' || u.operator === '!';
       if (!ok) fail(text, `operator "${u.operator}" is not allowed`, g);
       const op = u.operator === '!' ? 'not' : (u.operator as '-' | '+' | 'not');
-      return { kind: 'unary', op, arg: convert(u.argument, text, g, vars) };
+      const arg = convert(u.argument, text, g, vars);
+      // `not a == 'x'` parses as `(not a) == 'x'`: demand parentheses instead of guessing.
+      if (op === 'not' && (arg.kind === 'var' || arg.kind === 'str' || arg.kind === 'num')) {
+        fail(text, '"not" must be followed by a parenthesized condition, e.g. not (target == \'wgsl\')', g);
+      }
+      return { kind: 'unary', op, arg };
     }
     case 'BinaryExpression': {
       const b = n as jsep.BinaryExpression;
       const op = b.operator === '&&' ? 'and' : b.operator === '||' ? 'or' : b.operator === '===' ? '==' : b.operator;
       const allowed = g === 'arith' ? ARITH_OPS : LOGIC_OPS;
       if (!allowed.has(op)) fail(text, `operator "${b.operator}" is not allowed`, g);
+      // jsep binds unary minus tighter than ^, so -x^2 would mean (-x)^2: refuse the ambiguity.
+      if (op === '^' && b.left.type === 'UnaryExpression') {
+        fail(text, 'a signed base of ^ is ambiguous: write -(x^2) or ((-x)*(-x))', g);
+      }
       return {
         kind: 'binary',
         op: op as BinaryOp,
@@ -99,7 +108,7 @@ function convert(n: jsep.Expression, text: string, g: Grammar, vars: Set<string>
       const c = n as jsep.CallExpression;
       if (g !== 'arith' || c.callee.type !== 'Identifier') fail(text, 'function calls are not allowed here', g);
       const fn = (c.callee as jsep.Identifier).name;
-      if (!(fn in MATH_FUNCTIONS)) fail(text, `unknown function "${fn}"`, g);
+      if (!Object.hasOwn(MATH_FUNCTIONS, fn)) fail(text, `unknown function "${fn}"`, g);
       const arity = MATH_FUNCTIONS[fn as MathFn];
       if (c.arguments.length !== arity) fail(text, `${fn} takes ${arity} argument(s), got ${c.arguments.length}`, g);
       return { kind: 'call', fn: fn as MathFn, args: c.arguments.map((a) => convert(a, text, g, vars)) };
@@ -146,6 +155,8 @@ export function evalExpr(e: Expr, env: Record<string, Value>, special?: { erf(x:
     }
     case 'binary': {
       const l = evalExpr(e.left, env, special);
+      if (e.op === 'and') return Boolean(l) && Boolean(evalExpr(e.right, env, special));
+      if (e.op === 'or') return Boolean(l) || Boolean(evalExpr(e.right, env, special));
       const r = evalExpr(e.right, env, special);
       switch (e.op) {
         case '+': return (l as number) + (r as number);
@@ -153,14 +164,13 @@ export function evalExpr(e: Expr, env: Record<string, Value>, special?: { erf(x:
         case '*': return (l as number) * (r as number);
         case '/': return (l as number) / (r as number);
         case '^': return Math.pow(l as number, r as number);
-        case '==': return l === r;
-        case '!=': return l !== r;
+        // Axis values may be written 64 or '64': compare as text, as the spec checks do.
+        case '==': return String(l) === String(r);
+        case '!=': return String(l) !== String(r);
         case '<': return l < r;
         case '<=': return l <= r;
         case '>': return l > r;
         case '>=': return l >= r;
-        case 'and': return Boolean(l) && Boolean(r);
-        case 'or': return Boolean(l) || Boolean(r);
       }
     }
     // falls through: unreachable, every op returns

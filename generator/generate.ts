@@ -43,7 +43,7 @@ export function loadAndValidate(path: string): Spec {
   const mod = familyModule(spec.family);
   if (!mod) throw new SpecError(spec.file, spec.where(['family']), 'family', `no family module "${spec.family}"; known: ${familyNames().join(', ')}`);
   const order = checkAxisOrder(spec);
-  if (order) throw new SpecError(spec.file, spec.where(['axes']), 'axes', order);
+  if (order) throw new SpecError(spec.file, spec.where(order.path), order.path.join('.'), order.message);
   mod.validate(spec);
   if (!spec.axes.some((a) => a.name === 'target')) throw new SpecError(spec.file, spec.where(['axes']), 'axes', 'every spec needs a "target" axis');
   return spec;

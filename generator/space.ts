@@ -82,13 +82,13 @@ export function parseVariantKey(spec: Spec, key: string): Variant {
 }
 
 /** Axis conditions may only look at earlier axes, so keys parse left to right. */
-export function checkAxisOrder(spec: Spec): string | undefined {
+export function checkAxisOrder(spec: Spec): { path: (string | number)[]; message: string } | undefined {
   for (let i = 0; i < spec.axes.length; i++) {
     const a = spec.axes[i]!;
     if (!a.when) continue;
     for (const n of exprVars(a.when)) {
       const j = spec.axes.findIndex((b) => b.name === n);
-      if (j >= i) return `axes.${a.name}.when uses "${n}", which must be declared before "${a.name}"`;
+      if (j >= i) return { path: ['axes', a.name, 'when'], message: `uses "${n}", which must be declared before "${a.name}"` };
     }
   }
   return undefined;

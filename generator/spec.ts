@@ -70,8 +70,10 @@ const fmtPath = (p: (string | number)[]): string => p.map((s) => String(s)).join
 
 function schemaMessage(e: ErrorObject): string {
   switch (e.keyword) {
-    case 'additionalProperties':
-      return `unknown field "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+    case 'additionalProperties': {
+      const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      return `unknown field "${(e.params as { additionalProperty: string }).additionalProperty}"${known.length ? `; allowed: ${known.join(', ')}` : ''}`;
+    }
     case 'required':
       return `missing required field "${(e.params as { missingProperty: string }).missingProperty}"`;
     case 'enum':
@@ -83,7 +85,7 @@ function schemaMessage(e: ErrorObject): string {
   }
 }
 
-const ajv = new Ajv({ allErrors: true, strict: true });
+const ajv = new Ajv({ allErrors: true, strict: true, verbose: true });
 const validateSchema = ajv.compile(specSchema);
 
 /** Parse and validate one spec file; throws SpecError on any problem. */
@@ -108,6 +110,7 @@ export function parseSpec(text: string, file: string): Spec {
   if (!validateSchema(raw)) {
     const e = pickError(validateSchema.errors ?? []);
     const path = e.instancePath.split('/').slice(1).map(unescapePointer);
+    if (e.keyword === 'additionalProperties') path.push((e.params as { additionalProperty: string }).additionalProperty);
     throw new SpecError(file, where(path), fmtPath(path), schemaMessage(e));
   }
   const err = (path: (string | number)[], detail: string): never => {
@@ -153,7 +156,7 @@ export function parseSpec(text: string, file: string): Spec {
   const library = raw.library as Record<string, AxisValue[]>[];
   library.forEach((entry, i) => {
     for (const [k, vals] of Object.entries(entry)) {
-      const axis = axesRaw[k];
+      const axis = Object.hasOwn(axesRaw, k) ? axesRaw[k] : undefined;
       if (!axis) err(['library', i, k], `unknown axis "${k}"; axes are ${axisNames.join(', ')}`);
       vals.forEach((v, j) => {
         if (!axis!.values.includes(v)) {

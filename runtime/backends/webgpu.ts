@@ -63,7 +63,7 @@ async function open(): Promise<GpuContext> {
     const device = await adapter.requestDevice({ requiredLimits });
     const info = adapter.info;
     const name = [info.description || info.device || info.vendor || 'unknown adapter', info.architecture].filter(Boolean).join(' ');
-    return { device, adapterName: `${name} / ${a.flags.length ? 'opengles' : info.backendType ?? 'default'}`, backend: a.backend, limits: device.limits };
+    return { device, adapterName: `${name} / ${a.flags.length ? 'opengles' : (info as { backendType?: string }).backendType ?? 'default'}`, backend: a.backend, limits: device.limits };
   }
   throw new NoAdapterError(
     `no WebGPU adapter: tried ${tried.join(', then ')}. On a machine without a GPU, Dawn needs Mesa's EGL/GL ` +

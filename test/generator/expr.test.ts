@@ -61,10 +61,11 @@ describe('arith: parse + evalExpr', () => {
     expect(num('-x', { x: 7 })).toBe(-7);
   });
 
-  // Known bug (reported): jsep binds prefix minus tighter than ^, so -x^2 is (-x)^2;
-  // in maths (and in Python, Fortran, ...) it is -(x^2). exp(-r^2) would then blow up.
-  it.fails('reads -x^2 as -(x^2), the mathematical convention', () => {
-    expect(num('-x^2', { x: 3 })).toBe(-9);
+  // jsep binds prefix minus tighter than ^, so -x^2 would silently be (-x)^2; in maths it is
+  // -(x^2). The parser refuses the ambiguity instead of guessing.
+  it('refuses the ambiguous -x^2 and accepts -(x^2)', () => {
+    expect(() => parseExpr('-x^2', 'arith', ['x'])).toThrow(/ambiguous/);
+    expect(num('-(x^2)', { x: 3 })).toBe(-9);
   });
 
   it('evaluates the math functions', () => {
@@ -119,7 +120,7 @@ describe('emitExpr', () => {
     ] },
     { text: 'sqrt(r2) * min(a, b) / max(a, b) - abs(a - b) + log(r2)', vars: ['r2', 'a', 'b'], envs: [{ r2: 2, a: -1, b: 3 }, { r2: 0.5, a: 4, b: 2 }] },
     { text: 'qq*erfc(beta*r)/r + erf(r)', vars: ['qq', 'beta', 'r'], envs: [{ qq: 1.5, beta: 3.1, r: 0.4 }, { qq: -1, beta: 2, r: -0.3 }] },
-    { text: '-x - -y + (-x)^2 - (x - y)^3', vars: ['x', 'y'], envs: [{ x: -1.25, y: 0.5 }, { x: 3, y: -4 }] },
+    { text: '-x - -y + (0 - x)^2 - (x - y)^3', vars: ['x', 'y'], envs: [{ x: -1.25, y: 0.5 }, { x: 3, y: -4 }] },
     { text: 'x^2.5 + 1e-7*x + 1e21', vars: ['x'], envs: [{ x: 2 }, { x: 0.3 }] },
   ];
 
@@ -218,15 +219,12 @@ describe('rejections', () => {
     rejects('foo(r)', 'arith', V, /unknown function "foo"/);
     rejects('eval(r)', 'arith', V, /unknown function "eval"/);
   });
-  // Known bug (reported): the whitelist test is `fn in MATH_FUNCTIONS`, which also accepts
-  // inherited names (constructor, toString, ...). They are still rejected, by luck, by the
-  // arity comparison, with a message that prints a function body instead of naming the problem.
   it('rejects Object.prototype names used as functions', () => {
     for (const fn of ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__']) {
       expect(() => parseExpr(`${fn}(r)`, 'arith', V)).toThrow(ExprError);
     }
   });
-  it.fails('names Object.prototype names as unknown functions', () => {
+  it('names Object.prototype names as unknown functions', () => {
     rejects('constructor(r)', 'arith', V, /unknown function "constructor"/);
   });
   it('wrong arity', () => {
@@ -324,16 +322,15 @@ describe('logic grammar', () => {
     expect(evalExpr(e, { order: 'x', notation: 'b', android: 'y' })).toBe(true);
   });
 
-  // Known bug (reported): evalExpr evaluates both sides of and/or, so a guard cannot
-  // protect a reference to a conditional axis that is absent from the variant.
-  it.fails('short-circuits and/or', () => {
+  // A guard must protect a reference to a conditional axis that is absent from the variant.
+  it('short-circuits and/or', () => {
     const e = parseExpr("target == 'wgsl' and workgroup == 64", 'logic', vars);
     expect(evalExpr(e, { target: 'ts' })).toBe(false);
   });
 
-  // Known bug (reported): `not` binds tighter than `==`, so this is (not target) == 'wgsl',
-  // which is false for every target.
-  it.fails("reads not target == 'wgsl' as not (target == 'wgsl')", () => {
-    expect(evalExpr(logic("not target == 'wgsl'"), { target: 'ts' })).toBe(true);
+  // `not` binds tighter than `==` in jsep, so `not target == 'wgsl'` would be (not target) == 'wgsl'.
+  it("refuses not target == 'wgsl' and accepts not (target == 'wgsl')", () => {
+    expect(() => logic("not target == 'wgsl'")).toThrow(/parenthesized/);
+    expect(evalExpr(logic("not (target == 'wgsl')"), { target: 'ts' })).toBe(true);
   });
 });

@@ -139,10 +139,7 @@ describe('on-demand variants', () => {
     expect(typeCheck(files)).toEqual([]);
   });
 
-  // Known bug (reported): on the unmasked fast path with cutoff=branch, `const wco = 1;
-  // const wi = wco;` gives wi the literal type 1, and the user-potential block's `wi !== 0`
-  // is TS2367 ("types '1' and '0' have no overlap"). Such a variant would fail generate().
-  it.fails('renders a user potential with a branching cut-off on a small shape that type-checks', () => {
+  it('renders a user potential with a branching cut-off on a small shape that type-checks', () => {
     const f = renderVariant(spec, onDemand('md-nonbonded.ts.buckingham-rf.geom.shift.f32.fev.4x4.mask.branch'));
     expect(typeCheck([abi(), f])).toEqual([]);
   });
