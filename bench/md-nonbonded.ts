@@ -76,10 +76,15 @@ export function pairsWithin(sys: MdSystem, rc: number): number {
   return count;
 }
 
-/** Exclusion and cut-off handling timed per shape: mask/branch x mask/branch on TS; WGSL uses masks. */
+/**
+ * Variants timed per shape: exclusion x cut-off handling (mask/branch) on TS; on WGSL the
+ * entry scheme with both cut-off handlings and the pair scheme (super-clusters) with masks.
+ */
 function keysFor(target: string, precision: string, shape: string): string[] {
   const base = `md-nonbonded.${target}.lj-rf.geom.shift.${precision}.f.${shape}`;
-  if (target === 'wgsl') return [`${base}.mask.mask.workgroup64.jsplit1`, `${base}.mask.branch.workgroup64.jsplit1`];
+  if (target === 'wgsl') {
+    return [`${base}.mask.mask.entry.workgroup64.jsplit1`, `${base}.mask.branch.entry.workgroup64.jsplit1`, `${base}.mask.mask.pair.workgroup256`];
+  }
   return ['mask.mask', 'mask.branch', 'branch.mask', 'branch.branch'].map((h) => `${base}.${h}`);
 }
 
@@ -155,7 +160,7 @@ export async function benchMdNonbonded(o: BenchOptions): Promise<BenchRow[]> {
             target,
             precision,
             shape,
-            handling: key.split('.').slice(8, 10).join('/'),
+            handling: key.split('.').slice(8).join('/'),
             computedPairs: problem.list.stats.computedPairs,
             inCutoff,
             seconds: med,
@@ -174,7 +179,7 @@ function printTable(rows: BenchRow[]): void {
   const best = (rs: BenchRow[]): BenchRow => rs.reduce((a, b) => (a.seconds <= b.seconds ? a : b));
   const base = new Map<string, BenchRow>();
   for (const g of new Set(rows.map(group))) base.set(g, best(rows.filter((r) => group(r) === g && r.shape === '1x1')));
-  const header = ['target', 'prec', 'MxN', 'excl/cut-off', 'computed pairs', 'in cut-off', 'ms/call', 'spread', 'Mpairs/s', 'eff. Mpairs/s', 'eff. vs 1x1'];
+  const header = ['target', 'prec', 'MxN', 'excl/cut-off[/scheme]', 'computed pairs', 'in cut-off', 'ms/call', 'spread', 'Mpairs/s', 'eff. Mpairs/s', 'eff. vs 1x1'];
   const line = (r: BenchRow): string[] => {
     const b = base.get(group(r))!;
     const eff = r.inCutoff / r.seconds;

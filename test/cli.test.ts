@@ -62,7 +62,7 @@ describe('kernforge render / verify', () => {
     expect(r.stdout.match(/const r2 = /g)?.length).toBe(2 * 4); // masked and unmasked paths, 2x2 pairs each
   }, 60_000);
   it('explains an invalid key', () => {
-    const r = cli('verify', 'md-nonbonded.wgsl.lj.geom.shift.f64.fev.4x4.mask.mask.workgroup64.jsplit1');
+    const r = cli('verify', 'md-nonbonded.wgsl.lj.geom.shift.f64.fev.4x4.mask.mask.entry.workgroup64.jsplit1');
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/wgsl-is-f32/);
   }, 60_000);

@@ -88,7 +88,7 @@ function kernel(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -577,7 +577,7 @@ function kernel2(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R22));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -598,7 +598,7 @@ function kernel2(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R22));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -619,7 +619,7 @@ function kernel2(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R22));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -640,7 +640,7 @@ function kernel2(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R22));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -661,7 +661,7 @@ function kernel2(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R22));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -682,7 +682,7 @@ function kernel2(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R22));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -703,7 +703,7 @@ function kernel2(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R22));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -724,7 +724,7 @@ function kernel2(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R22));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -745,7 +745,7 @@ function kernel2(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R22));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -766,7 +766,7 @@ function kernel2(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R22));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -787,7 +787,7 @@ function kernel2(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R22));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -808,7 +808,7 @@ function kernel2(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R22));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -829,7 +829,7 @@ function kernel2(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R22));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -850,7 +850,7 @@ function kernel2(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R22));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -871,7 +871,7 @@ function kernel2(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R22));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -892,7 +892,7 @@ function kernel2(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R22));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -1027,7 +1027,7 @@ function kernel3(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R23));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -1516,7 +1516,7 @@ function kernel4(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R24));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -1537,7 +1537,7 @@ function kernel4(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R24));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -1558,7 +1558,7 @@ function kernel4(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R24));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -1579,7 +1579,7 @@ function kernel4(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R24));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -1600,7 +1600,7 @@ function kernel4(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R24));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -1621,7 +1621,7 @@ function kernel4(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R24));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -1642,7 +1642,7 @@ function kernel4(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R24));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -1663,7 +1663,7 @@ function kernel4(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R24));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -1684,7 +1684,7 @@ function kernel4(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R24));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -1705,7 +1705,7 @@ function kernel4(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R24));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -1726,7 +1726,7 @@ function kernel4(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R24));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -1747,7 +1747,7 @@ function kernel4(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R24));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -1768,7 +1768,7 @@ function kernel4(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R24));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -1789,7 +1789,7 @@ function kernel4(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R24));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -1810,7 +1810,7 @@ function kernel4(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R24));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -1831,7 +1831,7 @@ function kernel4(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R24));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -1984,7 +1984,7 @@ function kernel5(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R25));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -2255,7 +2255,7 @@ function kernel6(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R26));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -2290,7 +2290,7 @@ function kernel6(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R26));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -2325,7 +2325,7 @@ function kernel6(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R26));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -2360,7 +2360,7 @@ function kernel6(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R26));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -2795,7 +2795,7 @@ function kernel7(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R27));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -2830,7 +2830,7 @@ function kernel7(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R27));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -2865,7 +2865,7 @@ function kernel7(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R27));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -2900,7 +2900,7 @@ function kernel7(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R27));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -2935,7 +2935,7 @@ function kernel7(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R27));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -2970,7 +2970,7 @@ function kernel7(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R27));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -3005,7 +3005,7 @@ function kernel7(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R27));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -3040,7 +3040,7 @@ function kernel7(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R27));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -3783,7 +3783,7 @@ function kernel8(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R28));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -3818,7 +3818,7 @@ function kernel8(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R28));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -3853,7 +3853,7 @@ function kernel8(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R28));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -3888,7 +3888,7 @@ function kernel8(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R28));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -3923,7 +3923,7 @@ function kernel8(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R28));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -3958,7 +3958,7 @@ function kernel8(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R28));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -3993,7 +3993,7 @@ function kernel8(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R28));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -4028,7 +4028,7 @@ function kernel8(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R28));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -4063,7 +4063,7 @@ function kernel8(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R28));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -4098,7 +4098,7 @@ function kernel8(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R28));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -4133,7 +4133,7 @@ function kernel8(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R28));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -4168,7 +4168,7 @@ function kernel8(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R28));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -4203,7 +4203,7 @@ function kernel8(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R28));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -4238,7 +4238,7 @@ function kernel8(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R28));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -4273,7 +4273,7 @@ function kernel8(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R28));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -4308,7 +4308,7 @@ function kernel8(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R28));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -9649,7 +9649,7 @@ function kernel12(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R212));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -9916,7 +9916,7 @@ function kernel13(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R213));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -9950,7 +9950,7 @@ function kernel13(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R213));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -9984,7 +9984,7 @@ function kernel13(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R213));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -10018,7 +10018,7 @@ function kernel13(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R213));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -10445,7 +10445,7 @@ function kernel14(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R214));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -10479,7 +10479,7 @@ function kernel14(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R214));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -10513,7 +10513,7 @@ function kernel14(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R214));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -10547,7 +10547,7 @@ function kernel14(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R214));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -10581,7 +10581,7 @@ function kernel14(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R214));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -10615,7 +10615,7 @@ function kernel14(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R214));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -10649,7 +10649,7 @@ function kernel14(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R214));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -10683,7 +10683,7 @@ function kernel14(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R214));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -11410,7 +11410,7 @@ function kernel15(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R215));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -11444,7 +11444,7 @@ function kernel15(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R215));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -11478,7 +11478,7 @@ function kernel15(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R215));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -11512,7 +11512,7 @@ function kernel15(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R215));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -11546,7 +11546,7 @@ function kernel15(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R215));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -11580,7 +11580,7 @@ function kernel15(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R215));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -11614,7 +11614,7 @@ function kernel15(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R215));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -11648,7 +11648,7 @@ function kernel15(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R215));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -11682,7 +11682,7 @@ function kernel15(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R215));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -11716,7 +11716,7 @@ function kernel15(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R215));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -11750,7 +11750,7 @@ function kernel15(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R215));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -11784,7 +11784,7 @@ function kernel15(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R215));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -11818,7 +11818,7 @@ function kernel15(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R215));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -11852,7 +11852,7 @@ function kernel15(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R215));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -11886,7 +11886,7 @@ function kernel15(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R215));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -11920,7 +11920,7 @@ function kernel15(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R215));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -17135,7 +17135,7 @@ function kernel19(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R219));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -17406,7 +17406,7 @@ function kernel20(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R220));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -17441,7 +17441,7 @@ function kernel20(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R220));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -17476,7 +17476,7 @@ function kernel20(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R220));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -17511,7 +17511,7 @@ function kernel20(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R220));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -17946,7 +17946,7 @@ function kernel21(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R221));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -17981,7 +17981,7 @@ function kernel21(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R221));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -18016,7 +18016,7 @@ function kernel21(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R221));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -18051,7 +18051,7 @@ function kernel21(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R221));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -18086,7 +18086,7 @@ function kernel21(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R221));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -18121,7 +18121,7 @@ function kernel21(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R221));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -18156,7 +18156,7 @@ function kernel21(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R221));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -18191,7 +18191,7 @@ function kernel21(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R221));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -18934,7 +18934,7 @@ function kernel22(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R222));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -18969,7 +18969,7 @@ function kernel22(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R222));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -19004,7 +19004,7 @@ function kernel22(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R222));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -19039,7 +19039,7 @@ function kernel22(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R222));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -19074,7 +19074,7 @@ function kernel22(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R222));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -19109,7 +19109,7 @@ function kernel22(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R222));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -19144,7 +19144,7 @@ function kernel22(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R222));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -19179,7 +19179,7 @@ function kernel22(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R222));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -19214,7 +19214,7 @@ function kernel22(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R222));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -19249,7 +19249,7 @@ function kernel22(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R222));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -19284,7 +19284,7 @@ function kernel22(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R222));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -19319,7 +19319,7 @@ function kernel22(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R222));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -19354,7 +19354,7 @@ function kernel22(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R222));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -19389,7 +19389,7 @@ function kernel22(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R222));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -19424,7 +19424,7 @@ function kernel22(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R222));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -19459,7 +19459,7 @@ function kernel22(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R222));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -24800,7 +24800,7 @@ function kernel26(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R226));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -25067,7 +25067,7 @@ function kernel27(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R227));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -25101,7 +25101,7 @@ function kernel27(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R227));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -25135,7 +25135,7 @@ function kernel27(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R227));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -25169,7 +25169,7 @@ function kernel27(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R227));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -25596,7 +25596,7 @@ function kernel28(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R228));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -25630,7 +25630,7 @@ function kernel28(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R228));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -25664,7 +25664,7 @@ function kernel28(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R228));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -25698,7 +25698,7 @@ function kernel28(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R228));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -25732,7 +25732,7 @@ function kernel28(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R228));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -25766,7 +25766,7 @@ function kernel28(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R228));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -25800,7 +25800,7 @@ function kernel28(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R228));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -25834,7 +25834,7 @@ function kernel28(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R228));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -26561,7 +26561,7 @@ function kernel29(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R229));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -26595,7 +26595,7 @@ function kernel29(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R229));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -26629,7 +26629,7 @@ function kernel29(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R229));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -26663,7 +26663,7 @@ function kernel29(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R229));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -26697,7 +26697,7 @@ function kernel29(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R229));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -26731,7 +26731,7 @@ function kernel29(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R229));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -26765,7 +26765,7 @@ function kernel29(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R229));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -26799,7 +26799,7 @@ function kernel29(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R229));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -26833,7 +26833,7 @@ function kernel29(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R229));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -26867,7 +26867,7 @@ function kernel29(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R229));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -26901,7 +26901,7 @@ function kernel29(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R229));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -26935,7 +26935,7 @@ function kernel29(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R229));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -26969,7 +26969,7 @@ function kernel29(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R229));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -27003,7 +27003,7 @@ function kernel29(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R229));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -27037,7 +27037,7 @@ function kernel29(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R229));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -27071,7 +27071,7 @@ function kernel29(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R229));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -32278,7 +32278,7 @@ function kernel33(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R233));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -32401,7 +32401,7 @@ function kernel34(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R234));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -32524,7 +32524,7 @@ function kernel35(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R235));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -32645,7 +32645,7 @@ function kernel36(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R236));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -33277,7 +33277,7 @@ function kernel37(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R237));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -33305,7 +33305,7 @@ function kernel37(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R237));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq1;
             const c6 = ip0 * jp1;
@@ -33333,7 +33333,7 @@ function kernel37(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R237));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq2;
             const c6 = ip0 * jp2;
@@ -33361,7 +33361,7 @@ function kernel37(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R237));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq3;
             const c6 = ip0 * jp3;
@@ -33389,7 +33389,7 @@ function kernel37(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R237));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq0;
             const c6 = ip1 * jp0;
@@ -33417,7 +33417,7 @@ function kernel37(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R237));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq1;
             const c6 = ip1 * jp1;
@@ -33445,7 +33445,7 @@ function kernel37(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R237));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq2;
             const c6 = ip1 * jp2;
@@ -33473,7 +33473,7 @@ function kernel37(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R237));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq3;
             const c6 = ip1 * jp3;
@@ -33501,7 +33501,7 @@ function kernel37(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R237));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq0;
             const c6 = ip2 * jp0;
@@ -33529,7 +33529,7 @@ function kernel37(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R237));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq1;
             const c6 = ip2 * jp1;
@@ -33557,7 +33557,7 @@ function kernel37(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R237));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq2;
             const c6 = ip2 * jp2;
@@ -33585,7 +33585,7 @@ function kernel37(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R237));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq3;
             const c6 = ip2 * jp3;
@@ -33613,7 +33613,7 @@ function kernel37(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R237));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq0;
             const c6 = ip3 * jp0;
@@ -33641,7 +33641,7 @@ function kernel37(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R237));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq1;
             const c6 = ip3 * jp1;
@@ -33669,7 +33669,7 @@ function kernel37(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R237));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq2;
             const c6 = ip3 * jp2;
@@ -33697,7 +33697,7 @@ function kernel37(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R237));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq3;
             const c6 = ip3 * jp3;
@@ -34315,7 +34315,7 @@ function kernel38(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R238));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -34341,7 +34341,7 @@ function kernel38(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R238));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -34367,7 +34367,7 @@ function kernel38(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R238));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -34393,7 +34393,7 @@ function kernel38(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R238));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -34419,7 +34419,7 @@ function kernel38(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R238));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -34445,7 +34445,7 @@ function kernel38(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R238));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -34471,7 +34471,7 @@ function kernel38(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R238));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -34497,7 +34497,7 @@ function kernel38(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R238));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -34523,7 +34523,7 @@ function kernel38(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R238));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -34549,7 +34549,7 @@ function kernel38(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R238));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -34575,7 +34575,7 @@ function kernel38(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R238));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -34601,7 +34601,7 @@ function kernel38(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R238));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -34627,7 +34627,7 @@ function kernel38(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R238));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -34653,7 +34653,7 @@ function kernel38(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R238));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -34679,7 +34679,7 @@ function kernel38(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R238));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -34705,7 +34705,7 @@ function kernel38(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R238));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -35323,7 +35323,7 @@ function kernel39(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R239));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -35351,7 +35351,7 @@ function kernel39(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R239));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq1;
             const c6 = ip0 * jp1;
@@ -35379,7 +35379,7 @@ function kernel39(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R239));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq2;
             const c6 = ip0 * jp2;
@@ -35407,7 +35407,7 @@ function kernel39(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R239));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq3;
             const c6 = ip0 * jp3;
@@ -35435,7 +35435,7 @@ function kernel39(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R239));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq0;
             const c6 = ip1 * jp0;
@@ -35463,7 +35463,7 @@ function kernel39(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R239));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq1;
             const c6 = ip1 * jp1;
@@ -35491,7 +35491,7 @@ function kernel39(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R239));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq2;
             const c6 = ip1 * jp2;
@@ -35519,7 +35519,7 @@ function kernel39(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R239));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq3;
             const c6 = ip1 * jp3;
@@ -35547,7 +35547,7 @@ function kernel39(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R239));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq0;
             const c6 = ip2 * jp0;
@@ -35575,7 +35575,7 @@ function kernel39(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R239));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq1;
             const c6 = ip2 * jp1;
@@ -35603,7 +35603,7 @@ function kernel39(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R239));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq2;
             const c6 = ip2 * jp2;
@@ -35631,7 +35631,7 @@ function kernel39(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R239));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq3;
             const c6 = ip2 * jp3;
@@ -35659,7 +35659,7 @@ function kernel39(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R239));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq0;
             const c6 = ip3 * jp0;
@@ -35687,7 +35687,7 @@ function kernel39(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R239));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq1;
             const c6 = ip3 * jp1;
@@ -35715,7 +35715,7 @@ function kernel39(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R239));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq2;
             const c6 = ip3 * jp2;
@@ -35743,7 +35743,7 @@ function kernel39(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R239));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq3;
             const c6 = ip3 * jp3;
@@ -36329,7 +36329,7 @@ function kernel40(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R240));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -36355,7 +36355,7 @@ function kernel40(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R240));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -36381,7 +36381,7 @@ function kernel40(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R240));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -36407,7 +36407,7 @@ function kernel40(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R240));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -36433,7 +36433,7 @@ function kernel40(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R240));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -36459,7 +36459,7 @@ function kernel40(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R240));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -36485,7 +36485,7 @@ function kernel40(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R240));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -36511,7 +36511,7 @@ function kernel40(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R240));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -36537,7 +36537,7 @@ function kernel40(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R240));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -36563,7 +36563,7 @@ function kernel40(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R240));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -36589,7 +36589,7 @@ function kernel40(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R240));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -36615,7 +36615,7 @@ function kernel40(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R240));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -36641,7 +36641,7 @@ function kernel40(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R240));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -36667,7 +36667,7 @@ function kernel40(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R240));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -36693,7 +36693,7 @@ function kernel40(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R240));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -36719,7 +36719,7 @@ function kernel40(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R240));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -36868,7 +36868,7 @@ function kernel41(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R241));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -37003,7 +37003,7 @@ function kernel42(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R242));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -37138,7 +37138,7 @@ function kernel43(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R243));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -37271,7 +37271,7 @@ function kernel44(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R244));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -37945,7 +37945,7 @@ function kernel45(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R245));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -37975,7 +37975,7 @@ function kernel45(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R245));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq1;
             const c6 = ip0 * jp1;
@@ -38005,7 +38005,7 @@ function kernel45(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R245));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq2;
             const c6 = ip0 * jp2;
@@ -38035,7 +38035,7 @@ function kernel45(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R245));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq3;
             const c6 = ip0 * jp3;
@@ -38065,7 +38065,7 @@ function kernel45(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R245));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq0;
             const c6 = ip1 * jp0;
@@ -38095,7 +38095,7 @@ function kernel45(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R245));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq1;
             const c6 = ip1 * jp1;
@@ -38125,7 +38125,7 @@ function kernel45(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R245));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq2;
             const c6 = ip1 * jp2;
@@ -38155,7 +38155,7 @@ function kernel45(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R245));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq3;
             const c6 = ip1 * jp3;
@@ -38185,7 +38185,7 @@ function kernel45(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R245));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq0;
             const c6 = ip2 * jp0;
@@ -38215,7 +38215,7 @@ function kernel45(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R245));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq1;
             const c6 = ip2 * jp1;
@@ -38245,7 +38245,7 @@ function kernel45(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R245));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq2;
             const c6 = ip2 * jp2;
@@ -38275,7 +38275,7 @@ function kernel45(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R245));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq3;
             const c6 = ip2 * jp3;
@@ -38305,7 +38305,7 @@ function kernel45(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R245));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq0;
             const c6 = ip3 * jp0;
@@ -38335,7 +38335,7 @@ function kernel45(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R245));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq1;
             const c6 = ip3 * jp1;
@@ -38365,7 +38365,7 @@ function kernel45(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R245));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq2;
             const c6 = ip3 * jp2;
@@ -38395,7 +38395,7 @@ function kernel45(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R245));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq3;
             const c6 = ip3 * jp3;
@@ -39055,7 +39055,7 @@ function kernel46(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R246));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -39083,7 +39083,7 @@ function kernel46(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R246));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -39111,7 +39111,7 @@ function kernel46(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R246));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -39139,7 +39139,7 @@ function kernel46(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R246));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -39167,7 +39167,7 @@ function kernel46(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R246));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -39195,7 +39195,7 @@ function kernel46(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R246));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -39223,7 +39223,7 @@ function kernel46(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R246));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -39251,7 +39251,7 @@ function kernel46(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R246));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -39279,7 +39279,7 @@ function kernel46(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R246));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -39307,7 +39307,7 @@ function kernel46(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R246));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -39335,7 +39335,7 @@ function kernel46(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R246));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -39363,7 +39363,7 @@ function kernel46(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R246));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -39391,7 +39391,7 @@ function kernel46(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R246));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -39419,7 +39419,7 @@ function kernel46(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R246));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -39447,7 +39447,7 @@ function kernel46(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R246));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -39475,7 +39475,7 @@ function kernel46(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R246));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -40135,7 +40135,7 @@ function kernel47(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R247));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -40165,7 +40165,7 @@ function kernel47(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R247));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq1;
             const c6 = ip0 * jp1;
@@ -40195,7 +40195,7 @@ function kernel47(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R247));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq2;
             const c6 = ip0 * jp2;
@@ -40225,7 +40225,7 @@ function kernel47(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R247));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq3;
             const c6 = ip0 * jp3;
@@ -40255,7 +40255,7 @@ function kernel47(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R247));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq0;
             const c6 = ip1 * jp0;
@@ -40285,7 +40285,7 @@ function kernel47(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R247));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq1;
             const c6 = ip1 * jp1;
@@ -40315,7 +40315,7 @@ function kernel47(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R247));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq2;
             const c6 = ip1 * jp2;
@@ -40345,7 +40345,7 @@ function kernel47(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R247));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq3;
             const c6 = ip1 * jp3;
@@ -40375,7 +40375,7 @@ function kernel47(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R247));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq0;
             const c6 = ip2 * jp0;
@@ -40405,7 +40405,7 @@ function kernel47(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R247));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq1;
             const c6 = ip2 * jp1;
@@ -40435,7 +40435,7 @@ function kernel47(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R247));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq2;
             const c6 = ip2 * jp2;
@@ -40465,7 +40465,7 @@ function kernel47(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R247));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq3;
             const c6 = ip2 * jp3;
@@ -40495,7 +40495,7 @@ function kernel47(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R247));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq0;
             const c6 = ip3 * jp0;
@@ -40525,7 +40525,7 @@ function kernel47(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R247));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq1;
             const c6 = ip3 * jp1;
@@ -40555,7 +40555,7 @@ function kernel47(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R247));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq2;
             const c6 = ip3 * jp2;
@@ -40585,7 +40585,7 @@ function kernel47(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R247));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq3;
             const c6 = ip3 * jp3;
@@ -41213,7 +41213,7 @@ function kernel48(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R248));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -41241,7 +41241,7 @@ function kernel48(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R248));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -41269,7 +41269,7 @@ function kernel48(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R248));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -41297,7 +41297,7 @@ function kernel48(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R248));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -41325,7 +41325,7 @@ function kernel48(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R248));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -41353,7 +41353,7 @@ function kernel48(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R248));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -41381,7 +41381,7 @@ function kernel48(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R248));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -41409,7 +41409,7 @@ function kernel48(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R248));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -41437,7 +41437,7 @@ function kernel48(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R248));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -41465,7 +41465,7 @@ function kernel48(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R248));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -41493,7 +41493,7 @@ function kernel48(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R248));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -41521,7 +41521,7 @@ function kernel48(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R248));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -41549,7 +41549,7 @@ function kernel48(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R248));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -41577,7 +41577,7 @@ function kernel48(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R248));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -41605,7 +41605,7 @@ function kernel48(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R248));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -41633,7 +41633,7 @@ function kernel48(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R248));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -41788,7 +41788,7 @@ function kernel49(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R249));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -41926,7 +41926,7 @@ function kernel50(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R250));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -42064,7 +42064,7 @@ function kernel51(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R251));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -42200,7 +42200,7 @@ function kernel52(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R252));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -42436,7 +42436,7 @@ function kernel53(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R253));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -42464,7 +42464,7 @@ function kernel53(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R253));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -42492,7 +42492,7 @@ function kernel53(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R253));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -42520,7 +42520,7 @@ function kernel53(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R253));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -42892,7 +42892,7 @@ function kernel54(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R254));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -42920,7 +42920,7 @@ function kernel54(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R254));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -42948,7 +42948,7 @@ function kernel54(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R254));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -42976,7 +42976,7 @@ function kernel54(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R254));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -43004,7 +43004,7 @@ function kernel54(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R254));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -43032,7 +43032,7 @@ function kernel54(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R254));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -43060,7 +43060,7 @@ function kernel54(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R254));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -43088,7 +43088,7 @@ function kernel54(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R254));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -43777,7 +43777,7 @@ function kernel55(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R255));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -43807,7 +43807,7 @@ function kernel55(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R255));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq1;
             const c6 = ip0 * jp1;
@@ -43837,7 +43837,7 @@ function kernel55(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R255));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq2;
             const c6 = ip0 * jp2;
@@ -43867,7 +43867,7 @@ function kernel55(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R255));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq3;
             const c6 = ip0 * jp3;
@@ -43897,7 +43897,7 @@ function kernel55(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R255));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq0;
             const c6 = ip1 * jp0;
@@ -43927,7 +43927,7 @@ function kernel55(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R255));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq1;
             const c6 = ip1 * jp1;
@@ -43957,7 +43957,7 @@ function kernel55(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R255));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq2;
             const c6 = ip1 * jp2;
@@ -43987,7 +43987,7 @@ function kernel55(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R255));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq3;
             const c6 = ip1 * jp3;
@@ -44017,7 +44017,7 @@ function kernel55(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R255));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq0;
             const c6 = ip2 * jp0;
@@ -44047,7 +44047,7 @@ function kernel55(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R255));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq1;
             const c6 = ip2 * jp1;
@@ -44077,7 +44077,7 @@ function kernel55(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R255));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq2;
             const c6 = ip2 * jp2;
@@ -44107,7 +44107,7 @@ function kernel55(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R255));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq3;
             const c6 = ip2 * jp3;
@@ -44137,7 +44137,7 @@ function kernel55(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R255));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq0;
             const c6 = ip3 * jp0;
@@ -44167,7 +44167,7 @@ function kernel55(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R255));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq1;
             const c6 = ip3 * jp1;
@@ -44197,7 +44197,7 @@ function kernel55(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R255));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq2;
             const c6 = ip3 * jp2;
@@ -44227,7 +44227,7 @@ function kernel55(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R255));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq3;
             const c6 = ip3 * jp3;
@@ -44890,7 +44890,7 @@ function kernel56(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R256));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -44918,7 +44918,7 @@ function kernel56(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R256));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -44946,7 +44946,7 @@ function kernel56(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R256));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -44974,7 +44974,7 @@ function kernel56(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R256));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -45002,7 +45002,7 @@ function kernel56(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R256));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -45030,7 +45030,7 @@ function kernel56(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R256));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -45058,7 +45058,7 @@ function kernel56(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R256));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -45086,7 +45086,7 @@ function kernel56(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R256));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -45114,7 +45114,7 @@ function kernel56(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R256));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -45142,7 +45142,7 @@ function kernel56(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R256));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -45170,7 +45170,7 @@ function kernel56(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R256));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -45198,7 +45198,7 @@ function kernel56(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R256));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -45226,7 +45226,7 @@ function kernel56(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R256));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -45254,7 +45254,7 @@ function kernel56(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R256));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -45282,7 +45282,7 @@ function kernel56(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R256));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -45310,7 +45310,7 @@ function kernel56(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R256));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -45973,7 +45973,7 @@ function kernel57(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R257));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -46003,7 +46003,7 @@ function kernel57(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R257));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq1;
             const c6 = ip0 * jp1;
@@ -46033,7 +46033,7 @@ function kernel57(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R257));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq2;
             const c6 = ip0 * jp2;
@@ -46063,7 +46063,7 @@ function kernel57(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R257));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq3;
             const c6 = ip0 * jp3;
@@ -46093,7 +46093,7 @@ function kernel57(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R257));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq0;
             const c6 = ip1 * jp0;
@@ -46123,7 +46123,7 @@ function kernel57(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R257));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq1;
             const c6 = ip1 * jp1;
@@ -46153,7 +46153,7 @@ function kernel57(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R257));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq2;
             const c6 = ip1 * jp2;
@@ -46183,7 +46183,7 @@ function kernel57(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R257));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq3;
             const c6 = ip1 * jp3;
@@ -46213,7 +46213,7 @@ function kernel57(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R257));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq0;
             const c6 = ip2 * jp0;
@@ -46243,7 +46243,7 @@ function kernel57(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R257));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq1;
             const c6 = ip2 * jp1;
@@ -46273,7 +46273,7 @@ function kernel57(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R257));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq2;
             const c6 = ip2 * jp2;
@@ -46303,7 +46303,7 @@ function kernel57(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R257));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq3;
             const c6 = ip2 * jp3;
@@ -46333,7 +46333,7 @@ function kernel57(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R257));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq0;
             const c6 = ip3 * jp0;
@@ -46363,7 +46363,7 @@ function kernel57(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R257));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq1;
             const c6 = ip3 * jp1;
@@ -46393,7 +46393,7 @@ function kernel57(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R257));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq2;
             const c6 = ip3 * jp2;
@@ -46423,7 +46423,7 @@ function kernel57(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R257));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq3;
             const c6 = ip3 * jp3;
@@ -47054,7 +47054,7 @@ function kernel58(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R258));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -47082,7 +47082,7 @@ function kernel58(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R258));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -47110,7 +47110,7 @@ function kernel58(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R258));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -47138,7 +47138,7 @@ function kernel58(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R258));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -47166,7 +47166,7 @@ function kernel58(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R258));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -47194,7 +47194,7 @@ function kernel58(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R258));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -47222,7 +47222,7 @@ function kernel58(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R258));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -47250,7 +47250,7 @@ function kernel58(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R258));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -47278,7 +47278,7 @@ function kernel58(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R258));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -47306,7 +47306,7 @@ function kernel58(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R258));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -47334,7 +47334,7 @@ function kernel58(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R258));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -47362,7 +47362,7 @@ function kernel58(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R258));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -47390,7 +47390,7 @@ function kernel58(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R258));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -47418,7 +47418,7 @@ function kernel58(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R258));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -47446,7 +47446,7 @@ function kernel58(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R258));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -47474,7 +47474,7 @@ function kernel58(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R258));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -51904,7 +51904,7 @@ function kernel62(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R262));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -52027,7 +52027,7 @@ function kernel63(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R263));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -52150,7 +52150,7 @@ function kernel64(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R264));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -52271,7 +52271,7 @@ function kernel65(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R265));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -52903,7 +52903,7 @@ function kernel66(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R266));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -52931,7 +52931,7 @@ function kernel66(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R266));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq1;
             const c6 = ip0 * jp1;
@@ -52959,7 +52959,7 @@ function kernel66(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R266));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq2;
             const c6 = ip0 * jp2;
@@ -52987,7 +52987,7 @@ function kernel66(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R266));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq3;
             const c6 = ip0 * jp3;
@@ -53015,7 +53015,7 @@ function kernel66(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R266));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq0;
             const c6 = ip1 * jp0;
@@ -53043,7 +53043,7 @@ function kernel66(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R266));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq1;
             const c6 = ip1 * jp1;
@@ -53071,7 +53071,7 @@ function kernel66(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R266));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq2;
             const c6 = ip1 * jp2;
@@ -53099,7 +53099,7 @@ function kernel66(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R266));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq3;
             const c6 = ip1 * jp3;
@@ -53127,7 +53127,7 @@ function kernel66(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R266));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq0;
             const c6 = ip2 * jp0;
@@ -53155,7 +53155,7 @@ function kernel66(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R266));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq1;
             const c6 = ip2 * jp1;
@@ -53183,7 +53183,7 @@ function kernel66(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R266));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq2;
             const c6 = ip2 * jp2;
@@ -53211,7 +53211,7 @@ function kernel66(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R266));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq3;
             const c6 = ip2 * jp3;
@@ -53239,7 +53239,7 @@ function kernel66(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R266));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq0;
             const c6 = ip3 * jp0;
@@ -53267,7 +53267,7 @@ function kernel66(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R266));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq1;
             const c6 = ip3 * jp1;
@@ -53295,7 +53295,7 @@ function kernel66(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R266));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq2;
             const c6 = ip3 * jp2;
@@ -53323,7 +53323,7 @@ function kernel66(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R266));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq3;
             const c6 = ip3 * jp3;
@@ -53941,7 +53941,7 @@ function kernel67(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R267));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -53967,7 +53967,7 @@ function kernel67(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R267));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -53993,7 +53993,7 @@ function kernel67(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R267));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -54019,7 +54019,7 @@ function kernel67(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R267));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -54045,7 +54045,7 @@ function kernel67(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R267));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -54071,7 +54071,7 @@ function kernel67(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R267));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -54097,7 +54097,7 @@ function kernel67(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R267));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -54123,7 +54123,7 @@ function kernel67(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R267));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -54149,7 +54149,7 @@ function kernel67(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R267));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -54175,7 +54175,7 @@ function kernel67(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R267));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -54201,7 +54201,7 @@ function kernel67(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R267));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -54227,7 +54227,7 @@ function kernel67(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R267));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -54253,7 +54253,7 @@ function kernel67(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R267));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -54279,7 +54279,7 @@ function kernel67(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R267));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -54305,7 +54305,7 @@ function kernel67(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R267));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -54331,7 +54331,7 @@ function kernel67(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R267));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -54949,7 +54949,7 @@ function kernel68(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R268));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -54977,7 +54977,7 @@ function kernel68(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R268));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq1;
             const c6 = ip0 * jp1;
@@ -55005,7 +55005,7 @@ function kernel68(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R268));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq2;
             const c6 = ip0 * jp2;
@@ -55033,7 +55033,7 @@ function kernel68(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R268));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq3;
             const c6 = ip0 * jp3;
@@ -55061,7 +55061,7 @@ function kernel68(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R268));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq0;
             const c6 = ip1 * jp0;
@@ -55089,7 +55089,7 @@ function kernel68(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R268));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq1;
             const c6 = ip1 * jp1;
@@ -55117,7 +55117,7 @@ function kernel68(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R268));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq2;
             const c6 = ip1 * jp2;
@@ -55145,7 +55145,7 @@ function kernel68(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R268));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq3;
             const c6 = ip1 * jp3;
@@ -55173,7 +55173,7 @@ function kernel68(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R268));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq0;
             const c6 = ip2 * jp0;
@@ -55201,7 +55201,7 @@ function kernel68(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R268));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq1;
             const c6 = ip2 * jp1;
@@ -55229,7 +55229,7 @@ function kernel68(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R268));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq2;
             const c6 = ip2 * jp2;
@@ -55257,7 +55257,7 @@ function kernel68(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R268));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq3;
             const c6 = ip2 * jp3;
@@ -55285,7 +55285,7 @@ function kernel68(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R268));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq0;
             const c6 = ip3 * jp0;
@@ -55313,7 +55313,7 @@ function kernel68(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R268));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq1;
             const c6 = ip3 * jp1;
@@ -55341,7 +55341,7 @@ function kernel68(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R268));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq2;
             const c6 = ip3 * jp2;
@@ -55369,7 +55369,7 @@ function kernel68(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R268));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq3;
             const c6 = ip3 * jp3;
@@ -55955,7 +55955,7 @@ function kernel69(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R269));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -55981,7 +55981,7 @@ function kernel69(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R269));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -56007,7 +56007,7 @@ function kernel69(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R269));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -56033,7 +56033,7 @@ function kernel69(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R269));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -56059,7 +56059,7 @@ function kernel69(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R269));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -56085,7 +56085,7 @@ function kernel69(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R269));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -56111,7 +56111,7 @@ function kernel69(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R269));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -56137,7 +56137,7 @@ function kernel69(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R269));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -56163,7 +56163,7 @@ function kernel69(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R269));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -56189,7 +56189,7 @@ function kernel69(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R269));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -56215,7 +56215,7 @@ function kernel69(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R269));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -56241,7 +56241,7 @@ function kernel69(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R269));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -56267,7 +56267,7 @@ function kernel69(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R269));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -56293,7 +56293,7 @@ function kernel69(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R269));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -56319,7 +56319,7 @@ function kernel69(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R269));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -56345,7 +56345,7 @@ function kernel69(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R269));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -56494,7 +56494,7 @@ function kernel70(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R270));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -56629,7 +56629,7 @@ function kernel71(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R271));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -56764,7 +56764,7 @@ function kernel72(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R272));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -56897,7 +56897,7 @@ function kernel73(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R273));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -57571,7 +57571,7 @@ function kernel74(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R274));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -57601,7 +57601,7 @@ function kernel74(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R274));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq1;
             const c6 = ip0 * jp1;
@@ -57631,7 +57631,7 @@ function kernel74(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R274));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq2;
             const c6 = ip0 * jp2;
@@ -57661,7 +57661,7 @@ function kernel74(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R274));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq3;
             const c6 = ip0 * jp3;
@@ -57691,7 +57691,7 @@ function kernel74(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R274));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq0;
             const c6 = ip1 * jp0;
@@ -57721,7 +57721,7 @@ function kernel74(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R274));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq1;
             const c6 = ip1 * jp1;
@@ -57751,7 +57751,7 @@ function kernel74(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R274));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq2;
             const c6 = ip1 * jp2;
@@ -57781,7 +57781,7 @@ function kernel74(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R274));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq3;
             const c6 = ip1 * jp3;
@@ -57811,7 +57811,7 @@ function kernel74(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R274));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq0;
             const c6 = ip2 * jp0;
@@ -57841,7 +57841,7 @@ function kernel74(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R274));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq1;
             const c6 = ip2 * jp1;
@@ -57871,7 +57871,7 @@ function kernel74(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R274));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq2;
             const c6 = ip2 * jp2;
@@ -57901,7 +57901,7 @@ function kernel74(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R274));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq3;
             const c6 = ip2 * jp3;
@@ -57931,7 +57931,7 @@ function kernel74(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R274));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq0;
             const c6 = ip3 * jp0;
@@ -57961,7 +57961,7 @@ function kernel74(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R274));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq1;
             const c6 = ip3 * jp1;
@@ -57991,7 +57991,7 @@ function kernel74(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R274));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq2;
             const c6 = ip3 * jp2;
@@ -58021,7 +58021,7 @@ function kernel74(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R274));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq3;
             const c6 = ip3 * jp3;
@@ -58681,7 +58681,7 @@ function kernel75(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R275));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -58709,7 +58709,7 @@ function kernel75(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R275));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -58737,7 +58737,7 @@ function kernel75(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R275));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -58765,7 +58765,7 @@ function kernel75(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R275));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -58793,7 +58793,7 @@ function kernel75(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R275));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -58821,7 +58821,7 @@ function kernel75(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R275));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -58849,7 +58849,7 @@ function kernel75(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R275));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -58877,7 +58877,7 @@ function kernel75(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R275));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -58905,7 +58905,7 @@ function kernel75(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R275));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -58933,7 +58933,7 @@ function kernel75(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R275));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -58961,7 +58961,7 @@ function kernel75(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R275));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -58989,7 +58989,7 @@ function kernel75(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R275));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -59017,7 +59017,7 @@ function kernel75(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R275));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -59045,7 +59045,7 @@ function kernel75(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R275));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -59073,7 +59073,7 @@ function kernel75(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R275));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -59101,7 +59101,7 @@ function kernel75(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R275));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -59761,7 +59761,7 @@ function kernel76(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R276));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -59791,7 +59791,7 @@ function kernel76(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R276));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq1;
             const c6 = ip0 * jp1;
@@ -59821,7 +59821,7 @@ function kernel76(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R276));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq2;
             const c6 = ip0 * jp2;
@@ -59851,7 +59851,7 @@ function kernel76(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R276));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq3;
             const c6 = ip0 * jp3;
@@ -59881,7 +59881,7 @@ function kernel76(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R276));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq0;
             const c6 = ip1 * jp0;
@@ -59911,7 +59911,7 @@ function kernel76(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R276));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq1;
             const c6 = ip1 * jp1;
@@ -59941,7 +59941,7 @@ function kernel76(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R276));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq2;
             const c6 = ip1 * jp2;
@@ -59971,7 +59971,7 @@ function kernel76(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R276));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq3;
             const c6 = ip1 * jp3;
@@ -60001,7 +60001,7 @@ function kernel76(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R276));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq0;
             const c6 = ip2 * jp0;
@@ -60031,7 +60031,7 @@ function kernel76(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R276));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq1;
             const c6 = ip2 * jp1;
@@ -60061,7 +60061,7 @@ function kernel76(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R276));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq2;
             const c6 = ip2 * jp2;
@@ -60091,7 +60091,7 @@ function kernel76(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R276));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq3;
             const c6 = ip2 * jp3;
@@ -60121,7 +60121,7 @@ function kernel76(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R276));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq0;
             const c6 = ip3 * jp0;
@@ -60151,7 +60151,7 @@ function kernel76(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R276));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq1;
             const c6 = ip3 * jp1;
@@ -60181,7 +60181,7 @@ function kernel76(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R276));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq2;
             const c6 = ip3 * jp2;
@@ -60211,7 +60211,7 @@ function kernel76(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R276));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq3;
             const c6 = ip3 * jp3;
@@ -60839,7 +60839,7 @@ function kernel77(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R277));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -60867,7 +60867,7 @@ function kernel77(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R277));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -60895,7 +60895,7 @@ function kernel77(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R277));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -60923,7 +60923,7 @@ function kernel77(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R277));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -60951,7 +60951,7 @@ function kernel77(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R277));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -60979,7 +60979,7 @@ function kernel77(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R277));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -61007,7 +61007,7 @@ function kernel77(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R277));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -61035,7 +61035,7 @@ function kernel77(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R277));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -61063,7 +61063,7 @@ function kernel77(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R277));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -61091,7 +61091,7 @@ function kernel77(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R277));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -61119,7 +61119,7 @@ function kernel77(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R277));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -61147,7 +61147,7 @@ function kernel77(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R277));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -61175,7 +61175,7 @@ function kernel77(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R277));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -61203,7 +61203,7 @@ function kernel77(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R277));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -61231,7 +61231,7 @@ function kernel77(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R277));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -61259,7 +61259,7 @@ function kernel77(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R277));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -61414,7 +61414,7 @@ function kernel78(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R278));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -61552,7 +61552,7 @@ function kernel79(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R279));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -61690,7 +61690,7 @@ function kernel80(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R280));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -61826,7 +61826,7 @@ function kernel81(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R281));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -62062,7 +62062,7 @@ function kernel82(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R282));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -62090,7 +62090,7 @@ function kernel82(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R282));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -62118,7 +62118,7 @@ function kernel82(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R282));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -62146,7 +62146,7 @@ function kernel82(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R282));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -62518,7 +62518,7 @@ function kernel83(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R283));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -62546,7 +62546,7 @@ function kernel83(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R283));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -62574,7 +62574,7 @@ function kernel83(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R283));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -62602,7 +62602,7 @@ function kernel83(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R283));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -62630,7 +62630,7 @@ function kernel83(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R283));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -62658,7 +62658,7 @@ function kernel83(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R283));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -62686,7 +62686,7 @@ function kernel83(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R283));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -62714,7 +62714,7 @@ function kernel83(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R283));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -63403,7 +63403,7 @@ function kernel84(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R284));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -63433,7 +63433,7 @@ function kernel84(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R284));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq1;
             const c6 = ip0 * jp1;
@@ -63463,7 +63463,7 @@ function kernel84(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R284));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq2;
             const c6 = ip0 * jp2;
@@ -63493,7 +63493,7 @@ function kernel84(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R284));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq3;
             const c6 = ip0 * jp3;
@@ -63523,7 +63523,7 @@ function kernel84(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R284));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq0;
             const c6 = ip1 * jp0;
@@ -63553,7 +63553,7 @@ function kernel84(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R284));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq1;
             const c6 = ip1 * jp1;
@@ -63583,7 +63583,7 @@ function kernel84(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R284));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq2;
             const c6 = ip1 * jp2;
@@ -63613,7 +63613,7 @@ function kernel84(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R284));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq3;
             const c6 = ip1 * jp3;
@@ -63643,7 +63643,7 @@ function kernel84(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R284));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq0;
             const c6 = ip2 * jp0;
@@ -63673,7 +63673,7 @@ function kernel84(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R284));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq1;
             const c6 = ip2 * jp1;
@@ -63703,7 +63703,7 @@ function kernel84(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R284));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq2;
             const c6 = ip2 * jp2;
@@ -63733,7 +63733,7 @@ function kernel84(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R284));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq3;
             const c6 = ip2 * jp3;
@@ -63763,7 +63763,7 @@ function kernel84(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R284));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq0;
             const c6 = ip3 * jp0;
@@ -63793,7 +63793,7 @@ function kernel84(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R284));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq1;
             const c6 = ip3 * jp1;
@@ -63823,7 +63823,7 @@ function kernel84(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R284));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq2;
             const c6 = ip3 * jp2;
@@ -63853,7 +63853,7 @@ function kernel84(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R284));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq3;
             const c6 = ip3 * jp3;
@@ -64516,7 +64516,7 @@ function kernel85(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R285));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -64544,7 +64544,7 @@ function kernel85(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R285));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -64572,7 +64572,7 @@ function kernel85(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R285));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -64600,7 +64600,7 @@ function kernel85(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R285));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -64628,7 +64628,7 @@ function kernel85(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R285));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -64656,7 +64656,7 @@ function kernel85(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R285));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -64684,7 +64684,7 @@ function kernel85(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R285));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -64712,7 +64712,7 @@ function kernel85(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R285));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -64740,7 +64740,7 @@ function kernel85(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R285));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -64768,7 +64768,7 @@ function kernel85(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R285));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -64796,7 +64796,7 @@ function kernel85(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R285));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -64824,7 +64824,7 @@ function kernel85(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R285));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -64852,7 +64852,7 @@ function kernel85(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R285));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -64880,7 +64880,7 @@ function kernel85(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R285));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -64908,7 +64908,7 @@ function kernel85(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R285));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -64936,7 +64936,7 @@ function kernel85(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R285));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -65599,7 +65599,7 @@ function kernel86(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R286));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq0;
             const c6 = ip0 * jp0;
@@ -65629,7 +65629,7 @@ function kernel86(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R286));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq1;
             const c6 = ip0 * jp1;
@@ -65659,7 +65659,7 @@ function kernel86(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R286));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq2;
             const c6 = ip0 * jp2;
@@ -65689,7 +65689,7 @@ function kernel86(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R286));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq0 * jq3;
             const c6 = ip0 * jp3;
@@ -65719,7 +65719,7 @@ function kernel86(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R286));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq0;
             const c6 = ip1 * jp0;
@@ -65749,7 +65749,7 @@ function kernel86(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R286));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq1;
             const c6 = ip1 * jp1;
@@ -65779,7 +65779,7 @@ function kernel86(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R286));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq2;
             const c6 = ip1 * jp2;
@@ -65809,7 +65809,7 @@ function kernel86(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R286));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq1 * jq3;
             const c6 = ip1 * jp3;
@@ -65839,7 +65839,7 @@ function kernel86(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R286));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq0;
             const c6 = ip2 * jp0;
@@ -65869,7 +65869,7 @@ function kernel86(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R286));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq1;
             const c6 = ip2 * jp1;
@@ -65899,7 +65899,7 @@ function kernel86(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R286));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq2;
             const c6 = ip2 * jp2;
@@ -65929,7 +65929,7 @@ function kernel86(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R286));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq2 * jq3;
             const c6 = ip2 * jp3;
@@ -65959,7 +65959,7 @@ function kernel86(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R286));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq0;
             const c6 = ip3 * jp0;
@@ -65989,7 +65989,7 @@ function kernel86(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R286));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq1;
             const c6 = ip3 * jp1;
@@ -66019,7 +66019,7 @@ function kernel86(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R286));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq2;
             const c6 = ip3 * jp2;
@@ -66049,7 +66049,7 @@ function kernel86(a) {
           const r2 = dx * dx + dy * dy + dz * dz;
           if (r2 < rc2) {
             const wco = 1;
-            const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R286));
+            const rinvr = 1 / Math.sqrt(r2);
             const wi = wco;
             const qq = iq3 * jq3;
             const c6 = ip3 * jp3;
@@ -66680,7 +66680,7 @@ function kernel87(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R287));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const c6 = ip0 * jp0;
@@ -66708,7 +66708,7 @@ function kernel87(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R287));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const c6 = ip0 * jp1;
@@ -66736,7 +66736,7 @@ function kernel87(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R287));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const c6 = ip0 * jp2;
@@ -66764,7 +66764,7 @@ function kernel87(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R287));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const c6 = ip0 * jp3;
@@ -66792,7 +66792,7 @@ function kernel87(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R287));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const c6 = ip1 * jp0;
@@ -66820,7 +66820,7 @@ function kernel87(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R287));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const c6 = ip1 * jp1;
@@ -66848,7 +66848,7 @@ function kernel87(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R287));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const c6 = ip1 * jp2;
@@ -66876,7 +66876,7 @@ function kernel87(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R287));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const c6 = ip1 * jp3;
@@ -66904,7 +66904,7 @@ function kernel87(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R287));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const c6 = ip2 * jp0;
@@ -66932,7 +66932,7 @@ function kernel87(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R287));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const c6 = ip2 * jp1;
@@ -66960,7 +66960,7 @@ function kernel87(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R287));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const c6 = ip2 * jp2;
@@ -66988,7 +66988,7 @@ function kernel87(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R287));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const c6 = ip2 * jp3;
@@ -67016,7 +67016,7 @@ function kernel87(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R287));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const c6 = ip3 * jp0;
@@ -67044,7 +67044,7 @@ function kernel87(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R287));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const c6 = ip3 * jp1;
@@ -67072,7 +67072,7 @@ function kernel87(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R287));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const c6 = ip3 * jp2;
@@ -67100,7 +67100,7 @@ function kernel87(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R287));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const c6 = ip3 * jp3;
@@ -72054,7 +72054,7 @@ function kernel91(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R291));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const sig = ip0 + jp0;
@@ -72085,7 +72085,7 @@ function kernel91(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R291));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const sig = ip0 + jp1;
@@ -72116,7 +72116,7 @@ function kernel91(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R291));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const sig = ip0 + jp2;
@@ -72147,7 +72147,7 @@ function kernel91(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R291));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const sig = ip0 + jp3;
@@ -72178,7 +72178,7 @@ function kernel91(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R291));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const sig = ip1 + jp0;
@@ -72209,7 +72209,7 @@ function kernel91(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R291));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const sig = ip1 + jp1;
@@ -72240,7 +72240,7 @@ function kernel91(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R291));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const sig = ip1 + jp2;
@@ -72271,7 +72271,7 @@ function kernel91(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R291));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const sig = ip1 + jp3;
@@ -72302,7 +72302,7 @@ function kernel91(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R291));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const sig = ip2 + jp0;
@@ -72333,7 +72333,7 @@ function kernel91(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R291));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const sig = ip2 + jp1;
@@ -72364,7 +72364,7 @@ function kernel91(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R291));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const sig = ip2 + jp2;
@@ -72395,7 +72395,7 @@ function kernel91(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R291));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const sig = ip2 + jp3;
@@ -72426,7 +72426,7 @@ function kernel91(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R291));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const sig = ip3 + jp0;
@@ -72457,7 +72457,7 @@ function kernel91(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R291));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const sig = ip3 + jp1;
@@ -72488,7 +72488,7 @@ function kernel91(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R291));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const sig = ip3 + jp2;
@@ -72519,7 +72519,7 @@ function kernel91(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R291));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const sig = ip3 + jp3;
@@ -73200,7 +73200,7 @@ function kernel92(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R292));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const sig = ip0 + jp0;
@@ -73231,7 +73231,7 @@ function kernel92(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R292));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const sig = ip0 + jp1;
@@ -73262,7 +73262,7 @@ function kernel92(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R292));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const sig = ip0 + jp2;
@@ -73293,7 +73293,7 @@ function kernel92(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R292));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const sig = ip0 + jp3;
@@ -73324,7 +73324,7 @@ function kernel92(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R292));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const sig = ip1 + jp0;
@@ -73355,7 +73355,7 @@ function kernel92(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R292));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const sig = ip1 + jp1;
@@ -73386,7 +73386,7 @@ function kernel92(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R292));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const sig = ip1 + jp2;
@@ -73417,7 +73417,7 @@ function kernel92(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R292));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const sig = ip1 + jp3;
@@ -73448,7 +73448,7 @@ function kernel92(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R292));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const sig = ip2 + jp0;
@@ -73479,7 +73479,7 @@ function kernel92(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R292));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const sig = ip2 + jp1;
@@ -73510,7 +73510,7 @@ function kernel92(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R292));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const sig = ip2 + jp2;
@@ -73541,7 +73541,7 @@ function kernel92(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R292));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const sig = ip2 + jp3;
@@ -73572,7 +73572,7 @@ function kernel92(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R292));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const sig = ip3 + jp0;
@@ -73603,7 +73603,7 @@ function kernel92(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R292));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const sig = ip3 + jp1;
@@ -73634,7 +73634,7 @@ function kernel92(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R292));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const sig = ip3 + jp2;
@@ -73665,7 +73665,7 @@ function kernel92(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R292));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const sig = ip3 + jp3;
@@ -74306,7 +74306,7 @@ function kernel93(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R293));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const tt = 2 * (it0 + jt0);
@@ -74335,7 +74335,7 @@ function kernel93(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R293));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const tt = 2 * (it0 + jt1);
@@ -74364,7 +74364,7 @@ function kernel93(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R293));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const tt = 2 * (it0 + jt2);
@@ -74393,7 +74393,7 @@ function kernel93(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R293));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const tt = 2 * (it0 + jt3);
@@ -74422,7 +74422,7 @@ function kernel93(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R293));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const tt = 2 * (it1 + jt0);
@@ -74451,7 +74451,7 @@ function kernel93(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R293));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const tt = 2 * (it1 + jt1);
@@ -74480,7 +74480,7 @@ function kernel93(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R293));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const tt = 2 * (it1 + jt2);
@@ -74509,7 +74509,7 @@ function kernel93(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R293));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const tt = 2 * (it1 + jt3);
@@ -74538,7 +74538,7 @@ function kernel93(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R293));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const tt = 2 * (it2 + jt0);
@@ -74567,7 +74567,7 @@ function kernel93(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R293));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const tt = 2 * (it2 + jt1);
@@ -74596,7 +74596,7 @@ function kernel93(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R293));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const tt = 2 * (it2 + jt2);
@@ -74625,7 +74625,7 @@ function kernel93(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R293));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const tt = 2 * (it2 + jt3);
@@ -74654,7 +74654,7 @@ function kernel93(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R293));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const tt = 2 * (it3 + jt0);
@@ -74683,7 +74683,7 @@ function kernel93(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R293));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const tt = 2 * (it3 + jt1);
@@ -74712,7 +74712,7 @@ function kernel93(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R293));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const tt = 2 * (it3 + jt2);
@@ -74741,7 +74741,7 @@ function kernel93(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R293));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const tt = 2 * (it3 + jt3);
@@ -75382,7 +75382,7 @@ function kernel94(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R294));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq0;
           const tt = 2 * (it0 + jt0);
@@ -75411,7 +75411,7 @@ function kernel94(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R294));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq1;
           const tt = 2 * (it0 + jt1);
@@ -75440,7 +75440,7 @@ function kernel94(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R294));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq2;
           const tt = 2 * (it0 + jt2);
@@ -75469,7 +75469,7 @@ function kernel94(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R294));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq0 * jq3;
           const tt = 2 * (it0 + jt3);
@@ -75498,7 +75498,7 @@ function kernel94(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R294));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq0;
           const tt = 2 * (it1 + jt0);
@@ -75527,7 +75527,7 @@ function kernel94(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R294));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq1;
           const tt = 2 * (it1 + jt1);
@@ -75556,7 +75556,7 @@ function kernel94(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R294));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq2;
           const tt = 2 * (it1 + jt2);
@@ -75585,7 +75585,7 @@ function kernel94(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R294));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq1 * jq3;
           const tt = 2 * (it1 + jt3);
@@ -75614,7 +75614,7 @@ function kernel94(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R294));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq0;
           const tt = 2 * (it2 + jt0);
@@ -75643,7 +75643,7 @@ function kernel94(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R294));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq1;
           const tt = 2 * (it2 + jt1);
@@ -75672,7 +75672,7 @@ function kernel94(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R294));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq2;
           const tt = 2 * (it2 + jt2);
@@ -75701,7 +75701,7 @@ function kernel94(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R294));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq2 * jq3;
           const tt = 2 * (it2 + jt3);
@@ -75730,7 +75730,7 @@ function kernel94(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R294));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq0;
           const tt = 2 * (it3 + jt0);
@@ -75759,7 +75759,7 @@ function kernel94(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R294));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq1;
           const tt = 2 * (it3 + jt1);
@@ -75788,7 +75788,7 @@ function kernel94(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R294));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq2;
           const tt = 2 * (it3 + jt2);
@@ -75817,7 +75817,7 @@ function kernel94(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R294));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const qq = iq3 * jq3;
           const tt = 2 * (it3 + jt3);
@@ -75961,7 +75961,7 @@ function kernel95(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R295));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp0;
           const c12 = iP0 * jP0;
@@ -76169,7 +76169,7 @@ function kernel96(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R296));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp0;
           const c12 = iP0 * jP0;
@@ -76193,7 +76193,7 @@ function kernel96(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R296));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp1;
           const c12 = iP0 * jP1;
@@ -76217,7 +76217,7 @@ function kernel96(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R296));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip1 * jp0;
           const c12 = iP1 * jP0;
@@ -76241,7 +76241,7 @@ function kernel96(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R296));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip1 * jp1;
           const c12 = iP1 * jP1;
@@ -76567,7 +76567,7 @@ function kernel97(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R297));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp0;
           const c12 = iP0 * jP0;
@@ -76591,7 +76591,7 @@ function kernel97(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R297));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp1;
           const c12 = iP0 * jP1;
@@ -76615,7 +76615,7 @@ function kernel97(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R297));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip1 * jp0;
           const c12 = iP1 * jP0;
@@ -76639,7 +76639,7 @@ function kernel97(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R297));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip1 * jp1;
           const c12 = iP1 * jP1;
@@ -76663,7 +76663,7 @@ function kernel97(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R297));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip2 * jp0;
           const c12 = iP2 * jP0;
@@ -76687,7 +76687,7 @@ function kernel97(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R297));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip2 * jp1;
           const c12 = iP2 * jP1;
@@ -76711,7 +76711,7 @@ function kernel97(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R297));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip3 * jp0;
           const c12 = iP3 * jP0;
@@ -76735,7 +76735,7 @@ function kernel97(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R297));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip3 * jp1;
           const c12 = iP3 * jP1;
@@ -77279,7 +77279,7 @@ function kernel98(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R298));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp0;
           const c12 = iP0 * jP0;
@@ -77303,7 +77303,7 @@ function kernel98(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R298));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp1;
           const c12 = iP0 * jP1;
@@ -77327,7 +77327,7 @@ function kernel98(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R298));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp2;
           const c12 = iP0 * jP2;
@@ -77351,7 +77351,7 @@ function kernel98(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R298));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp3;
           const c12 = iP0 * jP3;
@@ -77375,7 +77375,7 @@ function kernel98(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R298));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip1 * jp0;
           const c12 = iP1 * jP0;
@@ -77399,7 +77399,7 @@ function kernel98(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R298));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip1 * jp1;
           const c12 = iP1 * jP1;
@@ -77423,7 +77423,7 @@ function kernel98(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R298));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip1 * jp2;
           const c12 = iP1 * jP2;
@@ -77447,7 +77447,7 @@ function kernel98(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R298));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip1 * jp3;
           const c12 = iP1 * jP3;
@@ -77471,7 +77471,7 @@ function kernel98(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R298));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip2 * jp0;
           const c12 = iP2 * jP0;
@@ -77495,7 +77495,7 @@ function kernel98(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R298));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip2 * jp1;
           const c12 = iP2 * jP1;
@@ -77519,7 +77519,7 @@ function kernel98(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R298));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip2 * jp2;
           const c12 = iP2 * jP2;
@@ -77543,7 +77543,7 @@ function kernel98(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R298));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip2 * jp3;
           const c12 = iP2 * jP3;
@@ -77567,7 +77567,7 @@ function kernel98(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R298));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip3 * jp0;
           const c12 = iP3 * jP0;
@@ -77591,7 +77591,7 @@ function kernel98(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R298));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip3 * jp1;
           const c12 = iP3 * jP1;
@@ -77615,7 +77615,7 @@ function kernel98(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R298));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip3 * jp2;
           const c12 = iP3 * jP2;
@@ -77639,7 +77639,7 @@ function kernel98(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R298));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip3 * jp3;
           const c12 = iP3 * jP3;
@@ -81492,7 +81492,7 @@ function kernel102(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2102));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp0;
           const c12 = iP0 * jP0;
@@ -81700,7 +81700,7 @@ function kernel103(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2103));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp0;
           const c12 = iP0 * jP0;
@@ -81724,7 +81724,7 @@ function kernel103(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2103));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp1;
           const c12 = iP0 * jP1;
@@ -81748,7 +81748,7 @@ function kernel103(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2103));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip1 * jp0;
           const c12 = iP1 * jP0;
@@ -81772,7 +81772,7 @@ function kernel103(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2103));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip1 * jp1;
           const c12 = iP1 * jP1;
@@ -82098,7 +82098,7 @@ function kernel104(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2104));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp0;
           const c12 = iP0 * jP0;
@@ -82122,7 +82122,7 @@ function kernel104(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2104));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp1;
           const c12 = iP0 * jP1;
@@ -82146,7 +82146,7 @@ function kernel104(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2104));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip1 * jp0;
           const c12 = iP1 * jP0;
@@ -82170,7 +82170,7 @@ function kernel104(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2104));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip1 * jp1;
           const c12 = iP1 * jP1;
@@ -82194,7 +82194,7 @@ function kernel104(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2104));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip2 * jp0;
           const c12 = iP2 * jP0;
@@ -82218,7 +82218,7 @@ function kernel104(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2104));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip2 * jp1;
           const c12 = iP2 * jP1;
@@ -82242,7 +82242,7 @@ function kernel104(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2104));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip3 * jp0;
           const c12 = iP3 * jP0;
@@ -82266,7 +82266,7 @@ function kernel104(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2104));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip3 * jp1;
           const c12 = iP3 * jP1;
@@ -82810,7 +82810,7 @@ function kernel105(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2105));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp0;
           const c12 = iP0 * jP0;
@@ -82834,7 +82834,7 @@ function kernel105(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2105));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp1;
           const c12 = iP0 * jP1;
@@ -82858,7 +82858,7 @@ function kernel105(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2105));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp2;
           const c12 = iP0 * jP2;
@@ -82882,7 +82882,7 @@ function kernel105(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2105));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip0 * jp3;
           const c12 = iP0 * jP3;
@@ -82906,7 +82906,7 @@ function kernel105(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2105));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip1 * jp0;
           const c12 = iP1 * jP0;
@@ -82930,7 +82930,7 @@ function kernel105(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2105));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip1 * jp1;
           const c12 = iP1 * jP1;
@@ -82954,7 +82954,7 @@ function kernel105(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2105));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip1 * jp2;
           const c12 = iP1 * jP2;
@@ -82978,7 +82978,7 @@ function kernel105(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2105));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip1 * jp3;
           const c12 = iP1 * jP3;
@@ -83002,7 +83002,7 @@ function kernel105(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2105));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip2 * jp0;
           const c12 = iP2 * jP0;
@@ -83026,7 +83026,7 @@ function kernel105(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2105));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip2 * jp1;
           const c12 = iP2 * jP1;
@@ -83050,7 +83050,7 @@ function kernel105(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2105));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip2 * jp2;
           const c12 = iP2 * jP2;
@@ -83074,7 +83074,7 @@ function kernel105(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2105));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip2 * jp3;
           const c12 = iP2 * jP3;
@@ -83098,7 +83098,7 @@ function kernel105(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2105));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip3 * jp0;
           const c12 = iP3 * jP0;
@@ -83122,7 +83122,7 @@ function kernel105(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2105));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip3 * jp1;
           const c12 = iP3 * jP1;
@@ -83146,7 +83146,7 @@ function kernel105(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2105));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip3 * jp2;
           const c12 = iP3 * jP2;
@@ -83170,7 +83170,7 @@ function kernel105(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2105));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const c6 = ip3 * jp3;
           const c12 = iP3 * jP3;
@@ -87480,7 +87480,7 @@ function kernel109(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2109));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip0 + jp0;
           const sig2 = sig * sig;
@@ -87507,7 +87507,7 @@ function kernel109(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2109));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip0 + jp1;
           const sig2 = sig * sig;
@@ -87534,7 +87534,7 @@ function kernel109(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2109));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip0 + jp2;
           const sig2 = sig * sig;
@@ -87561,7 +87561,7 @@ function kernel109(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2109));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip0 + jp3;
           const sig2 = sig * sig;
@@ -87588,7 +87588,7 @@ function kernel109(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2109));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip1 + jp0;
           const sig2 = sig * sig;
@@ -87615,7 +87615,7 @@ function kernel109(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2109));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip1 + jp1;
           const sig2 = sig * sig;
@@ -87642,7 +87642,7 @@ function kernel109(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2109));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip1 + jp2;
           const sig2 = sig * sig;
@@ -87669,7 +87669,7 @@ function kernel109(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2109));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip1 + jp3;
           const sig2 = sig * sig;
@@ -87696,7 +87696,7 @@ function kernel109(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2109));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip2 + jp0;
           const sig2 = sig * sig;
@@ -87723,7 +87723,7 @@ function kernel109(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2109));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip2 + jp1;
           const sig2 = sig * sig;
@@ -87750,7 +87750,7 @@ function kernel109(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2109));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip2 + jp2;
           const sig2 = sig * sig;
@@ -87777,7 +87777,7 @@ function kernel109(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2109));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip2 + jp3;
           const sig2 = sig * sig;
@@ -87804,7 +87804,7 @@ function kernel109(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2109));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip3 + jp0;
           const sig2 = sig * sig;
@@ -87831,7 +87831,7 @@ function kernel109(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2109));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip3 + jp1;
           const sig2 = sig * sig;
@@ -87858,7 +87858,7 @@ function kernel109(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2109));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip3 + jp2;
           const sig2 = sig * sig;
@@ -87885,7 +87885,7 @@ function kernel109(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2109));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip3 + jp3;
           const sig2 = sig * sig;
@@ -88486,7 +88486,7 @@ function kernel110(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2110));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip0 + jp0;
           const sig2 = sig * sig;
@@ -88513,7 +88513,7 @@ function kernel110(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2110));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip0 + jp1;
           const sig2 = sig * sig;
@@ -88540,7 +88540,7 @@ function kernel110(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2110));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip0 + jp2;
           const sig2 = sig * sig;
@@ -88567,7 +88567,7 @@ function kernel110(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2110));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip0 + jp3;
           const sig2 = sig * sig;
@@ -88594,7 +88594,7 @@ function kernel110(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2110));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip1 + jp0;
           const sig2 = sig * sig;
@@ -88621,7 +88621,7 @@ function kernel110(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2110));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip1 + jp1;
           const sig2 = sig * sig;
@@ -88648,7 +88648,7 @@ function kernel110(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2110));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip1 + jp2;
           const sig2 = sig * sig;
@@ -88675,7 +88675,7 @@ function kernel110(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2110));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip1 + jp3;
           const sig2 = sig * sig;
@@ -88702,7 +88702,7 @@ function kernel110(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2110));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip2 + jp0;
           const sig2 = sig * sig;
@@ -88729,7 +88729,7 @@ function kernel110(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2110));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip2 + jp1;
           const sig2 = sig * sig;
@@ -88756,7 +88756,7 @@ function kernel110(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2110));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip2 + jp2;
           const sig2 = sig * sig;
@@ -88783,7 +88783,7 @@ function kernel110(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2110));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip2 + jp3;
           const sig2 = sig * sig;
@@ -88810,7 +88810,7 @@ function kernel110(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2110));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip3 + jp0;
           const sig2 = sig * sig;
@@ -88837,7 +88837,7 @@ function kernel110(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2110));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip3 + jp1;
           const sig2 = sig * sig;
@@ -88864,7 +88864,7 @@ function kernel110(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2110));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip3 + jp2;
           const sig2 = sig * sig;
@@ -88891,7 +88891,7 @@ function kernel110(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2110));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const sig = ip3 + jp3;
           const sig2 = sig * sig;
@@ -89452,7 +89452,7 @@ function kernel111(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2111));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it0 + jt0);
           const c6 = nbfp[tt];
@@ -89477,7 +89477,7 @@ function kernel111(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2111));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it0 + jt1);
           const c6 = nbfp[tt];
@@ -89502,7 +89502,7 @@ function kernel111(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2111));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it0 + jt2);
           const c6 = nbfp[tt];
@@ -89527,7 +89527,7 @@ function kernel111(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2111));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it0 + jt3);
           const c6 = nbfp[tt];
@@ -89552,7 +89552,7 @@ function kernel111(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2111));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it1 + jt0);
           const c6 = nbfp[tt];
@@ -89577,7 +89577,7 @@ function kernel111(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2111));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it1 + jt1);
           const c6 = nbfp[tt];
@@ -89602,7 +89602,7 @@ function kernel111(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2111));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it1 + jt2);
           const c6 = nbfp[tt];
@@ -89627,7 +89627,7 @@ function kernel111(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2111));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it1 + jt3);
           const c6 = nbfp[tt];
@@ -89652,7 +89652,7 @@ function kernel111(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2111));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it2 + jt0);
           const c6 = nbfp[tt];
@@ -89677,7 +89677,7 @@ function kernel111(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2111));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it2 + jt1);
           const c6 = nbfp[tt];
@@ -89702,7 +89702,7 @@ function kernel111(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2111));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it2 + jt2);
           const c6 = nbfp[tt];
@@ -89727,7 +89727,7 @@ function kernel111(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2111));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it2 + jt3);
           const c6 = nbfp[tt];
@@ -89752,7 +89752,7 @@ function kernel111(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2111));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it3 + jt0);
           const c6 = nbfp[tt];
@@ -89777,7 +89777,7 @@ function kernel111(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2111));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it3 + jt1);
           const c6 = nbfp[tt];
@@ -89802,7 +89802,7 @@ function kernel111(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2111));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it3 + jt2);
           const c6 = nbfp[tt];
@@ -89827,7 +89827,7 @@ function kernel111(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2111));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it3 + jt3);
           const c6 = nbfp[tt];
@@ -90388,7 +90388,7 @@ function kernel112(a) {
           const dz = iz0 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2112));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it0 + jt0);
           const c6 = nbfp[tt];
@@ -90413,7 +90413,7 @@ function kernel112(a) {
           const dz = iz0 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2112));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it0 + jt1);
           const c6 = nbfp[tt];
@@ -90438,7 +90438,7 @@ function kernel112(a) {
           const dz = iz0 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2112));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it0 + jt2);
           const c6 = nbfp[tt];
@@ -90463,7 +90463,7 @@ function kernel112(a) {
           const dz = iz0 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2112));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it0 + jt3);
           const c6 = nbfp[tt];
@@ -90488,7 +90488,7 @@ function kernel112(a) {
           const dz = iz1 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2112));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it1 + jt0);
           const c6 = nbfp[tt];
@@ -90513,7 +90513,7 @@ function kernel112(a) {
           const dz = iz1 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2112));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it1 + jt1);
           const c6 = nbfp[tt];
@@ -90538,7 +90538,7 @@ function kernel112(a) {
           const dz = iz1 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2112));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it1 + jt2);
           const c6 = nbfp[tt];
@@ -90563,7 +90563,7 @@ function kernel112(a) {
           const dz = iz1 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2112));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it1 + jt3);
           const c6 = nbfp[tt];
@@ -90588,7 +90588,7 @@ function kernel112(a) {
           const dz = iz2 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2112));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it2 + jt0);
           const c6 = nbfp[tt];
@@ -90613,7 +90613,7 @@ function kernel112(a) {
           const dz = iz2 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2112));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it2 + jt1);
           const c6 = nbfp[tt];
@@ -90638,7 +90638,7 @@ function kernel112(a) {
           const dz = iz2 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2112));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it2 + jt2);
           const c6 = nbfp[tt];
@@ -90663,7 +90663,7 @@ function kernel112(a) {
           const dz = iz2 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2112));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it2 + jt3);
           const c6 = nbfp[tt];
@@ -90688,7 +90688,7 @@ function kernel112(a) {
           const dz = iz3 - jz0;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2112));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it3 + jt0);
           const c6 = nbfp[tt];
@@ -90713,7 +90713,7 @@ function kernel112(a) {
           const dz = iz3 - jz1;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2112));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it3 + jt1);
           const c6 = nbfp[tt];
@@ -90738,7 +90738,7 @@ function kernel112(a) {
           const dz = iz3 - jz2;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2112));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it3 + jt2);
           const c6 = nbfp[tt];
@@ -90763,7 +90763,7 @@ function kernel112(a) {
           const dz = iz3 - jz3;
           const r2 = dx * dx + dy * dy + dz * dz;
           const wco = r2 < rc2 ? 1 : 0;
-          const rinvr = 1 / Math.sqrt(Math.max(r2, MIN_R2112));
+          const rinvr = 1 / Math.sqrt(r2);
           const wi = wco;
           const tt = 2 * (it3 + jt3);
           const c6 = nbfp[tt];

@@ -123,6 +123,11 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     jList: Array.from({ length: N }, (_, j) => ({ j })),
     pairs,
     erfc: lang === 'wgsl' ? Object.fromEntries(Object.entries(ERFC_AS).map(([k, x]) => [k, emitExpr({ kind: 'num', value: x }, 'wgsl', {})])) : ERFC_AS,
+    pairScheme: v.scheme === 'pair',
+    pairsPerCluster: M * N,
+    groups: v.scheme === 'pair' ? Number(v.workgroup) / (M * N) : 0,
+    // The pair scheme renders the pair partial once, for this invocation's own (ii, jj).
+    pairVars: { i: '', j: '', diagK: 'dk', fast: false },
     workgroup: v.workgroup ?? 0,
     jsplit: v.jsplit ?? 1,
   };

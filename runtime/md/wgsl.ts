@@ -21,7 +21,8 @@ export async function prepareWgsl(key: string, problem: MdProblem): Promise<Prep
   checkShape(key, shape, problem);
   const p = await variantParams(key);
   const wg = Number(p.workgroup);
-  const jsplit = Number(p.jsplit);
+  const pairScheme = p.scheme === 'pair';
+  const jsplit = pairScheme ? 1 : Number(p.jsplit);
   const ctx = await gpu();
   const { device } = ctx;
   const src = await wgslSource(key);
@@ -49,8 +50,8 @@ export async function prepareWgsl(key: string, problem: MdProblem): Promise<Prep
     tables[a.nbfp.length + 2 * k] = a.params.tabF[k]!;
     tables[a.nbfp.length + 2 * k + 1] = a.params.tabV[k]!;
   }
-  const nInv = nE * jsplit;
-  const groups = Math.ceil(nInv / wg);
+  // entry scheme: nE * jsplit invocations; pair scheme: wg / (M N) i-entries per workgroup.
+  const groups = pairScheme ? Math.ceil(nE / (wg / (shape.M * shape.N))) : Math.ceil((nE * jsplit) / wg);
   const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
   const gx = Math.min(groups, maxDim);
   const gy = Math.ceil(groups / gx);
@@ -97,7 +98,7 @@ export async function prepareWgsl(key: string, problem: MdProblem): Promise<Prep
     async result() {
       const raw = new Float32Array(await readBack(device, bufs.acc, accWords * 4));
       const energy = new Float64Array(2);
-      for (let t = 0; t < nInv; t++) {
+      for (let t = 0; t < gx * gy * wg; t++) {
         energy[0] += raw[energyOff + 2 * t]!;
         energy[1] += raw[energyOff + 2 * t + 1]!;
       }
