@@ -21,6 +21,8 @@ export interface BenchOptions {
   precisions: string[];
   rc?: number;
   rlist?: number;
+  /** Print every variant, not only the fastest handling per shape (default true). */
+  full?: boolean;
 }
 
 export interface BenchRow {
@@ -170,11 +172,11 @@ export async function benchMdNonbonded(o: BenchOptions): Promise<BenchRow[]> {
       }
     }
   }
-  printTable(rows);
+  printTable(rows, o.full ?? true);
   return rows;
 }
 
-function printTable(rows: BenchRow[]): void {
+function printTable(rows: BenchRow[], full: boolean): void {
   const group = (r: BenchRow): string => `${r.target}.${r.precision}`;
   const best = (rs: BenchRow[]): BenchRow => rs.reduce((a, b) => (a.seconds <= b.seconds ? a : b));
   const base = new Map<string, BenchRow>();
@@ -203,13 +205,13 @@ function printTable(rows: BenchRow[]): void {
     const fmt = (r: string[]) => `| ${r.map((c, i) => (i < 4 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join(' | ')} |`;
     console.log(['', title, '', fmt(header), `|${w.map((x, i) => (i < 4 ? `:${'-'.repeat(x + 1)}` : `${'-'.repeat(x + 1)}:`)).join('|')}|`, ...body.map(fmt)].join('\n'));
   };
-  print('All variants (ratios against the fastest 1x1 variant of the same target and precision):', rows);
+  if (full) print('All variants (ratios against the fastest 1x1 variant of the same target and precision):', rows);
   const bestPerShape: BenchRow[] = [];
   for (const g of base.keys()) for (const sh of SHAPES) {
     const rs = rows.filter((r) => group(r) === g && r.shape === sh);
     if (rs.length > 0) bestPerShape.push(best(rs));
   }
-  print('Fastest handling per shape:', bestPerShape);
+  print('Fastest handling per shape (ratios against the fastest 1x1 variant of the same target and precision):', bestPerShape);
   console.log('');
   for (const [g, b] of base) {
     const top = best(rows.filter((r) => group(r) === g));

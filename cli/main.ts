@@ -100,6 +100,7 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
     reps: Number(o.reps ?? 5),
     targets: String(o.targets ?? 'ts,wgsl').split(','),
     precisions: String(o.precisions ?? 'f32,f64').split(','),
+    full: o.full !== 'no',
   });
   return 0;
 }
@@ -113,7 +114,7 @@ async function cmdMain(): Promise<number> {
   console.log('\n3. verify every TypeScript variant of the library against the f64 reference');
   const v = await cmdVerify([], { target: 'ts' });
   console.log('\n4. md-nonbonded benchmark (small water box; `kernforge bench md-nonbonded` runs the full 3,000 molecules)');
-  await cmdBench('md-nonbonded', { molecules: '1000', reps: '3', targets: 'ts,wgsl', precisions: 'f32' });
+  await cmdBench('md-nonbonded', { molecules: '1000', reps: '3', targets: 'ts,wgsl', precisions: 'f32,f64', full: 'no' });
   console.log('\nThe MD, GEM and BigDFT workloads and the autotuner arrive with issues 3-6; this job will run them once they exist.');
   return v;
 }

@@ -2,19 +2,34 @@
 // library, and the one canonical key of a variant. Everything here is data-driven; no
 // family-specific knowledge.
 import type { Axis, AxisValue, Spec } from './spec.ts';
-import { evalExpr, exprVars } from './expr.ts';
+import { evalExpr, exprVars, ExprError } from './expr.ts';
 
 /** One point of the space: a value for every axis that applies. */
 export type Variant = Record<string, AxisValue>;
 
 const applies = (axis: Axis, v: Variant): boolean => !axis.when || Boolean(evalExpr(axis.when, v));
 
+// During validation a condition may name an axis the variant lacks: that is a finding, not a crash.
+function appliesOrMissing(axis: Axis, v: Variant): boolean | string {
+  try {
+    return applies(axis, v);
+  } catch (e) {
+    if (e instanceof ExprError) return e.message;
+    throw e;
+  }
+}
+
 /** Rules violated by a variant, as readable reasons (empty: the variant is valid). */
 export function violations(spec: Spec, v: Variant): string[] {
   const out: string[] = [];
   for (const a of spec.axes) {
     const has = a.name in v;
-    if (applies(a, v) !== has) out.push(has ? `axis "${a.name}" does not apply here` : `axis "${a.name}" needs a value`);
+    const ap = appliesOrMissing(a, v);
+    if (typeof ap === 'string') {
+      out.push(`axis "${a.name}" cannot be decided: ${ap}`);
+      continue;
+    }
+    if (ap !== has) out.push(has ? `axis "${a.name}" does not apply here` : `axis "${a.name}" needs a value`);
     else if (has && !a.values.includes(v[a.name]!)) {
       out.push(`"${v[a.name]}" is not a value of "${a.name}" (allowed: ${a.values.join(', ')})`);
     }

@@ -93,9 +93,11 @@ describe('valid specs', () => {
     const s = loadAndValidate(SPEC_PATH);
     expect(s.family).toBe('md-nonbonded');
     expect(s.file).toBe('md-nonbonded.yaml');
-    expect(s.axes.map((a) => a.name)).toEqual(['target', 'interaction', 'ljComb', 'ljShift', 'precision', 'output', 'ewald', 'cluster', 'excl', 'cutoff', 'workgroup', 'jsplit']);
-    expect(s.axes.filter((a) => a.when).map((a) => a.name)).toEqual(['ewald', 'workgroup', 'jsplit']);
-    expect(s.rules.map((r) => r.name)).toEqual(['wgsl-is-f32', 'wgsl-masked']);
+    expect(s.axes.map((a) => a.name)).toEqual(['target', 'interaction', 'ljComb', 'ljShift', 'precision', 'output', 'ewald', 'cluster', 'excl', 'cutoff', 'scheme', 'workgroup', 'jsplit']);
+    expect(s.axes.filter((a) => a.when).map((a) => a.name)).toEqual(['ewald', 'scheme', 'workgroup', 'jsplit']);
+    expect(s.axes.find((a) => a.name === 'scheme')!.values).toEqual(['entry', 'pair']);
+    expect(s.axes.find((a) => a.name === 'workgroup')!.values).toEqual([32, 64, 128, 256]);
+    expect(s.rules.map((r) => r.name)).toEqual(['wgsl-is-f32', 'pair-fits-workgroup', 'wgsl-masked']);
     expect(s.library.length).toBeGreaterThan(0);
     const pots = potentials(s);
     expect([...pots.keys()]).toEqual(['buckingham-rf']);
