@@ -147,6 +147,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--reps <n>', 'timed repetitions per variant', '5')
     .option('--targets <list>', 'ts,wgsl', 'ts,wgsl')
     .option('--precisions <list>', 'f32,f64', 'f32,f64')
+    .option('--full <yes|no>', 'print every variant, not only the fastest per shape', 'yes')
     .action(wrap(cmdBench));
   program.command('devices').description('what this machine offers').action(wrap(cmdDevices));
   program.command('main').description('the main job (npm start)').action(wrap(cmdMain));
