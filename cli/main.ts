@@ -10,13 +10,6 @@ export class UserError extends Error {}
 
 const USER_ERRORS = new Set(['SpecError', 'UnknownVariantError', 'NoAdapterError', 'UserError', 'ExprError']);
 
-function table(rows: (string | number)[][], header: string[]): string {
-  const all = [header, ...rows.map((r) => r.map(String))];
-  const w = header.map((_, i) => Math.max(...all.map((r) => String(r[i]).length)));
-  const line = (r: (string | number)[]) => r.map((c, i) => (typeof c === 'number' || /^[-\d.]+x?$/.test(String(c)) ? String(c).padStart(w[i]!) : String(c).padEnd(w[i]!))).join('  ');
-  return [line(header), w.map((x) => '-'.repeat(x)).join('  '), ...rows.map(line)].join('\n');
-}
-
 async function cmdGenerate(specs: string[], o: { out?: string; check?: boolean; quiet?: boolean }): Promise<number> {
   const gen = await import('../generator/index.ts');
   const files = specs.length > 0 ? specs.map((s) => resolve(s)) : gen.projectSpecs();

@@ -119,7 +119,6 @@ export function parseSpec(text: string, file: string): Spec {
 
   const axesRaw = raw.axes as Record<string, { kind: 'semantic' | 'tuning'; values: AxisValue[]; when?: string; doc?: string }>;
   const axisNames = Object.keys(axesRaw);
-  const allValues = new Set(Object.values(axesRaw).flatMap((a) => a.values.map(String)));
   const parseLogic = (text: string, path: (string | number)[]): Expr => {
     try {
       const e = parseExpr(text, 'logic', axisNames);
@@ -130,7 +129,6 @@ export function parseSpec(text: string, file: string): Spec {
       throw x;
     }
   };
-  void allValues;
 
   const axes: Axis[] = axisNames.map((n) => {
     const a = axesRaw[n]!;

@@ -30,8 +30,8 @@ export function straddleSystem(rc: number, delta: number): MdSystem {
     q[i] = i % 2 === 0 ? 0.5 : -0.5;
     type[i] = 2;
   }
-  // Keep the added particles away from the random ones by clearing LJ/charge overlap risk:
-  // they sit in the same box, so push random particles closer than 0.25 nm far out of the way.
+  // Random particles closer than 0.25 nm to an added one are neutralized and moved half a box
+  // along z, so the added pairs are not drowned by a near contact.
   for (let a = 0; a < n0; a++) {
     for (let b = n0; b < n; b++) {
       let d2 = 0;
@@ -40,7 +40,11 @@ export function straddleSystem(rc: number, delta: number): MdSystem {
         d -= 2.1 * Math.round(d / 2.1);
         d2 += d * d;
       }
-      if (d2 < 0.0625) q[a] = 0, type[a] = 0, x[3 * a + 2] = (x[3 * a + 2]! + 1.05) % 2.1;
+      if (d2 < 0.0625) {
+        q[a] = 0;
+        type[a] = 0;
+        x[3 * a + 2] = (x[3 * a + 2]! + 1.05) % 2.1;
+      }
     }
   }
   return { ...base, x, q, type, exclusions: [...base.exclusions, ...Array.from({ length: n - n0 }, () => new Int32Array(0))] };
