@@ -1,8 +1,10 @@
 // Registry of family modules: adding a family adds one line here.
 import type { FamilyModule } from './types.ts';
 import { mdNonbonded } from './md-nonbonded.ts';
+import { bigdftConv } from './bigdft-conv.ts';
+import { gemPotential } from './gem-potential.ts';
 
-const registry = new Map<string, FamilyModule>([[mdNonbonded.family, mdNonbonded]]);
+const registry = new Map<string, FamilyModule>([[mdNonbonded.family, mdNonbonded], [bigdftConv.family, bigdftConv], [gemPotential.family, gemPotential]]);
 
 export function familyModule(name: string): FamilyModule | undefined {
   return registry.get(name);
