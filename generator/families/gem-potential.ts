@@ -1,0 +1,55 @@
+// Render context of the gem-potential family (seed 003): the region and salt pick the pair
+// formula (no branch in the inner loop), the unroll factor gives k vertices their own locals,
+// the rsqrt form and the atom block size only change speed.
+import { SpecError, type Spec } from '../spec.ts';
+import type { Variant } from '../space.ts';
+import type { FamilyModule } from './types.ts';
+
+const AXES = ['target', 'region', 'precision', 'salt', 'unroll', 'rsqrt', 'block'];
+
+function validate(spec: Spec): void {
+  for (const a of AXES) {
+    if (!spec.axes.some((x) => x.name === a)) throw new SpecError(spec.file, spec.where(['axes']), 'axes', `gem-potential needs an axis "${a}"`);
+  }
+  const check = (axis: string, ok: (v: unknown) => boolean, allowed: string): void => {
+    spec.axes.find((a) => a.name === axis)!.values.forEach((v, i) => {
+      if (!ok(v)) throw new SpecError(spec.file, spec.where(['axes', axis, 'values', i]), `axes.${axis}.values.${i}`, `"${v}" is not allowed; allowed: ${allowed}`);
+    });
+  };
+  check('target', (v) => v === 'ts', 'ts');
+  check('region', (v) => v === 1 || v === 2 || v === 3, '1, 2, 3');
+  check('precision', (v) => v === 'f32' || v === 'f64', 'f32, f64');
+  check('salt', (v) => v === 'zero' || v === 'nonzero', 'zero, nonzero');
+  check('unroll', (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 16, 'integers 1 to 16');
+  check('rsqrt', (v) => v === 'div' || v === 'nr', 'div, nr');
+  check('block', (v) => Number.isInteger(v) && (v as number) >= 0, 'integers >= 0 (0 = no blocking)');
+}
+
+function context(_spec: Spec, v: Variant): Record<string, unknown> {
+  const K = Number(v.unroll);
+  const region = Number(v.region);
+  return {
+    K,
+    block: Number(v.block),
+    blocked: Number(v.block) > 0,
+    arr: v.precision === 'f64' ? 'Float64Array' : 'Float32Array',
+    r1: region === 1,
+    r2: region === 2,
+    r3: region === 3,
+    salt: v.salt === 'nonzero',
+    nr: v.rsqrt === 'nr',
+    // Per unrolled vertex: its index and the names of its locals.
+    uList: Array.from({ length: K }, (_, u) => ({
+      u,
+      first: u === 0,
+      d2: `d2_${u}`,
+      rd: `rd${u}`,
+      h2: `h2_${u}`,
+      rh: `rh${u}`,
+      e2: `e2_${u}`,
+      re: `re${u}`,
+    })),
+  };
+}
+
+export const gemPotential: FamilyModule = { family: 'gem-potential', validate, context };
