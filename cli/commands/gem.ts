@@ -1,0 +1,303 @@
+// `kernforge run gem <molecule.pqr>`: GEM's electrostatic surface potential (REFERENCES.md
+// section 3) for one molecule. Reads the atoms and the MSMS surface, estimates the electrostatic
+// radius A (unless fixed), picks the region once, chooses a variant for that region and salt,
+// verifies it against the f64 reference on a subset of the vertices, runs it on all of them and
+// writes GEM's output format atomically (`<file>.tmp`, then rename).
+import { Command, InvalidArgumentError } from 'commander';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { libraryKeys, loadTsModule, manifest } from '../../runtime/variants.ts';
+import {
+  GemInputError, readPqr, readVert, gemParams, gemReference, pairPotential, selectRegion, checkVariant, gemArgs, gemVariantInfo,
+  type GemAtoms, type GemVertices, type GemParams, type GemRegion, type GemTsModule, type GemPrecision,
+} from '../../runtime/gem/index.ts';
+
+/** An error whose message is for the user as it stands (the CLI recognises the class by its name). */
+export class UserError extends Error {}
+
+export interface GemWorkloadOptions {
+  /** The molecule's atoms (.pqr). */
+  molecule: string;
+  /** MSMS .vert surface; default: `<molecule>.vert` beside the .pqr when it exists. */
+  vert?: string;
+  epsOut?: number;
+  epsIn?: number;
+  /** Salt concentration (mol/L). */
+  salt?: number;
+  /** Projection length p along the normals (Angstrom). */
+  projLen?: number;
+  /** A fixed electrostatic radius (Angstrom); estimated from the atoms when absent. */
+  fixA?: number;
+  /** Output file (default phi.out). */
+  output?: string;
+  /** A gem-potential variant key; default: chosen from the region and the salt. */
+  variant?: string;
+  /** Vertices checked against the f64 reference before the run (default 200). */
+  verifyVertices?: number;
+}
+
+export interface GemVerification {
+  ok: boolean;
+  /** Vertices checked. */
+  vertices: number;
+  /** Worst error as a fraction of the tolerance (<= 1 passes). */
+  worst: number;
+  /** Largest absolute difference from the f64 reference. */
+  maxAbs: number;
+  detail: string;
+}
+
+export interface GemWorkloadSummary {
+  molecule: string;
+  vert: string;
+  output: string;
+  atoms: number;
+  vertices: number;
+  A: number;
+  /** True when A was computed from the atoms (not --fix-a). */
+  aEstimated: boolean;
+  region: GemRegion;
+  params: GemParams;
+  variant: string;
+  /** Where the variant came from. */
+  variantSource: 'library' | 'on-demand' | 'given';
+  verification: GemVerification;
+  minPhi: number;
+  maxPhi: number;
+  /** Kernel time over all vertices (s). */
+  kernelSeconds: number;
+  /** Read to written (s). */
+  totalSeconds: number;
+  /** atoms x vertices / kernelSeconds. */
+  pairsPerSecond: number;
+}
+
+const PREFERRED = { precision: 'f32', unroll: 4, rsqrt: 'div', block: 0 } as const;
+
+/** The key GEM's workload prefers for a region and salt: f32, unroll 4, exact division, no blocking. */
+export function preferredGemKey(region: GemRegion, salt: 'zero' | 'nonzero'): string {
+  return `gem-potential.ts.region${region}.${PREFERRED.precision}.${salt}.unroll${PREFERRED.unroll}.${PREFERRED.rsqrt}.block${PREFERRED.block}`;
+}
+
+/**
+ * The default variant for a region and salt: the preferred key if the library has it, else any
+ * library variant of that region and salt (f32 first, then unroll 4), else the preferred key
+ * rendered on demand.
+ */
+export function chooseGemVariant(region: GemRegion, salt: 'zero' | 'nonzero'): { key: string; source: 'library' | 'on-demand' } {
+  const want = preferredGemKey(region, salt);
+  const lib = libraryKeys('gem-potential', 'ts');
+  if (lib.includes(want)) return { key: want, source: 'library' };
+  const m = manifest();
+  const matching = lib.filter((k) => String(m.get(k)!.params.region) === String(region) && m.get(k)!.params.salt === salt);
+  const rank = (k: string): number => {
+    const p = m.get(k)!.params;
+    return (p.precision === 'f32' ? 0 : 2) + (Number(p.unroll) === 4 ? 0 : 1);
+  };
+  matching.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  if (matching.length > 0) return { key: matching[0]!, source: 'library' };
+  return { key: want, source: 'on-demand' };
+}
+
+/** Vertices `idx` of v. */
+function subset(v: GemVertices, idx: number[]): GemVertices {
+  const pick = (a: Float64Array) => Float64Array.from(idx, (i) => a[i]!);
+  return { n: idx.length, x: pick(v.x), y: pick(v.y), z: pick(v.z), nx: pick(v.nx), ny: pick(v.ny), nz: pick(v.nz) };
+}
+
+/**
+ * Tolerance per vertex, relative to the sum of the magnitudes of its per-atom terms (the scale
+ * rounding errors grow with, whatever the cancellation between charges): f32 accumulates over all
+ * atoms in single precision, f64 in double.
+ */
+export const GEM_VERIFY_RTOL: Record<GemPrecision, number> = { f32: 5e-6, f64: 1e-11 };
+
+/**
+ * Check a loaded variant against the f64 reference on `count` vertices spread evenly over the
+ * surface (every vertex when there are fewer). NaN or infinity always fails.
+ */
+export function verifyGemModule(mod: GemTsModule, precision: GemPrecision, atoms: GemAtoms, v: GemVertices, P: GemParams, region: GemRegion, count = 200): GemVerification {
+  const m = Math.min(count, v.n);
+  const idx = Array.from({ length: m }, (_, i) => Math.floor((i * v.n) / m));
+  const sub = subset(v, idx);
+  const args = gemArgs(atoms, sub, P, precision);
+  mod.kernel(args);
+  const ref = gemReference(atoms, sub, P, region);
+  const rtol = GEM_VERIFY_RTOL[precision];
+  let worst = 0, maxAbs = 0, detail = '';
+  for (let i = 0; i < m; i++) {
+    // The scale: sum over atoms of |term| at this vertex, from the same formula as the reference.
+    const px = sub.x[i]! + P.p * sub.nx[i]!, py = sub.y[i]! + P.p * sub.ny[i]!, pz = sub.z[i]! + P.p * sub.nz[i]!;
+    const ex = sub.x[i]! + P.ionRadius * sub.nx[i]!, ey = sub.y[i]! + P.ionRadius * sub.ny[i]!, ez = sub.z[i]! + P.ionRadius * sub.nz[i]!;
+    let scale = 0;
+    for (let j = 0; j < atoms.n; j++) {
+      const d = Math.hypot(px - atoms.x[j]!, py - atoms.y[j]!, pz - atoms.z[j]!);
+      const dp = Math.hypot(ex - atoms.x[j]!, ey - atoms.y[j]!, ez - atoms.z[j]!);
+      scale += Math.abs(pairPotential(region, P, P.qScale * atoms.q[j]!, d, dp));
+    }
+    const got = args.phi[i]!;
+    const err = Math.abs(got - ref[i]!);
+    const frac = Number.isFinite(got) ? err / (rtol * scale + Number.MIN_VALUE) : Infinity;
+    if (Number.isFinite(err)) maxAbs = Math.max(maxAbs, err);
+    if (!(frac <= worst)) {
+      worst = frac;
+      detail = `vertex ${idx[i]! + 1}: ${got} vs reference ${ref[i]} (|diff| ${err.toExponential(2)}, tolerance ${(rtol * scale).toExponential(2)})`;
+    }
+  }
+  return { ok: worst <= 1, vertices: m, worst, maxAbs, detail };
+}
+
+/** GEM's output format: header, then `x y z  phi` per vertex. */
+export function formatGemOutput(v: GemVertices, phi: ArrayLike<number>): string {
+  const lines = new Array<string>(v.n + 1);
+  lines[0] = 'X    Y    Z     potential';
+  for (let i = 0; i < v.n; i++) lines[i + 1] = `${v.x[i]!.toFixed(6)} ${v.y[i]!.toFixed(6)} ${v.z[i]!.toFixed(6)}  ${phi[i]!.toFixed(6)}`;
+  return `${lines.join('\n')}\n`;
+}
+
+/** Write `text` to `file` through `<file>.tmp` and a rename; nothing is left behind on failure. */
+function writeAtomically(file: string, text: string): void {
+  const tmp = `${file}.tmp`;
+  try {
+    mkdirSync(dirname(resolve(file)), { recursive: true });
+    writeFileSync(tmp, text);
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw new UserError(`cannot write ${file}: ${(e as Error).message}`);
+  }
+}
+
+/** Run a reader, turning its errors (malformed input, missing file) into user errors. */
+function readInput<T>(path: string, what: string, read: (p: string) => T): T {
+  if (!existsSync(path)) throw new UserError(`${what} not found: ${path}`);
+  try {
+    return read(path);
+  } catch (e) {
+    if (e instanceof GemInputError) throw new UserError(e.message);
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code) throw new UserError(`cannot read ${what} ${path}: ${(e as Error).message}`);
+    throw e;
+  }
+}
+
+function checkNumber(name: string, x: number | undefined, ok: (x: number) => boolean, what: string): void {
+  if (x !== undefined && !(Number.isFinite(x) && ok(x))) throw new UserError(`${name} must be ${what}, got ${x}`);
+}
+
+/** The surface file: --vert, else `<molecule>.vert` beside the .pqr; surface generation is not implemented yet. */
+function findVert(molecule: string, vert?: string): string {
+  if (vert) return vert;
+  const guess = join(dirname(molecule), `${basename(molecule, extname(molecule))}.vert`);
+  if (existsSync(guess)) return guess;
+  throw new UserError(
+    `no surface for ${molecule}: pass --vert <file.vert> (an MSMS vertex file); ${guess} does not exist, and surface generation is not implemented yet`,
+  );
+}
+
+/** The whole workload; returns the summary (the output file is written on success only). */
+export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkloadSummary> {
+  const t0 = performance.now();
+  checkNumber('--eps-out', o.epsOut, (x) => x > 0, 'a positive number');
+  checkNumber('--eps-in', o.epsIn, (x) => x > 0, 'a positive number');
+  checkNumber('--salt', o.salt, (x) => x >= 0, 'a number >= 0 (mol/L)');
+  checkNumber('--proj-len', o.projLen, () => true, 'a number (Angstrom)');
+  checkNumber('--fix-a', o.fixA, (x) => x > 0, 'a positive number (Angstrom)');
+  const output = o.output ?? 'phi.out';
+  const vertPath = findVert(o.molecule, o.vert);
+  const atoms = readInput(o.molecule, 'molecule', readPqr);
+  const verts = readInput(vertPath, 'surface', readVert);
+
+  let params: GemParams;
+  try {
+    params = gemParams(atoms, { epsIn: o.epsIn, epsOut: o.epsOut, salt: o.salt, p: o.projLen, A: o.fixA });
+  } catch (e) {
+    throw new UserError(`${o.molecule}: ${(e as Error).message}`);
+  }
+  if (!(Number.isFinite(params.A) && params.A > 0)) throw new UserError(`${o.molecule}: the electrostatic radius is not a positive number (${params.A}); fix it with --fix-a`);
+  const region = selectRegion(params.A, params.p, params.ionRadius);
+  const salt = params.kappa === 0 ? 'zero' : 'nonzero';
+
+  let key: string, source: GemWorkloadSummary['variantSource'];
+  if (o.variant) {
+    if (!o.variant.startsWith('gem-potential.')) throw new UserError(`${o.variant} is not a gem-potential variant (list them with \`kernforge list gem-potential\`)`);
+    key = o.variant;
+    source = 'given';
+  } else ({ key, source } = chooseGemVariant(region, salt));
+  const info = await gemVariantInfo(key); // UnknownVariantError for keys outside the space
+  try {
+    checkVariant(key, info, params);
+  } catch (e) {
+    throw new UserError(`${(e as Error).message} (leave out --variant to choose one automatically)`);
+  }
+  const mod = await loadTsModule<GemTsModule>(key);
+
+  const verification = verifyGemModule(mod, info.precision, atoms, verts, params, region, o.verifyVertices ?? 200);
+  if (!verification.ok) {
+    throw new UserError(`variant ${key} failed verification against the f64 reference on ${verification.vertices} vertices (${verification.worst.toFixed(2)} x tolerance): ${verification.detail}; refusing to use it`);
+  }
+
+  const args = gemArgs(atoms, verts, params, info.precision);
+  const tk = performance.now();
+  mod.kernel(args);
+  const kernelSeconds = (performance.now() - tk) / 1000;
+  const phi = args.phi;
+  let minPhi = Infinity, maxPhi = -Infinity;
+  for (let i = 0; i < verts.n; i++) {
+    const x = phi[i]!;
+    if (!Number.isFinite(x)) throw new UserError(`variant ${key} gave a non-finite potential (${x}) at vertex ${i + 1}; nothing written`);
+    if (x < minPhi) minPhi = x;
+    if (x > maxPhi) maxPhi = x;
+  }
+  writeAtomically(output, formatGemOutput(verts, phi));
+  return {
+    molecule: o.molecule, vert: vertPath, output,
+    atoms: atoms.n, vertices: verts.n, A: params.A, aEstimated: o.fixA === undefined, region, params,
+    variant: key, variantSource: source, verification, minPhi, maxPhi,
+    kernelSeconds, totalSeconds: (performance.now() - t0) / 1000,
+    pairsPerSecond: (atoms.n * verts.n) / Math.max(kernelSeconds, 1e-9),
+  };
+}
+
+/** The summary as printed by `kernforge run gem`. */
+export function formatGemSummary(s: GemWorkloadSummary): string {
+  const P = s.params;
+  return [
+    `gem: ${s.molecule} (surface ${s.vert})`,
+    `  atoms      ${s.atoms}`,
+    `  vertices   ${s.vertices}`,
+    `  A          ${s.A.toFixed(4)} Angstrom (${s.aEstimated ? 'estimated' : 'fixed'})`,
+    `  region     ${s.region} (p = ${P.p}, eps ${P.epsOut}/${P.epsIn}, kappa ${P.kappa.toPrecision(4)})`,
+    `  variant    ${s.variant} (${s.variantSource}); verified on ${s.verification.vertices} vertices, worst ${s.verification.worst.toPrecision(2)} of tolerance, max |diff| ${s.verification.maxAbs.toExponential(2)}`,
+    `  potential  min ${s.minPhi.toFixed(6)}, max ${s.maxPhi.toFixed(6)} kcal/mol/e`,
+    `  time       ${(s.kernelSeconds * 1000).toFixed(1)} ms kernel, ${(s.totalSeconds * 1000).toFixed(1)} ms in all`,
+    `  pairs/s    ${s.pairsPerSecond.toExponential(3)}`,
+    `  wrote      ${s.output}`,
+  ].join('\n');
+}
+
+const num = (name: string) => (v: string): number => {
+  const x = Number(v);
+  if (v.trim() === '' || !Number.isFinite(x)) throw new InvalidArgumentError(`${name} needs a number, got "${v}"`);
+  return x;
+};
+
+/** Add `gem <molecule.pqr>` to the `run` command. */
+export function registerGem(run: Command): void {
+  run
+    .command('gem')
+    .description("GEM electrostatic surface potential of a molecule: verify the chosen variant, run it on every vertex, write GEM's format")
+    .argument('<molecule.pqr>', 'atoms with charges and radii (PQR)')
+    .option('--vert <file>', 'MSMS .vert surface (default: <molecule>.vert beside the .pqr; surface generation is not implemented yet)')
+    .option('--eps-out <n>', 'exterior dielectric constant', num('--eps-out'), 80)
+    .option('--eps-in <n>', 'interior dielectric constant', num('--eps-in'), 1)
+    .option('--salt <n>', 'salt concentration (mol/L)', num('--salt'), 0)
+    .option('--proj-len <L>', 'projection length p along the normals (Angstrom)', num('--proj-len'), 0)
+    .option('--fix-a <A>', 'electrostatic radius (Angstrom); estimated from the atoms when absent', num('--fix-a'))
+    .option('-o, --output <file>', 'output file', 'phi.out')
+    .option('--variant <key>', 'gem-potential variant (default: f32 unroll 4 for the region and salt)')
+    .action(async (molecule: string, o: { vert?: string; epsOut: number; epsIn: number; salt: number; projLen: number; fixA?: number; output: string; variant?: string }) => {
+      const s = await runGemWorkload({ molecule, ...o });
+      console.log(formatGemSummary(s));
+    });
+}

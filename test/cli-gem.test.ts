@@ -1,0 +1,129 @@
+// `kernforge run gem`: GEM's published potentials for Mb.Hhelix through the command, the output
+// format, variant choice per region and salt, verification before use, and clear errors that
+// leave no output file behind.
+import { describe, it, expect, vi, afterEach } from 'vitest';
+import { Command } from 'commander';
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { registerGem, runGemWorkload, chooseGemVariant, preferredGemKey, verifyGemModule, UserError } from '../cli/commands/gem.ts';
+import { readPqr, readVert, gemParams, type GemTsModule } from '../runtime/gem/index.ts';
+import { loadTsModule } from '../runtime/variants.ts';
+
+const DATA = new URL('../../shared/data/gem/', import.meta.url).pathname;
+const PQR = join(DATA, 'mb_hhelix.pqr');
+const VERT = join(DATA, 'mb_hhelix.vert');
+const tmp = () => mkdtempSync(join(tmpdir(), 'kf-gem-'));
+
+/** A commander program wired as cli/main.ts wires it: exitOverride, then `run`, then gem. */
+async function cli(...args: string[]): Promise<string> {
+  const program = new Command().name('kernforge').exitOverride().configureOutput({ writeErr: () => {} });
+  registerGem(program.command('run'));
+  const out: string[] = [];
+  const spy = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+  try {
+    await program.parseAsync(args, { from: 'user' });
+  } finally {
+    spy.mockRestore();
+  }
+  return out.join('\n');
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('kernforge run gem, Mb.Hhelix eps 80/1 salt 0', () => {
+  it("writes GEM's format with the published first potentials and prints the summary", async () => {
+    const dir = tmp();
+    const file = join(dir, 'phi.out');
+    const printed = await cli('run', 'gem', PQR, '--vert', VERT, '--eps-out', '80', '--eps-in', '1', '--salt', '0', '-o', file);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(lines[0]).toBe('X    Y    Z     potential');
+    expect(lines.length - 1).toBe(5884);
+    expect(lines[1]!.split(/\s+/).slice(0, 3).map(Number)).toEqual([-9.128, 24.915, -1.628]);
+    const phi = lines.slice(1, 5).map((l) => Number(l.trim().split(/\s+/)[3]));
+    [2.897841, 2.902089, 2.986913, 2.624459].forEach((e, i) => expect(Math.abs(phi[i]! - e)).toBeLessThanOrEqual(2e-6));
+    expect(readdirSync(dir)).toEqual(['phi.out']); // no .tmp left
+    for (const w of ['atoms      382', 'vertices   5884', 'A          12.2767', 'region     1', 'gem-potential.ts.region1.f32.zero.unroll4.div.block0', 'pairs/s', 'min -', 'max ']) {
+      expect(printed).toContain(w);
+    }
+  });
+
+  it('returns the summary from runGemWorkload', async () => {
+    const s = await runGemWorkload({ molecule: PQR, output: join(tmp(), 'x', 'phi.out') });
+    expect(s.vert).toBe(VERT); // found beside the .pqr
+    expect([s.atoms, s.vertices, s.region, s.variantSource]).toEqual([382, 5884, 1, 'library']);
+    expect(s.A).toBeCloseTo(12.2767, 4);
+    expect(s.verification.ok).toBe(true);
+    expect(s.maxPhi).toBeGreaterThan(s.minPhi);
+    expect(s.pairsPerSecond).toBeGreaterThan(0);
+    expect(existsSync(s.output)).toBe(true);
+  });
+
+  it('chooses the region once from A and p, and the salt variant', async () => {
+    const s = await runGemWorkload({ molecule: PQR, vert: VERT, projLen: 3, salt: 0.15, output: join(tmp(), 'phi.out') });
+    expect(s.region).toBe(3);
+    expect(s.variant).toBe('gem-potential.ts.region3.f32.nonzero.unroll4.div.block0');
+    const f = await runGemWorkload({ molecule: PQR, vert: VERT, projLen: 1, fixA: 10, output: join(tmp(), 'phi.out') });
+    expect([f.region, f.A, f.aEstimated]).toEqual([2, 10, false]);
+    for (const r of [1, 2, 3] as const) for (const salt of ['zero', 'nonzero'] as const) expect(chooseGemVariant(r, salt)).toEqual({ key: preferredGemKey(r, salt), source: 'library' });
+  });
+});
+
+describe('kernforge run gem refuses', () => {
+  const expectUserError = async (p: Promise<unknown>, re: RegExp) => {
+    const e = (await p.then(() => undefined, (x: unknown) => x)) as Error;
+    expect(e, 'should have failed').toBeInstanceOf(Error);
+    expect(e.constructor.name).toBe('UserError'); // printed by the CLI without a stack trace
+    expect(e.message).toMatch(re);
+  };
+
+  it('a malformed PQR line, naming file:line, and writes nothing', async () => {
+    const dir = tmp();
+    const lines = readFileSync(PQR, 'utf8').split('\n');
+    lines.splice(9, 0, 'ATOM     10  CB  ALA     1      11.0   2.0   abc   0.1 1.9');
+    const bad = join(dir, 'bad.pqr');
+    writeFileSync(bad, lines.join('\n'));
+    await expectUserError(runGemWorkload({ molecule: bad, vert: VERT, output: join(dir, 'phi.out') }), new RegExp(`^${bad.replace(/[.]/g, '\\.')}:10: z is not a number`));
+    expect(readdirSync(dir)).toEqual(['bad.pqr']);
+  });
+
+  it('a .vert whose count disagrees, and writes nothing', async () => {
+    const dir = tmp();
+    const bad = join(dir, 'bad.vert');
+    writeFileSync(bad, readFileSync(VERT, 'utf8').replace('   5884     382', '   5885     382'));
+    await expectUserError(runGemWorkload({ molecule: PQR, vert: bad, output: join(dir, 'phi.out') }), /bad\.vert:3: header says 5885 vertices but the file has 5884/);
+    expect(readdirSync(dir)).toEqual(['bad.vert']);
+  });
+
+  it('a molecule without a surface: surface generation is not implemented yet', async () => {
+    const dir = tmp();
+    const pqr = join(dir, 'mol.pqr');
+    writeFileSync(pqr, readFileSync(PQR));
+    await expectUserError(runGemWorkload({ molecule: pqr, output: join(dir, 'phi.out') }), /--vert.*surface generation is not implemented yet/);
+    await expectUserError(runGemWorkload({ molecule: join(dir, 'none.pqr'), vert: VERT }), /molecule not found/);
+    expect(readdirSync(dir)).toEqual(['mol.pqr']);
+  });
+
+  it('a variant for another region or outside the family, and bad numbers', async () => {
+    const out = join(tmp(), 'phi.out');
+    await expectUserError(runGemWorkload({ molecule: PQR, vert: VERT, variant: 'gem-potential.ts.region2.f32.zero.unroll4.div.block0', output: out }), /region 2, but .* give region 1/);
+    await expectUserError(runGemWorkload({ molecule: PQR, vert: VERT, variant: 'md-nonbonded.ts.lj.geom.shift.f32.f.4x4.mask.mask', output: out }), /not a gem-potential variant/);
+    await expectUserError(runGemWorkload({ molecule: PQR, vert: VERT, salt: -1, output: out }), /--salt must be/);
+    await expect(cli('run', 'gem', PQR, '--eps-out', 'abc', '-o', out)).rejects.toThrow(/--eps-out needs a number/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a variant that fails verification against the f64 reference', async () => {
+    const atoms = readPqr(PQR);
+    const verts = readVert(VERT);
+    const P = gemParams(atoms);
+    const good = await loadTsModule<GemTsModule>(preferredGemKey(1, 'zero'));
+    expect(verifyGemModule(good, 'f32', atoms, verts, P, 1).ok).toBe(true);
+    const off: GemTsModule = { ...good, kernel: (a) => (good.kernel(a), a.phi.forEach((x, i) => (a.phi[i] = x * (1 + 1e-3)))) };
+    const nan: GemTsModule = { ...good, kernel: (a) => (good.kernel(a), (a.phi[7] = NaN)) };
+    expect(verifyGemModule(off, 'f32', atoms, verts, P, 1).ok).toBe(false);
+    const r = verifyGemModule(nan, 'f32', atoms, verts, P, 1, 20);
+    expect([r.ok, r.vertices]).toEqual([false, 20]);
+    expect(new UserError('x').constructor.name).toBe('UserError');
+  });
+});
