@@ -2,8 +2,9 @@
 // end with one clear message and a non-zero exit status, never a stack trace.
 import { Command, CommanderError } from 'commander';
 import { resolve } from 'node:path';
-import { existsSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, writeFileSync, mkdirSync, renameSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 
 /** An error whose message is for the user as it stands. */
 export class UserError extends Error {}
@@ -108,7 +109,18 @@ async function cmdMain(): Promise<number> {
   const v = await cmdVerify([], { target: 'ts' });
   console.log('\n4. md-nonbonded benchmark (small water box; `kernforge bench md-nonbonded` runs the full 3,000 molecules)');
   await cmdBench('md-nonbonded', { molecules: '1000', reps: '3', targets: 'ts,wgsl', precisions: 'f32,f64', full: 'no' });
-  console.log('\nThe MD, GEM and BigDFT workloads and the autotuner arrive with issues 3-6; this job will run them once they exist.');
+  const data = new URL('../../shared/data/', import.meta.url).pathname;
+  const out = mkdtempSync(join(tmpdir(), 'kernforge-'));
+  for (const mol of ['mb_hhelix', '1uwo_A']) {
+    console.log(`\n5. GEM surface potential: ${mol} (eps 80/1, salt 0) -> ${join(out, `${mol}.phi`)}`);
+    const { runGemWorkload, formatGemSummary } = await import('./commands/gem.ts');
+    const s = await runGemWorkload({ molecule: join(data, `gem/${mol}.pqr`), vert: join(data, `gem/${mol}.vert`), output: join(out, `${mol}.phi`) });
+    console.log(formatGemSummary(s));
+  }
+  console.log('\n6. BigDFT local Hamiltonian on 128x126x130 (f64, 3 applications)');
+  const { runBigdftWorkload } = await import('./commands/bigdft.ts');
+  await runBigdftWorkload({ grid: '128x126x130', iterations: 3, log: (m: string) => console.log(m) });
+  console.log('\nThe MD workload (issue 3), the autotuner (issue 6) and WGSL for GEM/BigDFT are still to come.');
   return v;
 }
 
@@ -143,6 +155,11 @@ export async function main(argv: string[]): Promise<number> {
     .option('--full <yes|no>', 'print every variant, not only the fastest per shape', 'yes')
     .action(wrap(cmdBench));
   program.command('devices').description('what this machine offers').action(wrap(cmdDevices));
+  const run = program.command('run').description('run a workload with the generated kernels');
+  const { registerGem } = await import('./commands/gem.ts');
+  const { registerBigdft } = await import('./commands/bigdft.ts');
+  registerGem(run);
+  registerBigdft(run);
   program.command('main').description('the main job (npm start)').action(wrap(cmdMain));
   try {
     await program.parseAsync(argv, { from: 'user' });
