@@ -1,0 +1,35 @@
+// `kernforge bench gem-potential`: the paper's CPU optimization ladder for GEM (seed 003,
+// Fig. 1b/4a in kind) against a plain C reference compiled and timed in the same run.
+// Options arrive as strings, as commander gives them to `bench`.
+import { benchGem, type GemBenchRow } from '../../bench/gem.ts';
+
+export interface BenchGemCommandOptions {
+  /** Timed repetitions per variant (default 5). */
+  reps?: string | number;
+  /** Repetitions of the slow naive rung (default 2). */
+  naiveReps?: string | number;
+  /** Comma-separated molecules from shared/data/gem (default 1uwo_A,mb_hhelix). */
+  molecules?: string;
+  /** 'no' leaves out the region-3 comparison. */
+  region3?: string | boolean;
+  log?: (line: string) => void;
+}
+
+const count = (name: string, v: string | number | undefined, dflt: number): number => {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${v}`);
+  return n;
+};
+
+/** Run the GEM benchmark and print its tables; returns the exit status (0) and the rows. */
+export async function benchGemCommand(o: BenchGemCommandOptions = {}): Promise<{ status: number; rows: GemBenchRow[] }> {
+  const rows = await benchGem({
+    reps: count('reps', o.reps, 5),
+    naiveReps: count('naive-reps', o.naiveReps, 2),
+    molecules: o.molecules ? String(o.molecules).split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    region3: !(o.region3 === false || o.region3 === 'no'),
+    log: o.log,
+  });
+  return { status: 0, rows };
+}
