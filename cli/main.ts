@@ -87,7 +87,15 @@ async function cmdVerify(keys: string[], o: { target?: string }): Promise<number
 }
 
 async function cmdBench(family: string, o: Record<string, string>): Promise<number> {
-  if (family !== 'md-nonbonded') throw new UserError(`no benchmark for family "${family}"; available: md-nonbonded`);
+  if (family === 'gem-potential') {
+    const { benchGemCommand } = await import('./commands/bench-gem.ts');
+    return (await benchGemCommand({ reps: o.reps, molecules: o.molecules === '3000' ? undefined : o.molecules })).status;
+  }
+  if (family === 'bigdft-conv') {
+    const { benchBigdftCommand } = await import('./commands/bench-bigdft.ts');
+    return benchBigdftCommand({ grid: o.grid, reps: o.reps });
+  }
+  if (family !== 'md-nonbonded') throw new UserError(`no benchmark for family "${family}"; available: md-nonbonded, gem-potential, bigdft-conv`);
   const { benchMdNonbonded } = await import('../bench/md-nonbonded.ts');
   await benchMdNonbonded({
     molecules: Number(o.molecules ?? 3000),
@@ -148,7 +156,8 @@ export async function main(argv: string[]): Promise<number> {
     .command('bench')
     .description('benchmark a family')
     .argument('<family>')
-    .option('--molecules <n>', 'SPC/E molecules in the water box', '3000')
+    .option('--molecules <n>', 'md-nonbonded: SPC/E molecules in the water box; gem-potential: molecule names (mb_hhelix,1uwo_A)', '3000')
+    .option('--grid <n1xn2xn3>', 'bigdft-conv: grid (default 128x126x130)')
     .option('--reps <n>', 'timed repetitions per variant', '5')
     .option('--targets <list>', 'ts,wgsl', 'ts,wgsl')
     .option('--precisions <list>', 'f32,f64', 'f32,f64')
