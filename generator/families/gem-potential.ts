@@ -16,7 +16,8 @@ function validate(spec: Spec): void {
       if (!ok(v)) throw new SpecError(spec.file, spec.where(['axes', axis, 'values', i]), `axes.${axis}.values.${i}`, `"${v}" is not allowed; allowed: ${allowed}`);
     });
   };
-  check('target', (v) => v === 'ts', 'ts');
+  check('target', (v) => v === 'ts' || v === 'wgsl', 'ts, wgsl');
+  if (spec.axes.some((a) => a.name === 'workgroup')) check('workgroup', (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 256, 'integers 1 to 256');
   check('region', (v) => v === 1 || v === 2 || v === 3, '1, 2, 3');
   check('precision', (v) => v === 'f32' || v === 'f64', 'f32, f64');
   check('salt', (v) => v === 'zero' || v === 'nonzero', 'zero, nonzero');
@@ -38,6 +39,8 @@ function context(_spec: Spec, v: Variant): Record<string, unknown> {
     r3: region === 3,
     salt: v.salt === 'nonzero',
     nr: v.rsqrt === 'nr',
+    // WGSL: invocations per workgroup (each takes K consecutive vertices).
+    workgroup: v.workgroup ?? 0,
     // Per unrolled vertex: its index and the names of its locals.
     uList: Array.from({ length: K }, (_, u) => ({
       u,

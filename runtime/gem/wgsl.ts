@@ -1,0 +1,130 @@
+// gem-potential WGSL variants: vertices, normals and atoms as vec4 storage buffers, the
+// atom-independent terms folded on the host in f64 into the uniform block, one invocation per
+// `unroll` vertices, phi read back as f32.
+import { gpu, storage, readBack, pipeline } from '../backends/webgpu.ts';
+import { wgslSource, variantParams } from '../variants.ts';
+import type { GemAtoms, GemVertices } from './io.ts';
+import { gemParams, type GemParams } from './model.ts';
+import { checkVariant, gemVariantInfo, type GemRunOptions, type GemRunResult } from './run.ts';
+
+/** The uniform block's float fields, folded as the TypeScript kernels fold them. */
+export function gemWgslConstants(atoms: GemAtoms, P: GemParams, region: 1 | 2 | 3, salt: boolean): { g: number; h: number; kc: number; scale: number; phi0: number } {
+  const kappa = salt ? P.kappa : 0;
+  const beta = P.epsIn / P.epsOut;
+  const ab1 = 1 + P.alpha * beta;
+  const K0 = P.qScale / (ab1 * P.epsOut);
+  const r = P.A + P.p;
+  const rp = P.A + P.ionRadius;
+  let qTot = 0;
+  for (let j = 0; j < atoms.n; j++) qTot += atoms.q[j]!;
+  if (region === 1) {
+    const scale = P.qScale / P.epsIn;
+    const r0 = P.A / 2;
+    return {
+      scale,
+      g: (1 - beta) / ab1,
+      h: ((P.A * P.A - r0 * r0) * (P.A * P.A - r * r)) / (P.A * P.A),
+      kc: (K0 * (1 + P.alpha) * kappa) / scale,
+      phi0: ((qTot * K0 * P.alpha * (1 - beta)) / rp) * (1 - 1 / (1 + kappa * rp)),
+    };
+  }
+  const scale = K0 * (1 + P.alpha);
+  const phi0 = region === 2
+    ? qTot * K0 * P.alpha * (1 - beta) * ((1 / rp) * (1 - 1 / (1 + kappa * rp)) - 1 / r)
+    : -(qTot * K0 * P.alpha * (1 - beta) * Math.exp(-kappa * (r - rp))) / (r * (1 + kappa * rp));
+  return { scale, g: 0, h: 0, kc: 0, phi0 };
+}
+
+export interface PreparedGemWgsl {
+  /** Dispatch once and wait for completion. */
+  dispatch(): Promise<void>;
+  /** phi of the last dispatch. */
+  result(): Promise<Float64Array>;
+  destroy(): void;
+  params: GemParams;
+  region: 1 | 2 | 3;
+  adapterName: string;
+}
+
+/** Upload one problem for a WGSL variant. */
+export async function prepareGemWgsl(key: string, atoms: GemAtoms, v: GemVertices, opts: GemRunOptions = {}): Promise<PreparedGemWgsl> {
+  const info = await gemVariantInfo(key);
+  const p = await variantParams(key);
+  if (p.target !== 'wgsl') throw new Error(`variant ${key} is a ${p.target} variant, not WGSL (use runGem)`);
+  const params = opts.params ?? gemParams(atoms, opts);
+  checkVariant(key, info, params);
+  const K = Number(p.unroll);
+  const wg = Number(p.workgroup);
+  const ctx = await gpu();
+  const { device } = ctx;
+  const pl = await pipeline(device, await wgslSource(key), key, ['read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'uniform']);
+
+  const nv = v.n;
+  const na = atoms.n;
+  const verts = new Float32Array(4 * Math.max(nv, 1));
+  const normals = new Float32Array(4 * Math.max(nv, 1));
+  for (let i = 0; i < nv; i++) {
+    verts.set([v.x[i]!, v.y[i]!, v.z[i]!, 0], 4 * i);
+    normals.set([v.nx[i]!, v.ny[i]!, v.nz[i]!, 0], 4 * i);
+  }
+  const at = new Float32Array(4 * Math.max(na, 1));
+  for (let j = 0; j < na; j++) at.set([atoms.x[j]!, atoms.y[j]!, atoms.z[j]!, atoms.q[j]!], 4 * j);
+
+  const groups = Math.max(1, Math.ceil(Math.ceil(nv / K) / wg));
+  const gx = Math.min(groups, ctx.limits.maxComputeWorkgroupsPerDimension);
+  const gy = Math.ceil(groups / gx);
+  const c = gemWgslConstants(atoms, params, info.region, info.salt === 'nonzero');
+  const uni = new ArrayBuffer(48);
+  new Float32Array(uni).set([params.p, params.ionRadius, info.salt === 'nonzero' ? params.kappa : 0, c.g, c.h, c.kc, c.scale, c.phi0]);
+  new Uint32Array(uni).set([nv, na, gx * wg, 0], 8);
+
+  const bufs = {
+    verts: storage(device, verts),
+    normals: storage(device, normals),
+    atoms: storage(device, at),
+    phi: storage(device, new Float32Array(Math.max(nv, 1)), true),
+    uniform: device.createBuffer({ size: uni.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }),
+  };
+  device.queue.writeBuffer(bufs.uniform, 0, uni);
+  device.pushErrorScope('validation');
+  const bind = device.createBindGroup({
+    layout: pl.getBindGroupLayout(0),
+    entries: [bufs.verts, bufs.normals, bufs.atoms, bufs.phi, bufs.uniform].map((buffer, binding) => ({ binding, resource: { buffer } })),
+  });
+  const bindErr = await device.popErrorScope();
+  if (bindErr) throw new Error(`WebGPU bind group for ${key}: ${bindErr.message}`);
+  return {
+    params,
+    region: info.region,
+    adapterName: ctx.adapterName,
+    async dispatch() {
+      if (nv === 0) return;
+      const enc = device.createCommandEncoder();
+      const pass = enc.beginComputePass();
+      pass.setPipeline(pl);
+      pass.setBindGroup(0, bind);
+      pass.dispatchWorkgroups(gx, gy);
+      pass.end();
+      device.queue.submit([enc.finish()]);
+      await device.queue.onSubmittedWorkDone();
+    },
+    async result() {
+      if (nv === 0) return new Float64Array(0);
+      return Float64Array.from(new Float32Array(await readBack(device, bufs.phi, nv * 4)));
+    },
+    destroy() {
+      Object.values(bufs).forEach((b) => b.destroy());
+    },
+  };
+}
+
+/** Run one WGSL variant over all vertices and atoms (the WebGPU counterpart of runGem). */
+export async function runGemWgsl(key: string, atoms: GemAtoms, vertices: GemVertices, opts: GemRunOptions = {}): Promise<GemRunResult> {
+  const prep = await prepareGemWgsl(key, atoms, vertices, opts);
+  try {
+    await prep.dispatch();
+    return { phi: await prep.result(), params: prep.params, region: prep.region };
+  } finally {
+    prep.destroy();
+  }
+}
