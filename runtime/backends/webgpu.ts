@@ -141,3 +141,41 @@ export function pipeline(device: GPUDevice, code: string, label: string, binding
   }
   return p;
 }
+
+/** A uniform buffer holding `data`. */
+export function uniform(device: GPUDevice, data: ArrayBuffer): GPUBuffer {
+  const buf = device.createBuffer({ size: data.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(buf, 0, data);
+  return buf;
+}
+
+/** Bind `buffers` to group 0 in binding order; a validation error names the variant. */
+export async function bindBuffers(device: GPUDevice, pl: GPUComputePipeline, buffers: GPUBuffer[], label: string): Promise<GPUBindGroup> {
+  device.pushErrorScope('validation');
+  const bind = device.createBindGroup({
+    layout: pl.getBindGroupLayout(0),
+    entries: buffers.map((buffer, binding) => ({ binding, resource: { buffer } })),
+  });
+  const err = await device.popErrorScope();
+  if (err) throw new Error(`WebGPU bind group for ${label}: ${err.message}`);
+  return bind;
+}
+
+/** Spread `groups` workgroups over x and y within the per-dimension limit. */
+export function grid2d(ctx: GpuContext, groups: number): { gx: number; gy: number } {
+  const gx = Math.max(1, Math.min(groups, ctx.limits.maxComputeWorkgroupsPerDimension));
+  return { gx, gy: Math.ceil(groups / gx) };
+}
+
+/** Clear `clear` (if given), run one compute pass, and wait until the queue is done. */
+export async function runPass(device: GPUDevice, pl: GPUComputePipeline, bind: GPUBindGroup, g: { gx: number; gy: number }, clear?: GPUBuffer): Promise<void> {
+  const enc = device.createCommandEncoder();
+  if (clear) enc.clearBuffer(clear);
+  const pass = enc.beginComputePass();
+  pass.setPipeline(pl);
+  pass.setBindGroup(0, bind);
+  pass.dispatchWorkgroups(g.gx, g.gy);
+  pass.end();
+  device.queue.submit([enc.finish()]);
+  await device.queue.onSubmittedWorkDone();
+}

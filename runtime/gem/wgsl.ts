@@ -1,7 +1,7 @@
 // gem-potential WGSL variants: vertices, normals and atoms as vec4 storage buffers, the
 // atom-independent terms folded on the host in f64 into the uniform block, one invocation per
 // `unroll` vertices, phi read back as f32.
-import { gpu, storage, readBack, pipeline } from '../backends/webgpu.ts';
+import { gpu, storage, readBack, pipeline, uniform, bindBuffers, grid2d, runPass } from '../backends/webgpu.ts';
 import { wgslSource, variantParams } from '../variants.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
 import { gemParams, type GemParams } from './model.ts';
@@ -71,8 +71,8 @@ export async function prepareGemWgsl(key: string, atoms: GemAtoms, v: GemVertice
   for (let j = 0; j < na; j++) at.set([atoms.x[j]!, atoms.y[j]!, atoms.z[j]!, atoms.q[j]!], 4 * j);
 
   const groups = Math.max(1, Math.ceil(Math.ceil(nv / K) / wg));
-  const gx = Math.min(groups, ctx.limits.maxComputeWorkgroupsPerDimension);
-  const gy = Math.ceil(groups / gx);
+  const g = grid2d(ctx, groups);
+  const { gx } = g;
   const c = gemWgslConstants(atoms, params, info.region, info.salt === 'nonzero');
   const uni = new ArrayBuffer(48);
   new Float32Array(uni).set([params.p, params.ionRadius, info.salt === 'nonzero' ? params.kappa : 0, c.g, c.h, c.kc, c.scale, c.phi0]);
@@ -83,30 +83,16 @@ export async function prepareGemWgsl(key: string, atoms: GemAtoms, v: GemVertice
     normals: storage(device, normals),
     atoms: storage(device, at),
     phi: storage(device, new Float32Array(Math.max(nv, 1)), true),
-    uniform: device.createBuffer({ size: uni.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }),
+    uniform: uniform(device, uni),
   };
-  device.queue.writeBuffer(bufs.uniform, 0, uni);
-  device.pushErrorScope('validation');
-  const bind = device.createBindGroup({
-    layout: pl.getBindGroupLayout(0),
-    entries: [bufs.verts, bufs.normals, bufs.atoms, bufs.phi, bufs.uniform].map((buffer, binding) => ({ binding, resource: { buffer } })),
-  });
-  const bindErr = await device.popErrorScope();
-  if (bindErr) throw new Error(`WebGPU bind group for ${key}: ${bindErr.message}`);
+  const bind = await bindBuffers(device, pl, [bufs.verts, bufs.normals, bufs.atoms, bufs.phi, bufs.uniform], key);
   return {
     params,
     region: info.region,
     adapterName: ctx.adapterName,
     async dispatch() {
       if (nv === 0) return;
-      const enc = device.createCommandEncoder();
-      const pass = enc.beginComputePass();
-      pass.setPipeline(pl);
-      pass.setBindGroup(0, bind);
-      pass.dispatchWorkgroups(gx, gy);
-      pass.end();
-      device.queue.submit([enc.finish()]);
-      await device.queue.onSubmittedWorkDone();
+      await runPass(device, pl, bind, g);
     },
     async result() {
       if (nv === 0) return new Float64Array(0);

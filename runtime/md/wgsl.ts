@@ -1,6 +1,6 @@
 // md-nonbonded WGSL variants: pack a problem into the four storage buffers and the uniform
 // block the kernels declare, dispatch, read back and post-process like the TS variants.
-import { gpu, storage, readBack, pipeline } from '../backends/webgpu.ts';
+import { gpu, storage, readBack, pipeline, uniform, bindBuffers, grid2d, runPass } from '../backends/webgpu.ts';
 import { wgslSource, variantParams } from '../variants.ts';
 import type { MdProblem } from './problem.ts';
 import type { MdResult } from './reference.ts';
@@ -52,9 +52,8 @@ export async function prepareWgsl(key: string, problem: MdProblem): Promise<Prep
   }
   // entry scheme: nE * jsplit invocations; pair scheme: wg / (M N) i-entries per workgroup.
   const groups = pairScheme ? Math.ceil(nE / (wg / (shape.M * shape.N))) : Math.ceil((nE * jsplit) / wg);
-  const maxDim = ctx.limits.maxComputeWorkgroupsPerDimension;
-  const gx = Math.min(groups, maxDim);
-  const gy = Math.ceil(groups / gx);
+  const g = grid2d(ctx, groups);
+  const { gx, gy } = g;
   const shiftOff = 3 * np;
   const energyOff = shiftOff + 81;
   const accWords = energyOff + 2 * gx * gy * wg;
@@ -72,28 +71,13 @@ export async function prepareWgsl(key: string, problem: MdProblem): Promise<Prep
     list: storage(device, list),
     tables: storage(device, tables),
     acc: storage(device, new Uint32Array(accWords), true),
-    uniform: device.createBuffer({ size: uni.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }),
+    uniform: uniform(device, uni),
   };
-  device.queue.writeBuffer(bufs.uniform, 0, uni);
-  device.pushErrorScope('validation');
-  const bind = device.createBindGroup({
-    layout: pl.getBindGroupLayout(0),
-    entries: [bufs.particles, bufs.list, bufs.tables, bufs.acc, bufs.uniform].map((buffer, binding) => ({ binding, resource: { buffer } })),
-  });
-  const bindErr = await device.popErrorScope();
-  if (bindErr) throw new Error(`WebGPU bind group for ${key}: ${bindErr.message}`);
+  const bind = await bindBuffers(device, pl, [bufs.particles, bufs.list, bufs.tables, bufs.acc, bufs.uniform], key);
   return {
     adapterName: ctx.adapterName,
     async dispatch() {
-      const enc = device.createCommandEncoder();
-      enc.clearBuffer(bufs.acc);
-      const pass = enc.beginComputePass();
-      pass.setPipeline(pl);
-      pass.setBindGroup(0, bind);
-      pass.dispatchWorkgroups(gx, gy);
-      pass.end();
-      device.queue.submit([enc.finish()]);
-      await device.queue.onSubmittedWorkDone();
+      await runPass(device, pl, bind, g, bufs.acc);
     },
     async result() {
       const raw = new Float32Array(await readBack(device, bufs.acc, accWords * 4));
