@@ -21,7 +21,37 @@ export interface ClusterLayout {
 /** Coordinate given to dummy particles: far from everything, never inside a cut-off. */
 export const DUMMY_COORD = -1.0e5;
 
-export function buildClusters(sys: MdSystem, M: number, N: number): ClusterLayout {
+export interface ClusterGrid {
+  /** Columns along x and y, and their widths (nm). */
+  ncx: number;
+  ncy: number;
+  sx: number;
+  sy: number;
+  /** Memory position -> column (cx * ncy + cy); columns are laid out in this order. */
+  columns: Int32Array;
+  /** First padded slot of each column (by column index) and one past its last. */
+  colStart: Int32Array;
+  colEnd: Int32Array;
+}
+
+export interface ClusterOptions {
+  /**
+   * Order of the x/y grid columns in memory: memory position -> column index cx * ncy + cy.
+   * Default row-major (the identity). See runtime/md/orderings.ts for Hilbert, Morton and hybrids.
+   */
+  columnOrder?: (ncx: number, ncy: number) => Int32Array;
+}
+
+export interface ClusterLayoutWithGrid extends ClusterLayout {
+  grid: ClusterGrid;
+}
+
+/**
+ * Grid the atoms into x/y columns of about max(M,N)/density cross-section (seed 001), sort each
+ * column on z, cut it into blocks of S = max(M, N) slots, pad with dummies. Linear in the number
+ * of atoms apart from the per-column z sort.
+ */
+export function buildClusters(sys: MdSystem, M: number, N: number, opts: ClusterOptions = {}): ClusterLayoutWithGrid {
   const n = sys.q.length;
   const S = Math.max(M, N);
   const [Lx, Ly, Lz] = sys.box;
@@ -32,32 +62,56 @@ export function buildClusters(sys: MdSystem, M: number, N: number): ClusterLayou
   const size = Math.cbrt(S / density);
   const ncx = Math.max(1, Math.floor(Lx / size));
   const ncy = Math.max(1, Math.floor(Ly / size));
-  const wrap = (v: number, L: number): number => v - L * Math.floor(v / L);
-  const cols: number[][] = Array.from({ length: ncx * ncy }, () => []);
+  const ncol = ncx * ncy;
   const w = new Float64Array(3 * n);
+  const col = new Int32Array(n);
+  const count = new Int32Array(ncol);
   for (let i = 0; i < n; i++) {
-    w[3 * i] = wrap(sys.x[3 * i]!, Lx);
-    w[3 * i + 1] = wrap(sys.x[3 * i + 1]!, Ly);
-    w[3 * i + 2] = wrap(sys.x[3 * i + 2]!, Lz);
+    const x = sys.x[3 * i]! - Lx * Math.floor(sys.x[3 * i]! / Lx);
+    const y = sys.x[3 * i + 1]! - Ly * Math.floor(sys.x[3 * i + 1]! / Ly);
+    const z = sys.x[3 * i + 2]! - Lz * Math.floor(sys.x[3 * i + 2]! / Lz);
+    // x - L floor(x/L) can round to L itself for tiny negative x.
+    w[3 * i] = x < Lx ? x : 0;
+    w[3 * i + 1] = y < Ly ? y : 0;
+    w[3 * i + 2] = z < Lz ? z : 0;
     const cx = Math.min(ncx - 1, Math.floor((w[3 * i]! / Lx) * ncx));
     const cy = Math.min(ncy - 1, Math.floor((w[3 * i + 1]! / Ly) * ncy));
-    cols[cx * ncy + cy]!.push(i);
+    col[i] = cx * ncy + cy;
+    count[col[i]!]!++;
   }
-  const atomOf: number[] = [];
-  for (const col of cols) {
-    col.sort((a, b) => w[3 * a + 2]! - w[3 * b + 2]! || a - b);
-    atomOf.push(...col);
-    while (atomOf.length % S !== 0) atomOf.push(-1);
+  const columns = opts.columnOrder ? opts.columnOrder(ncx, ncy) : Int32Array.from({ length: ncol }, (_, k) => k);
+  if (columns.length !== ncol) throw new Error(`column order has ${columns.length} entries for ${ncol} columns`);
+  // Counting sort of atoms by column, then the padded layout in memory order of the columns.
+  const first = new Int32Array(ncol + 1);
+  for (let c = 0; c < ncol; c++) first[c + 1] = first[c]! + count[c]!;
+  const byCol = new Int32Array(n);
+  const fill = first.slice(0, ncol);
+  for (let i = 0; i < n; i++) byCol[fill[col[i]!]!++] = i;
+  const colStart = new Int32Array(ncol);
+  const colEnd = new Int32Array(ncol);
+  let nPadded = 0;
+  for (const c of columns) {
+    colStart[c] = nPadded;
+    nPadded += Math.ceil(count[c]! / S) * S;
+    colEnd[c] = nPadded;
   }
-  const nPadded = atomOf.length;
+  const atomOf = new Int32Array(nPadded).fill(-1);
   const slotOf = new Int32Array(n);
   const x = new Float64Array(3 * nPadded).fill(DUMMY_COORD);
-  atomOf.forEach((a, p) => {
-    if (a < 0) return;
-    slotOf[a] = p;
-    x.set(w.subarray(3 * a, 3 * a + 3), 3 * p);
-  });
-  return { M, N, nPadded, atomOf: Int32Array.from(atomOf), slotOf, x };
+  for (let c = 0; c < ncol; c++) {
+    const members = byCol.subarray(first[c]!, first[c + 1]!);
+    members.sort((a, b) => w[3 * a + 2]! - w[3 * b + 2]! || a - b);
+    let p = colStart[c]!;
+    for (const a of members) {
+      atomOf[p] = a;
+      slotOf[a] = p;
+      x[3 * p] = w[3 * a]!;
+      x[3 * p + 1] = w[3 * a + 1]!;
+      x[3 * p + 2] = w[3 * a + 2]!;
+      p++;
+    }
+  }
+  return { M, N, nPadded, atomOf, slotOf, x, grid: { ncx, ncy, sx: Lx / ncx, sy: Ly / ncy, columns, colStart, colEnd } };
 }
 
 export interface PairList {
@@ -72,7 +126,7 @@ export interface PairList {
   shiftVec: Float64Array;
   rlist: number;
   /** Atom pairs the list covers (inside rlist), and all i-j pairs it computes. */
-  stats: { clusterPairs: number; computedPairs: number };
+  stats: { clusterPairs: number; computedPairs: number; bbChecks: number };
 }
 
 export const CENTRAL_SHIFT = 13;
@@ -107,11 +161,12 @@ function bbDist2(a: Box3, s: number[], b: Box3): number {
 }
 
 /**
- * All cluster pairs with at least one atom pair closer than rlist. Each atom pair appears
+ * The O(N^2) list builder, kept as an independent check of the grid search (same entries, same
+ * masks, same order). All cluster pairs with at least one atom pair closer than rlist. Each atom pair appears
  * once, in the entry where its padded i index is below its j index; masks clear that
  * pair's bit when it is excluded, a dummy, or counted elsewhere.
  */
-export function buildPairList(sys: MdSystem, L: ClusterLayout, rlist: number): PairList {
+export function buildPairListBrute(sys: MdSystem, L: ClusterLayout, rlist: number): PairList {
   const { M, N } = L;
   const half = Math.min(...sys.box) / 2;
   if (rlist >= half) throw new Error(`list cut-off ${rlist} nm must be shorter than half the smallest box edge (${half.toFixed(4)} nm)`);
@@ -185,6 +240,266 @@ export function buildPairList(sys: MdSystem, L: ClusterLayout, rlist: number): P
     excl: Uint32Array.from(excl),
     shiftVec,
     rlist,
-    stats: { clusterPairs: cj.length, computedPairs },
+    stats: { clusterPairs: cj.length, computedPairs, bbChecks: 0 },
   };
+}
+
+/** Per-cluster bounding boxes as flat arrays: lo x,y,z, hi x,y,z; empty clusters get lo > hi. */
+function flatBoxes(L: ClusterLayout, size: number): Float64Array {
+  const nc = L.nPadded / size;
+  const bb = new Float64Array(6 * nc);
+  for (let c = 0; c < nc; c++) {
+    let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+    for (let p = c * size; p < (c + 1) * size; p++) {
+      if (L.atomOf[p]! < 0) continue;
+      const x = L.x[3 * p]!, y = L.x[3 * p + 1]!, z = L.x[3 * p + 2]!;
+      if (x < lx) lx = x;
+      if (x > hx) hx = x;
+      if (y < ly) ly = y;
+      if (y > hy) hy = y;
+      if (z < lz) lz = z;
+      if (z > hz) hz = z;
+    }
+    bb.set([lx, ly, lz, hx, hy, hz], 6 * c);
+  }
+  return bb;
+}
+
+export interface PairListOptions {
+  /**
+   * Cluster pairs whose bounding boxes are closer than rBB enter the list without the atom-pair
+   * distance test; pairs between rBB and rlist are pruned atom by atom (seed 001). Default as in
+   * GROMACS: rlist minus half the mean bounding-box diagonal.
+   */
+  rbb?: number;
+}
+
+/**
+ * The cluster-pair search of seed 001, linear in the number of atoms: for each i-cluster and each
+ * periodic image, only the grid columns within rlist of its bounding box are visited, and in each
+ * column only the z-range of j-clusters within rlist (columns are z-sorted). Each atom pair within
+ * rlist appears exactly once (in the entry whose padded i slot is below its j slot); masks clear
+ * excluded pairs, dummies and pairs counted elsewhere; entries with exclusions come first in each
+ * i-entry. Produces the same list as buildPairListBrute when rbb is 0.
+ */
+export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterLayout, rlist: number, opts: PairListOptions = {}): PairList {
+  if (!('grid' in L)) return buildPairListBrute(sys, L, rlist);
+  const { M, N, grid: g } = L;
+  const [Lx, Ly, Lz] = sys.box;
+  const half = Math.min(Lx, Ly, Lz) / 2;
+  if (!(rlist < half)) throw new Error(`list cut-off ${rlist} nm must be shorter than half the smallest box edge (${half.toFixed(4)} nm)`);
+  const shiftVec = new Float64Array(27 * 3);
+  for (let s = 0; s < 27; s++) {
+    shiftVec[3 * s] = ((s % 3) - 1) * Lx;
+    shiftVec[3 * s + 1] = ((Math.floor(s / 3) % 3) - 1) * Ly;
+    shiftVec[3 * s + 2] = (Math.floor(s / 9) - 1) * Lz;
+  }
+  const bbI = flatBoxes(L, M);
+  const bbJ = flatBoxes(L, N);
+  const nci = L.nPadded / M;
+  const rl2 = rlist * rlist;
+  let rbb = opts.rbb;
+  if (rbb === undefined) {
+    let diag = 0;
+    let nb = 0;
+    for (const [bb, nc] of [[bbI, nci], [bbJ, L.nPadded / N]] as const) {
+      for (let c = 0; c < nc; c++) {
+        if (bb[6 * c]! > bb[6 * c + 3]!) continue;
+        diag += Math.hypot(bb[6 * c + 3]! - bb[6 * c]!, bb[6 * c + 4]! - bb[6 * c + 1]!, bb[6 * c + 5]! - bb[6 * c + 2]!);
+        nb++;
+      }
+    }
+    rbb = Math.max(0, rlist - (0.5 * diag) / Math.max(1, nb));
+  }
+  const rbb2 = rbb * rbb;
+  const MN = M * N;
+  const maskWords = Math.ceil(MN / 32);
+  const fullMask = new Uint32Array(maskWords);
+  for (let w = 0; w < maskWords; w++) fullMask[w] = w < maskWords - 1 || MN % 32 === 0 ? 0xffffffff : (2 ** (MN % 32) - 1) >>> 0;
+  // Exclusions as a sorted CSR by atom for quick membership tests.
+  const n = sys.q.length;
+  const exStart = new Int32Array(n + 1);
+  for (let a = 0; a < n; a++) exStart[a + 1] = exStart[a]! + (sys.exclusions[a]?.length ?? 0);
+  const exList = new Int32Array(exStart[n]!);
+  for (let a = 0; a < n; a++) if (sys.exclusions[a]) exList.set(Int32Array.from(sys.exclusions[a]!).sort(), exStart[a]!);
+  const isExcluded = (a: number, b: number): boolean => {
+    for (let k = exStart[a]!; k < exStart[a + 1]!; k++) if (exList[k] === b) return true;
+    return false;
+  };
+  // j-clusters that hold an excluded partner of some atom of the current i-cluster.
+  const exclJ = new Int32Array(L.nPadded / N).fill(-1);
+
+  // Growing outputs.
+  let ci = new Int32Array(4 * Math.max(16, nci * 4));
+  let nci4 = 0;
+  let cj = new Int32Array(Math.max(64, nci * 64));
+  let excl = new Uint32Array(cj.length * maskWords);
+  let ncj = 0;
+  // Per-(i, shift) scratch: candidate j's and their masks, split masked/full.
+  let tmpJ = new Int32Array(256);
+  let tmpMasked = new Uint8Array(256);
+  let tmpMask = new Uint32Array(256 * 2);
+  if (maskWords > 2) throw new Error(`cluster shape ${M}x${N} has more than 64 pairs`);
+  const full0 = fullMask[0]! | 0;
+  const full1 = maskWords > 1 ? fullMask[1]! | 0 : 0;
+  const xs = L.x;
+  let computedPairs = 0;
+  let bbChecks = 0;
+  const colSlots = g.colStart;
+
+  for (let i = 0; i < nci; i++) {
+    const o = 6 * i;
+    if (bbI[o]! > bbI[o + 3]!) continue; // all dummies
+    const i0 = i * M;
+    const jmin = Math.floor(i0 / N);
+    for (let a = 0; a < M; a++) {
+      const atom = L.atomOf[i0 + a]!;
+      if (atom < 0) continue;
+      for (let k = exStart[atom]!; k < exStart[atom + 1]!; k++) exclJ[Math.floor(L.slotOf[exList[k]!]! / N)] = i;
+    }
+    for (let s = 0; s < 27; s++) {
+      const shx = shiftVec[3 * s]!, shy = shiftVec[3 * s + 1]!, shz = shiftVec[3 * s + 2]!;
+      const ilx = bbI[o]! + shx, ily = bbI[o + 1]! + shy, ilz = bbI[o + 2]! + shz;
+      const ihx = bbI[o + 3]! + shx, ihy = bbI[o + 4]! + shy, ihz = bbI[o + 5]! + shz;
+      // Image of the i box must reach into the unit cell.
+      if (ihx < -rlist || ilx >= Lx + rlist || ihy < -rlist || ily >= Ly + rlist || ihz < -rlist || ilz >= Lz + rlist) continue;
+      const cx0 = Math.max(0, Math.floor((ilx - rlist) / g.sx));
+      const cx1 = Math.min(g.ncx - 1, Math.floor((ihx + rlist) / g.sx));
+      const cy0 = Math.max(0, Math.floor((ily - rlist) / g.sy));
+      const cy1 = Math.min(g.ncy - 1, Math.floor((ihy + rlist) / g.sy));
+      let nt = 0;
+      for (let cx = cx0; cx <= cx1; cx++) {
+        const dxc = Math.max(0, cx * g.sx - ihx, ilx - (cx + 1) * g.sx);
+        if (dxc * dxc >= rl2) continue;
+        for (let cy = cy0; cy <= cy1; cy++) {
+          const dyc = Math.max(0, cy * g.sy - ihy, ily - (cy + 1) * g.sy);
+          if (dxc * dxc + dyc * dyc >= rl2) continue;
+          const c = cx * g.ncy + cy;
+          let j0 = colSlots[c]! / N;
+          const j1 = g.colEnd[c]! / N;
+          if (j1 <= jmin) continue;
+          if (j0 < jmin) j0 = jmin;
+          // Columns are z-sorted: skip j-clusters entirely below the i box, stop above it.
+          const zlo = ilz - rlist, zhi = ihz + rlist;
+          let lo = j0, hi = j1;
+          while (lo < hi) {
+            const mid = (lo + hi) >> 1;
+            const zh = bbJ[6 * mid + 5]!;
+            if (zh < zlo && zh !== -Infinity) lo = mid + 1; // all-dummy clusters only trail a column
+
+            else hi = mid;
+          }
+          for (let j = lo; j < j1; j++) {
+            const p = 6 * j;
+            if (bbJ[p]! > bbJ[p + 3]!) continue;
+            if (bbJ[p + 2]! > zhi) break;
+            bbChecks++;
+            const gx = Math.max(0, bbJ[p]! - ihx, ilx - bbJ[p + 3]!);
+            const gy = Math.max(0, bbJ[p + 1]! - ihy, ily - bbJ[p + 4]!);
+            const gz = Math.max(0, bbJ[p + 2]! - ihz, ilz - bbJ[p + 5]!);
+            const d2bb = gx * gx + gy * gy + gz * gz;
+            if (d2bb >= rl2) continue;
+            const j0s = j * N;
+            const special = exclJ[j] === i || j0s < i0 + M || L.atomOf[j0s + N - 1]! < 0 || L.atomOf[i0 + M - 1]! < 0;
+            let within = d2bb < rbb2;
+            // Masks in two scalar words (M*N <= 64).
+            let m0 = full0;
+            let m1 = full1;
+            if (!special) {
+              if (!within) {
+                for (let a = 0; a < M && !within; a++) {
+                  const pa = 3 * (i0 + a);
+                  const xa = xs[pa]! + shx, ya = xs[pa + 1]! + shy, za = xs[pa + 2]! + shz;
+                  for (let b = 0; b < N; b++) {
+                    const pb = 3 * (j0s + b);
+                    const dx = xa - xs[pb]!, dy = ya - xs[pb + 1]!, dz = za - xs[pb + 2]!;
+                    if (dx * dx + dy * dy + dz * dz < rl2) {
+                      within = true;
+                      break;
+                    }
+                  }
+                }
+              }
+              if (!within) continue;
+            } else {
+              m0 = 0;
+              m1 = 0;
+              for (let a = 0; a < M; a++) {
+                const pa = i0 + a;
+                const atomA = L.atomOf[pa]!;
+                if (atomA < 0) continue;
+                const xa = xs[3 * pa]! + shx, ya = xs[3 * pa + 1]! + shy, za = xs[3 * pa + 2]! + shz;
+                for (let b = 0; b < N; b++) {
+                  const pb = j0s + b;
+                  const atomB = L.atomOf[pb]!;
+                  if (atomB < 0 || pb <= pa) continue;
+                  if (!within) {
+                    const dx = xa - xs[3 * pb]!, dy = ya - xs[3 * pb + 1]!, dz = za - xs[3 * pb + 2]!;
+                    if (dx * dx + dy * dy + dz * dz < rl2) within = true;
+                  }
+                  if (exclJ[j] === i && isExcluded(atomA, atomB)) continue;
+                  const bit = a * N + b;
+                  if (bit < 32) m0 |= 1 << bit;
+                  else m1 |= 1 << (bit - 32);
+                }
+              }
+              // An all-excluded entry stays: excluded pairs inside the cut-off still get the
+              // reaction-field / Ewald exclusion correction.
+              if (!within) continue;
+            }
+            if (nt === tmpJ.length) {
+              tmpJ = grow(tmpJ, 2 * nt);
+              tmpMasked = grow(tmpMasked, 2 * nt);
+              tmpMask = grow(tmpMask, 2 * nt * 2);
+            }
+            tmpJ[nt] = j;
+            tmpMasked[nt] = (m0 | 0) !== (full0 | 0) || (m1 | 0) !== (full1 | 0) ? 1 : 0;
+            tmpMask[2 * nt] = m0;
+            tmpMask[2 * nt + 1] = m1;
+            nt++;
+          }
+        }
+      }
+      if (nt === 0) continue;
+      // Entries with exclusions first, each group in visiting order (increasing j for the
+      // row-major column order, as the brute-force builder).
+      if (nci4 + 4 > ci.length) ci = grow(ci, 2 * ci.length);
+      if (ncj + nt > cj.length) {
+        cj = grow(cj, 2 * (ncj + nt));
+        excl = grow(excl, cj.length * maskWords);
+      }
+      ci[nci4] = i;
+      ci[nci4 + 1] = s;
+      ci[nci4 + 2] = ncj;
+      ci[nci4 + 3] = ncj + nt;
+      nci4 += 4;
+      for (let pass = 1; pass >= 0; pass--) {
+        for (let k = 0; k < nt; k++) {
+          if (tmpMasked[k] !== pass) continue;
+          cj[ncj] = tmpJ[k]!;
+          excl[ncj * maskWords] = tmpMask[2 * k]!;
+          if (maskWords === 2) excl[ncj * maskWords + 1] = tmpMask[2 * k + 1]!;
+          ncj++;
+        }
+      }
+      computedPairs += nt * MN;
+    }
+  }
+  return {
+    M,
+    N,
+    maskWords,
+    ci: ci.slice(0, nci4),
+    cj: cj.slice(0, ncj),
+    excl: excl.slice(0, ncj * maskWords),
+    shiftVec,
+    rlist,
+    stats: { clusterPairs: ncj, computedPairs, bbChecks },
+  };
+}
+
+function grow<T extends Int32Array | Uint32Array | Uint8Array>(a: T, len: number): T {
+  const b = new (a.constructor as new (n: number) => T)(len);
+  b.set(a);
+  return b;
 }

@@ -1,7 +1,7 @@
 // Cluster layout and cluster-pair list: the exclusion-mask convention (bit i*N+j set = the
 // pair interacts), each atom pair within rlist exactly once, padding, periodic shifts, errors.
 import { describe, it, expect } from 'vitest';
-import { buildClusters, buildPairList, DUMMY_COORD, CENTRAL_SHIFT } from '../../runtime/md/clusters.ts';
+import { buildClusters, buildPairList, buildPairListBrute, DUMMY_COORD, CENTRAL_SHIFT } from '../../runtime/md/clusters.ts';
 import { randomSystem, waterBox } from '../../runtime/md/system.ts';
 
 const sys = randomSystem({ n: 157, box: [2.0, 2.2, 2.1], seed: 9, exclusionFraction: 0.4 });
@@ -95,5 +95,35 @@ describe('pair list errors and shifts', () => {
     const bad = { ...sys, x: Float64Array.from(sys.x) };
     bad.x[3 * 41 + 1] = NaN;
     expect(() => buildClusters(bad, 4, 4)).toThrow(/atom 42/);
+  });
+});
+
+describe('grid pair search (seed 001) against the O(N^2) builder', () => {
+  it.each([[1, 1], [2, 2], [4, 2], [4, 4], [4, 8], [8, 4], [8, 8]])('%ix%i: same entries, masks and order as the brute-force list (rbb = 0)', (M, N) => {
+    for (const s of [sys, waterBox(300, 4)]) {
+      const L = buildClusters(s, M, N);
+      const brute = buildPairListBrute(s, L, rlist);
+      const grid = buildPairList(s, L, rlist, { rbb: 0 });
+      expect(Array.from(grid.ci)).toEqual(Array.from(brute.ci));
+      expect(Array.from(grid.cj)).toEqual(Array.from(brute.cj));
+      expect(Array.from(grid.excl)).toEqual(Array.from(brute.excl));
+    }
+  });
+  it('with the default rBB, keeps every entry of the exact list and adds only entries whose boxes are closer than rlist', () => {
+    const w = waterBox(300, 4);
+    const L = buildClusters(w, 4, 4);
+    const exact = buildPairList(w, L, rlist, { rbb: 0 });
+    const fast = buildPairList(w, L, rlist);
+    expect(fast.stats.clusterPairs).toBeGreaterThanOrEqual(exact.stats.clusterPairs);
+    expect(fast.stats.clusterPairs).toBeLessThan(1.1 * exact.stats.clusterPairs);
+  });
+  it('is linear: bounding-box tests per atom do not grow with the system', () => {
+    const per = [500, 4000].map((nMol) => {
+      const w = waterBox(nMol, 2);
+      return buildPairList(w, buildClusters(w, 4, 4), 0.9).stats.bbChecks / (3 * nMol);
+    });
+    // Same density, same cut-off: the work per atom is the same up to surface effects.
+    expect(per[1]! / per[0]!).toBeLessThan(1.15);
+    expect(per[1]! / per[0]!).toBeGreaterThan(0.85);
   });
 });

@@ -1,0 +1,314 @@
+// The MD loop: velocity Verlet or leap-frog, optional rigid-water constraints and thermostat,
+// non-bonded forces from generated kernels with the pair list rebuilt every nstlist steps,
+// thermodynamic output, trajectory frames, timers, and a blow-up guard that keeps the last good
+// frame. Positions are kept unwrapped (molecules stay whole); the pair search wraps internally.
+import { NonbondedForce, type SearchOptions } from './forces.ts';
+import type { MdSettings } from './interaction.ts';
+import type { MdSystem } from './system.ts';
+import { MdBlowUpError, MdInputError } from './errors.ts';
+
+/** kB in kJ mol^-1 K^-1 (GROMACS units); LJ units use 1. */
+export const KB_GROMACS = 0.0083144626;
+/** 1 kJ mol^-1 nm^-3 in bar. */
+export const PRESSURE_BAR = 16.6054;
+
+/** Rigid-body constraints (SETTLE) as the engine calls them. */
+export interface Constraints {
+  positions(xOld: Float64Array, xNew: Float64Array, v?: Float64Array, invdt?: number, virial?: Float64Array): void;
+  velocities(x: Float64Array, v: Float64Array, virial?: Float64Array): void;
+  /** Degrees of freedom removed. */
+  removedDof: number;
+}
+
+export interface Thermostat {
+  /** Velocity scaling factor given the current kinetic energy and degrees of freedom. */
+  factor(kinetic: number, ndof: number, dt: number): number;
+}
+
+export interface ThermoRow {
+  step: number;
+  time: number;
+  /** Temperature (K, or LJ units). */
+  T: number;
+  vdw: number;
+  coul: number;
+  epot: number;
+  ekin: number;
+  etot: number;
+  /** Total energy minus the energy the thermostat took out (conserved with v-rescale). */
+  conserved: number;
+  /** Pressure (bar, or LJ units). */
+  P: number;
+  /** Total momentum magnitude. */
+  momentum: number;
+}
+
+export interface MdRun {
+  topology: MdSystem;
+  mass: Float64Array;
+  x: Float64Array;
+  v: Float64Array;
+  units: 'lj' | 'gromacs';
+  settings: MdSettings;
+  rlist: number;
+  nstlist: number;
+  dt: number;
+  integrator: 'vv' | 'leapfrog';
+  keyF: string;
+  keyE: string;
+  constraints?: Constraints;
+  thermostat?: Thermostat;
+  search?: SearchOptions;
+  /** Energies/thermo every this many steps (0: only first and last). */
+  nstcalcenergy: number;
+  /** Starting step number and time (continuing a run). */
+  step0?: number;
+  /** Thermostat energy removed so far (continuing a run). */
+  thermostatEnergy?: number;
+  /** Largest force component allowed before the run is declared blown up. */
+  maxForce?: number;
+}
+
+export interface MdCallbacks {
+  onThermo?(row: ThermoRow): void;
+  /** Called every step after the update; return true to write a frame (the engine passes copies-on-demand). */
+  onStep?(step: number, x: Float64Array, v: Float64Array): void;
+}
+
+export interface MdTimers {
+  search: number;
+  kernel: number;
+  integrate: number;
+  output: number;
+  total: number;
+}
+
+export interface MdOutcome {
+  steps: number;
+  thermo: ThermoRow[];
+  timers: MdTimers;
+  nonbonded: NonbondedForce;
+  x: Float64Array;
+  v: Float64Array;
+  step: number;
+  thermostatEnergy: number;
+  pairSearches: number;
+}
+
+/** Blown-up state: the last frame that passed the guard, kept for the user. */
+export class MdBlowUp extends MdBlowUpError {
+  constructor(
+    message: string,
+    readonly lastGood: { step: number; x: Float64Array; v: Float64Array },
+  ) {
+    super(message);
+  }
+}
+
+export class MdEngine {
+  readonly kB: number;
+  readonly ndof: number;
+  private readonly f: Float64Array;
+  private readonly invMass: Float64Array;
+  thermostatEnergy: number;
+
+  private constructor(
+    readonly run: MdRun,
+    readonly nb: NonbondedForce,
+  ) {
+    const n = run.mass.length;
+    this.kB = run.units === 'lj' ? 1 : KB_GROMACS;
+    this.ndof = 3 * n - 3 - (run.constraints?.removedDof ?? 0);
+    this.f = new Float64Array(3 * n);
+    this.invMass = run.mass.map((m) => 1 / m);
+    this.thermostatEnergy = run.thermostatEnergy ?? 0;
+  }
+
+  static async create(run: MdRun): Promise<MdEngine> {
+    const n = run.mass.length;
+    if (run.x.length !== 3 * n || run.v.length !== 3 * n) throw new MdInputError(`positions/velocities for ${run.x.length / 3}/${run.v.length / 3} atoms, masses for ${n}`);
+    for (let i = 0; i < 3 * n; i++) {
+      if (!Number.isFinite(run.x[i]!) || !Number.isFinite(run.v[i]!)) throw new MdInputError(`atom ${Math.floor(i / 3) + 1}: position or velocity is not finite`);
+    }
+    const half = Math.min(...run.topology.box) / 2;
+    if (!(run.rlist < half)) {
+      throw new MdInputError(`the list cut-off (cut-off + buffer = ${run.rlist.toFixed(4)}) must be shorter than half the smallest box edge (${half.toFixed(4)}); use a larger system or a shorter cut-off`);
+    }
+    if (!(run.dt > 0) || !(run.nstlist >= 1)) throw new MdInputError(`dt must be > 0 and nstlist >= 1 (got ${run.dt}, ${run.nstlist})`);
+    const nb = await NonbondedForce.create({ topology: run.topology, settings: run.settings, rlist: run.rlist, keyF: run.keyF, keyE: run.keyE, search: run.search });
+    return new MdEngine(run, nb);
+  }
+
+  private kinetic(v: Float64Array): number {
+    const m = this.run.mass;
+    let s = 0;
+    for (let a = 0; a < m.length; a++) s += m[a]! * (v[3 * a]! * v[3 * a]! + v[3 * a + 1]! * v[3 * a + 1]! + v[3 * a + 2]! * v[3 * a + 2]!);
+    return 0.5 * s;
+  }
+
+  private momentum(v: Float64Array): number {
+    const m = this.run.mass;
+    const p = [0, 0, 0];
+    for (let a = 0; a < m.length; a++) for (let d = 0; d < 3; d++) p[d]! += m[a]! * v[3 * a + d]!;
+    return Math.hypot(p[0]!, p[1]!, p[2]!);
+  }
+
+  private guard(step: number, x: Float64Array, lastGood: { step: number; x: Float64Array; v: Float64Array }): void {
+    const f = this.f;
+    const fmax = this.run.maxForce ?? (this.run.units === 'lj' ? 1e6 : 1e7);
+    for (let i = 0; i < f.length; i++) {
+      const fi = f[i]!;
+      if (!(Math.abs(fi) <= fmax) || !Number.isFinite(x[i]!)) {
+        const atom = Math.floor(i / 3) + 1;
+        const what = Number.isFinite(x[i]!) ? `force ${fi.toExponential(3)} on atom ${atom} exceeds ${fmax.toExponential(0)}` : `atom ${atom} has a non-finite position`;
+        throw new MdBlowUp(`step ${step}: ${what}; the system blew up (time step too long, overlapping atoms, or a wrong input)`, lastGood);
+      }
+    }
+  }
+
+  private thermo(step: number, v: Float64Array, ekin: number, e: { vdw: number; coul: number; virial: Float64Array }, cvir: Float64Array): ThermoRow {
+    const box = this.run.topology.box;
+    const V = box[0] * box[1] * box[2];
+    const epot = e.vdw + e.coul;
+    const trXi = e.virial[0]! + e.virial[4]! + e.virial[8]! + cvir[0]! + cvir[4]! + cvir[8]!;
+    const p = ((2 / (3 * V)) * (ekin - trXi)) * (this.run.units === 'lj' ? 1 : PRESSURE_BAR);
+    return {
+      step,
+      time: step * this.run.dt,
+      T: (2 * ekin) / (this.ndof * this.kB),
+      vdw: e.vdw,
+      coul: e.coul,
+      epot,
+      ekin,
+      etot: epot + ekin,
+      conserved: epot + ekin + this.thermostatEnergy,
+      P: p,
+      momentum: this.momentum(v),
+    };
+  }
+
+  /** Run nsteps steps from the current state (x, v are updated in place). */
+  simulate(nsteps: number, cb: MdCallbacks = {}): MdOutcome {
+    const { run, nb, f, invMass } = this;
+    const { x, v, dt, nstlist } = run;
+    const n = run.mass.length;
+    const step0 = run.step0 ?? 0;
+    const nste = run.nstcalcenergy;
+    const timers: MdTimers = { search: 0, kernel: 0, integrate: 0, output: 0, total: 0 };
+    const thermoRows: ThermoRow[] = [];
+    const tStart = performance.now();
+    const xOld = new Float64Array(3 * n);
+    const cvir = new Float64Array(9);
+    const lastGood = { step: step0, x: Float64Array.from(x), v: Float64Array.from(v) };
+    const isEnergyStep = (s: number): boolean => s === step0 || s === step0 + nsteps || (nste > 0 && s % nste === 0);
+
+    // Forces at the start.
+    nb.rebuild(x);
+    let e = nb.compute(x, f, true)!;
+    this.guard(step0, x, lastGood);
+    // Leap-frog: v holds v(t - dt/2); thermo at t uses the average of the two half-step kinetic energies.
+    let ekinHalfOld = this.kinetic(v);
+    if (run.integrator === 'vv') {
+      const row = this.thermo(step0, v, this.kinetic(v), e, cvir);
+      thermoRows.push(row);
+      cb.onThermo?.(row);
+    }
+    for (let s = step0; s < step0 + nsteps; s++) {
+      const t0 = performance.now();
+      const next = s + 1;
+      cvir.fill(0);
+      if (run.integrator === 'vv') {
+        // v(t + dt/2) = v(t) + dt/2 F(t)/m; x(t + dt) = x(t) + dt v(t + dt/2); constrain.
+        for (let a = 0; a < n; a++) {
+          const h = 0.5 * dt * invMass[a]!;
+          for (let d = 0; d < 3; d++) {
+            const i = 3 * a + d;
+            v[i]! += h * f[i]!;
+            xOld[i] = x[i]!;
+            x[i]! += dt * v[i]!;
+          }
+        }
+        run.constraints?.positions(xOld, x, v, 1 / dt, cvir);
+      } else {
+        // Leap-frog: v(t + dt/2) = lambda (v(t - dt/2) + dt F(t)/m); x(t + dt) = x(t) + dt v(t + dt/2).
+        let lambda = 1;
+        if (run.thermostat) {
+          lambda = run.thermostat.factor(ekinHalfOld, this.ndof, dt);
+          this.thermostatEnergy += (1 - lambda * lambda) * ekinHalfOld;
+        }
+        for (let a = 0; a < n; a++) {
+          const h = dt * invMass[a]!;
+          for (let d = 0; d < 3; d++) {
+            const i = 3 * a + d;
+            v[i] = lambda * v[i]! + h * f[i]!;
+            xOld[i] = x[i]!;
+            x[i]! += dt * v[i]!;
+          }
+        }
+        run.constraints?.positions(xOld, x, v, 1 / dt, cvir);
+        if (isEnergyStep(s)) {
+          // Thermo of step s: kinetic energy as the average of the half steps around it.
+          const ekin = 0.5 * (ekinHalfOld + this.kinetic(v));
+          const row = this.thermo(s, v, ekin, e, cvir);
+          thermoRows.push(row);
+          cb.onThermo?.(row);
+        }
+        ekinHalfOld = this.kinetic(v);
+      }
+      const t1 = performance.now();
+      timers.integrate += t1 - t0;
+      if ((next - step0) % nstlist === 0) nb.rebuild(x);
+      const energies = isEnergyStep(next);
+      const r = nb.compute(x, f, energies);
+      if (r) e = r;
+      this.guard(next, x, lastGood);
+      const t2 = performance.now();
+      if (run.integrator === 'vv') {
+        cvir.fill(0);
+        for (let a = 0; a < n; a++) {
+          const h = 0.5 * dt * invMass[a]!;
+          for (let d = 0; d < 3; d++) v[3 * a + d]! += h * f[3 * a + d]!;
+        }
+        run.constraints?.velocities(x, v, cvir);
+        if (run.thermostat) {
+          const ek = this.kinetic(v);
+          const lambda = run.thermostat.factor(ek, this.ndof, dt);
+          for (let i = 0; i < 3 * n; i++) v[i]! *= lambda;
+          this.thermostatEnergy += (1 - lambda * lambda) * ek;
+        }
+        if (energies) {
+          const row = this.thermo(next, v, this.kinetic(v), e, cvir);
+          thermoRows.push(row);
+          cb.onThermo?.(row);
+        }
+      }
+      const t3 = performance.now();
+      timers.integrate += t3 - t2;
+      if (energies || (next - step0) % nstlist === 0) {
+        lastGood.step = next;
+        lastGood.x.set(x);
+        lastGood.v.set(v);
+      }
+      cb.onStep?.(next, x, v);
+      timers.output += performance.now() - t3;
+    }
+    if (run.integrator === 'leapfrog') {
+      // The last step's thermo needs v(t + dt/2) of one more half step: use the kick only (no drift).
+      const ekin0 = ekinHalfOld;
+      const vNext = Float64Array.from(v);
+      for (let a = 0; a < n; a++) for (let d = 0; d < 3; d++) vNext[3 * a + d]! += dt * invMass[a]! * f[3 * a + d]!;
+      if (run.constraints) {
+        const xNext = Float64Array.from(x);
+        for (let i = 0; i < 3 * n; i++) xNext[i]! += dt * vNext[i]!;
+        run.constraints.positions(x, xNext, vNext, 1 / dt, cvir);
+      }
+      const row = this.thermo(step0 + nsteps, v, 0.5 * (ekin0 + this.kinetic(vNext)), e, cvir);
+      thermoRows.push(row);
+      cb.onThermo?.(row);
+    }
+    timers.search = nb.timers.search;
+    timers.kernel = nb.timers.kernel;
+    timers.total = performance.now() - tStart;
+    return { steps: nsteps, thermo: thermoRows, timers, nonbonded: nb, x, v, step: step0 + nsteps, thermostatEnergy: this.thermostatEnergy, pairSearches: nb.timers.searches };
+  }
+}

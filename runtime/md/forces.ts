@@ -1,0 +1,142 @@
+// Non-bonded forces for the MD engine: a pair of generated variants of the same cluster shape and
+// precision (force-only for most steps, force + energy + virial for output steps), the cluster
+// layout and pair list rebuilt every nstlist steps, and the cheap per-step position update in
+// between (the layout keeps each atom's slot and periodic image until the next rebuild).
+import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
+import { loadTsModule, variantParams } from '../variants.ts';
+import { mdShape, type MdTsModule } from './kernels.ts';
+import { MdProblem, type Precision } from './problem.ts';
+import type { MdSettings } from './interaction.ts';
+import type { MdSystem } from './system.ts';
+import { MdInputError } from './errors.ts';
+
+export interface NonbondedEnergies {
+  vdw: number;
+  coul: number;
+  /** Virial -1/2 sum r_ij (x) F_ij, row-major 3x3. */
+  virial: Float64Array;
+}
+
+export interface SearchOptions {
+  /** Order of the x/y grid columns in memory (see runtime/md/orderings.ts); default row-major. */
+  columnOrder?: (ncx: number, ncy: number) => Int32Array;
+}
+
+export interface NonbondedTimers {
+  search: number;
+  kernel: number;
+  searches: number;
+  calls: number;
+}
+
+export class NonbondedForce {
+  private problem!: MdProblem;
+  private args!: Omit<MdArgs, 'f' | 'energy' | 'fshift'>;
+  /** Image offset of each padded slot relative to the atom's unwrapped position at the last rebuild. */
+  private offset!: Float64Array;
+  private fPad!: Real;
+  private readonly energy = new Float64Array(2);
+  private readonly fshift = new Float64Array(81);
+  readonly timers: NonbondedTimers = { search: 0, kernel: 0, searches: 0, calls: 0 };
+
+  private constructor(
+    readonly topology: MdSystem,
+    readonly settings: MdSettings,
+    readonly rlist: number,
+    readonly keyF: string,
+    readonly keyE: string,
+    private readonly modF: MdTsModule,
+    private readonly modE: MdTsModule,
+    readonly M: number,
+    readonly N: number,
+    readonly precision: Precision,
+    readonly full: boolean,
+    private readonly search: SearchOptions,
+  ) {}
+
+  /**
+   * keyF computes forces (output f or better), keyE forces, energies and shift forces (output fev).
+   * Both must have the same cluster shape, precision and list type.
+   */
+  static async create(o: { topology: MdSystem; settings: MdSettings; rlist: number; keyF: string; keyE: string; search?: SearchOptions }): Promise<NonbondedForce> {
+    const [sf, se] = [await mdShape(o.keyF), await mdShape(o.keyE)];
+    if (se.output !== 'fev') throw new MdInputError(`variant ${o.keyE} computes "${se.output}"; energy steps need output fev`);
+    if (sf.M !== se.M || sf.N !== se.N || sf.precision !== se.precision || sf.target !== 'ts' || se.target !== 'ts') {
+      throw new MdInputError(`variants ${o.keyF} and ${o.keyE} must both be TypeScript with the same cluster shape and precision`);
+    }
+    const full = (await variantParams(o.keyF)).list === 'full';
+    if (((await variantParams(o.keyE)).list === 'full') !== full) throw new MdInputError(`variants ${o.keyF} and ${o.keyE} use different list types (half/full)`);
+    const modF = await loadTsModule<MdTsModule>(o.keyF);
+    const modE = o.keyE === o.keyF ? modF : await loadTsModule<MdTsModule>(o.keyE);
+    return new NonbondedForce(o.topology, o.settings, o.rlist, o.keyF, o.keyE, modF, modE, sf.M, sf.N, sf.precision, full, o.search ?? {});
+  }
+
+  /** Grid, cluster and search again from positions x (any periodic image). */
+  rebuild(x: Float64Array): void {
+    const t0 = performance.now();
+    const sys: MdSystem = { ...this.topology, x };
+    this.problem = new MdProblem(sys, this.settings, this.M, this.N, this.rlist, { full: this.full, columnOrder: this.search.columnOrder });
+    this.args = this.problem.args(this.precision);
+    const L = this.problem.layout;
+    this.offset = new Float64Array(3 * L.nPadded);
+    for (let p = 0; p < L.nPadded; p++) {
+      const a = L.atomOf[p]!;
+      if (a < 0) continue;
+      for (let d = 0; d < 3; d++) this.offset[3 * p + d] = L.x[3 * p + d]! - x[3 * a + d]!;
+    }
+    this.fPad = this.precision === 'f64' ? new Float64Array(3 * L.nPadded) : new Float32Array(3 * L.nPadded);
+    this.timers.search += performance.now() - t0;
+    this.timers.searches++;
+  }
+
+  get list() {
+    return this.problem.list;
+  }
+
+  get layout() {
+    return this.problem.layout;
+  }
+
+  /**
+   * Forces on the atoms at positions x (the same periodic images as at the last rebuild, moved),
+   * written into f (3 per atom). With energies, also returns V_LJ, V_Coulomb (with self terms) and
+   * the virial.
+   */
+  compute(x: Float64Array, f: Float64Array, energies: boolean): NonbondedEnergies | null {
+    const t0 = performance.now();
+    const L = this.problem.layout;
+    const xq = this.args.xq;
+    const off = this.offset;
+    for (let p = 0; p < L.nPadded; p++) {
+      const a = L.atomOf[p]!;
+      if (a < 0) continue;
+      xq[4 * p] = x[3 * a]! + off[3 * p]!;
+      xq[4 * p + 1] = x[3 * a + 1]! + off[3 * p + 1]!;
+      xq[4 * p + 2] = x[3 * a + 2]! + off[3 * p + 2]!;
+    }
+    this.fPad.fill(0);
+    let res: NonbondedEnergies | null = null;
+    if (energies) {
+      this.energy.fill(0);
+      this.fshift.fill(0);
+      const out = { f: this.fPad, energy: this.energy, fshift: this.fshift };
+      this.modE.kernel({ ...this.args, ...out });
+      const r = this.problem.finish(this.precision, out);
+      f.set(r.f);
+      res = { vdw: r.vdw, coul: r.coul, virial: r.virial };
+    } else {
+      this.modF.kernel({ ...this.args, f: this.fPad, energy: this.energy, fshift: this.fshift });
+      const fp = this.fPad;
+      const slot = L.slotOf;
+      for (let a = 0; a < slot.length; a++) {
+        const p = 3 * slot[a]!;
+        f[3 * a] = fp[p]!;
+        f[3 * a + 1] = fp[p + 1]!;
+        f[3 * a + 2] = fp[p + 2]!;
+      }
+    }
+    this.timers.kernel += performance.now() - t0;
+    this.timers.calls++;
+    return res;
+  }
+}
