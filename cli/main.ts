@@ -168,6 +168,8 @@ export async function main(argv: string[]): Promise<number> {
   const { registerGem } = await import('./commands/gem.ts');
   const { registerBigdft } = await import('./commands/bigdft.ts');
   registerGem(run);
+  const { registerAnalyze } = await import('./commands/analyze.ts');
+  registerAnalyze(program);
   registerBigdft(run);
   program.command('main').description('the main job (npm start)').action(wrap(cmdMain));
   try {
