@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 /** An error whose message is for the user as it stands. */
 export class UserError extends Error {}
 
-const USER_ERRORS = new Set(['SpecError', 'UnknownVariantError', 'NoAdapterError', 'UserError', 'ExprError', 'GemInputError', 'ConvInputError', 'GroError']);
+const USER_ERRORS = new Set(['SpecError', 'UnknownVariantError', 'NoAdapterError', 'UserError', 'ExprError', 'GemInputError', 'ConvInputError', 'MdInputError', 'MdBlowUpError', 'GroError']);
 
 async function cmdGenerate(specs: string[], o: { out?: string; check?: boolean; quiet?: boolean }): Promise<number> {
   const gen = await import('../generator/index.ts');
@@ -171,6 +171,8 @@ export async function main(argv: string[]): Promise<number> {
   const { registerAnalyze } = await import('./commands/analyze.ts');
   registerAnalyze(program);
   registerBigdft(run);
+  const { registerMd } = await import('./commands/md.ts');
+  registerMd(run);
   program.command('main').description('the main job (npm start)').action(wrap(cmdMain));
   try {
     await program.parseAsync(argv, { from: 'user' });

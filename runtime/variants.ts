@@ -107,3 +107,20 @@ async function renderOnDemand(key: string): Promise<{ text: string; target: stri
   }
   return { text: gen.renderVariant(spec, v).text, target: String(v.target) };
 }
+
+/**
+ * The key of the variant that differs from `key` only in the given axis values (e.g. the
+ * energy-computing sibling of a force-only variant). Fails clearly if the result breaks a rule.
+ */
+export async function siblingKey(key: string, changes: Record<string, string | number>): Promise<string> {
+  const { spec, gen } = await specFor(key);
+  let v;
+  try {
+    v = { ...gen.parseVariantKey(spec, key), ...changes };
+    const bad = gen.violations(spec, v);
+    if (bad.length > 0) throw new Error(`${bad.join('; ')}`);
+    return gen.variantKey(spec, v);
+  } catch (e) {
+    throw new UnknownVariantError(`no variant like ${key} with ${JSON.stringify(changes)}: ${(e as Error).message}`);
+  }
+}

@@ -3,7 +3,8 @@
 // (padded forces, energies, shift forces) into atom forces, energies and the virial.
 import type { MdArgs, MdParams, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import type { MdSystem } from './system.ts';
-import { buildClusters, buildPairList, type ClusterLayout, type PairList } from './clusters.ts';
+import { buildClusters, buildPairList, type ClusterLayout, type ClusterOptions, type PairList } from './clusters.ts';
+import { toFullList } from './fulllist.ts';
 import { derive, selfEnergy, tableC6C12, ewaldCorrection, type Derived, type MdSettings } from './interaction.ts';
 import type { MdResult } from './reference.ts';
 
@@ -24,9 +25,15 @@ export class MdProblem {
     M: number,
     N: number,
     readonly rlist = settings.rc,
+    /**
+     * full: hold a full list (each ordered pair once, runtime/md/fulllist.ts) for the `list: full`
+     * variants; columnOrder: memory order of the grid columns (data orderings, seed 004).
+     */
+    opts: { full?: boolean; columnOrder?: ClusterOptions['columnOrder'] } = {},
   ) {
-    this.layout = buildClusters(sys, M, N);
-    this.list = buildPairList(sys, this.layout, rlist);
+    this.layout = buildClusters(sys, M, N, { columnOrder: opts.columnOrder });
+    const half = buildPairList(sys, this.layout, rlist);
+    this.list = opts.full ? toFullList(half, this.layout) : half;
     this.d = derive(settings);
   }
 

@@ -1,0 +1,308 @@
+// Building an MD run from user options: the MiniMD LJ fluid or SPC/E water from a .gro file (or a
+// saved state), the variant pair (force-only and energy) for a cluster shape and precision, the
+// Verlet buffer (given, or estimated from a drift tolerance), SETTLE and the thermostat.
+import { readFileSync } from 'node:fs';
+import { ljFluid } from './ljfluid.ts';
+import { readGro, type GroAtom } from './gro.ts';
+import { waterSystemFromGro } from './topology.ts';
+import { Settle, SPCE_DOH, SPCE_DHH } from './settle.ts';
+import { vrescaleFactor, berendsenFactor, refKinetic, gaussian } from './thermostat.ts';
+import { estimateVerletBuffer, spceVerletTypes } from './verletbuf.ts';
+import { derive, type MdSettings } from './interaction.ts';
+import { rng, type MdSystem } from './system.ts';
+import { cellOrder, parseOrdering, ORDERINGS } from './orderings.ts';
+import { KB_GROMACS, type Constraints, type MdRun, type Thermostat } from './engine.ts';
+import { MdInputError } from './errors.ts';
+import { siblingKey, variantParams } from '../variants.ts';
+
+export const CLUSTERS = ['1x1', '2x2', '4x2', '4x4', '4x8', '8x4', '8x8'] as const;
+
+export interface MdOptions {
+  /** 'lj' (MiniMD fcc LJ fluid) or 'water' (SPC/E from gro). */
+  system: 'lj' | 'water';
+  gro?: string;
+  /** Continue from a state file written by a previous run. */
+  state?: string;
+  cells?: number;
+  density?: number;
+  t0?: number;
+  dt?: number;
+  nstlist?: number;
+  rc?: number;
+  /** Buffer given explicitly ... */
+  rb?: number;
+  /** ... or estimated for this drift tolerance (energy per atom per time unit). */
+  verletTolerance?: number;
+  integrator?: 'vv' | 'leapfrog';
+  thermostat?: 'none' | 'v-rescale' | 'berendsen';
+  refT?: number;
+  tauT?: number;
+  seed?: number;
+  /** A force variant key; or cluster + precision + list to build one. */
+  variant?: string;
+  cluster?: string;
+  precision?: 'f32' | 'f64';
+  list?: 'half' | 'full';
+  ordering?: string;
+  nstcalcenergy?: number;
+}
+
+/** Saved run state: enough to continue exactly (JSON keeps doubles exact). */
+export interface MdState {
+  format: 'kernforge-md-state';
+  version: 1;
+  system: 'lj' | 'water';
+  box: [number, number, number];
+  step: number;
+  /** Time of step 0 is 0; time = step * dt. */
+  dt: number;
+  thermostatEnergy: number;
+  names?: GroAtom[];
+  x: number[];
+  v: number[];
+}
+
+export interface PreparedRun {
+  run: MdRun;
+  /** Residue/atom names for frames (water), or undefined (LJ: written as AR). */
+  names?: GroAtom[];
+  /** Water molecules (O,H1,H2) for whole-molecule wrapping of output frames. */
+  molecules?: Int32Array;
+  description: string;
+  rb: number;
+  rbSource: string;
+  settle?: Settle;
+}
+
+const DEFAULTS = {
+  lj: { dt: 0.005, nstlist: 20, rc: 2.5, rb: 0.3, integrator: 'vv', nstcalcenergy: 100, cluster: '4x4' },
+  water: { dt: 0.002, nstlist: 10, rc: 1.0, integrator: 'leapfrog', nstcalcenergy: 100, cluster: '4x4' },
+} as const;
+
+function checkNumber(name: string, v: number | undefined, ok: (x: number) => boolean, allowed: string): void {
+  if (v !== undefined && !(Number.isFinite(v) && ok(v))) throw new MdInputError(`--${name} ${v}: must be ${allowed}`);
+}
+
+function readState(path: string): MdState {
+  let s: MdState;
+  try {
+    s = JSON.parse(readFileSync(path, 'utf8')) as MdState;
+  } catch (e) {
+    throw new MdInputError(`${path}: not a kernforge state file (${(e as Error).message})`);
+  }
+  if (s?.format !== 'kernforge-md-state' || s.version !== 1) throw new MdInputError(`${path}: not a kernforge state file (format/version missing)`);
+  if (!Array.isArray(s.x) || s.x.length !== s.v?.length || s.x.length % 3 !== 0) throw new MdInputError(`${path}: positions and velocities missing or of different lengths`);
+  return s;
+}
+
+/**
+ * Column order for the pair search from an ordering name. orderings.ts numbers 2-D cells x-fastest
+ * (cy * ncx + cx); the cluster grid numbers columns cx * ncy + cy, so positions are converted.
+ */
+export function columnOrder(name: string | undefined): ((ncx: number, ncy: number) => Int32Array) | undefined {
+  if (!name) return undefined;
+  const canon = parseOrdering(name);
+  if (!canon) throw new MdInputError(`--ordering ${name}: unknown (allowed: ${ORDERINGS.join(', ')})`);
+  if (canon === 'row-major') return undefined;
+  return (ncx, ncy) => cellOrder([ncx, ncy], canon).cells.map((c) => (c % ncx) * ncy + Math.floor(c / ncx));
+}
+
+export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
+  const state = o.state ? readState(o.state) : undefined;
+  const kind = state?.system ?? o.system;
+  const d = DEFAULTS[kind];
+  checkNumber('dt', o.dt, (x) => x > 0, 'a positive time step');
+  checkNumber('nstlist', o.nstlist, (x) => Number.isInteger(x) && x >= 1, 'a positive integer');
+  checkNumber('rc', o.rc, (x) => x > 0, 'a positive cut-off');
+  checkNumber('rb', o.rb, (x) => x >= 0, 'a buffer >= 0');
+  checkNumber('verlet-tolerance', o.verletTolerance, (x) => x > 0, 'a positive drift tolerance');
+  checkNumber('ref-t', o.refT, (x) => x >= 0, 'a temperature >= 0');
+  checkNumber('tau-t', o.tauT, (x) => x > 0, 'a positive coupling time');
+  const dt = state?.dt ?? o.dt ?? d.dt;
+  const nstlist = o.nstlist ?? d.nstlist;
+  const rc = o.rc ?? d.rc;
+  const integrator = o.integrator ?? d.integrator;
+  if (!['vv', 'leapfrog'].includes(integrator)) throw new MdInputError(`--integrator ${integrator}: allowed vv, leapfrog`);
+
+  let topology: MdSystem;
+  let mass: Float64Array;
+  let v: Float64Array;
+  let names: GroAtom[] | undefined;
+  let molecules: Int32Array | undefined;
+  let settings: MdSettings;
+  let description: string;
+  let temperature: number;
+  if (kind === 'lj') {
+    const lj = ljFluid({ cells: state ? Math.round(Math.cbrt(state.x.length / 12)) : o.cells ?? 10, density: o.density, t0: o.t0 });
+    topology = lj.sys;
+    mass = lj.mass;
+    v = lj.v;
+    settings = { interaction: 'lj', comb: 'geom', shift: false, rc };
+    temperature = o.t0 ?? 1.44;
+    description = `LJ fluid (MiniMD): ${mass.length} atoms, fcc density ${o.density ?? 0.8442}, T0 ${temperature}, LJ units`;
+  } else {
+    const file = o.gro;
+    if (!file && !state) throw new MdInputError('the water system needs --gro <file.gro> (SPC/E water) or --continue <state.json>');
+    let frame;
+    if (state) {
+      frame = { title: 'state', atoms: state.names ?? [], x: Float64Array.from(state.x), box: state.box };
+    } else {
+      let text: string;
+      try {
+        text = readFileSync(file!, 'utf8');
+      } catch (e) {
+        throw new MdInputError(`cannot read ${file}: ${(e as Error).message}`);
+      }
+      frame = readGro(text, file);
+    }
+    const w = waterSystemFromGro(frame, file ?? o.state);
+    topology = w.sys;
+    mass = w.mass;
+    names = w.names;
+    molecules = w.molecules;
+    settings = { interaction: 'lj-rf', comb: 'geom', shift: true, rc, epsR: 1, epsRf: 0 };
+    temperature = o.refT ?? 300;
+    if (!state && frame.v) v = frame.v;
+    else v = new Float64Array(3 * mass.length);
+    if (!state && !frame.v) {
+      // Maxwell-Boltzmann velocities at refT, made rigid below.
+      const r = rng(o.seed ?? 1);
+      for (let a = 0; a < mass.length; a++) for (let k = 0; k < 3; k++) v[3 * a + k] = gaussian(r) * Math.sqrt((KB_GROMACS * temperature) / mass[a]!);
+    }
+    description = `SPC/E water: ${molecules.length / 3} molecules (${mass.length} atoms), box ${topology.box.map((b) => b.toFixed(3)).join(' x ')} nm, RF (eps_rf = inf) + LJ potential-shift, rc ${rc} nm, SETTLE`;
+  }
+  let x = topology.x;
+  let step0 = 0;
+  let thermostatEnergy = 0;
+  if (state) {
+    if (state.x.length !== 3 * mass.length) throw new MdInputError(`${o.state}: ${state.x.length / 3} atoms, the system has ${mass.length}`);
+    x = Float64Array.from(state.x);
+    v = Float64Array.from(state.v);
+    topology = { ...topology, box: state.box, x };
+    step0 = state.step;
+    thermostatEnergy = state.thermostatEnergy;
+  }
+
+  // Variant pair.
+  let keyF = o.variant;
+  if (!keyF) {
+    const cluster = o.cluster ?? d.cluster;
+    if (!(CLUSTERS as readonly string[]).includes(cluster)) throw new MdInputError(`--cluster ${cluster}: allowed ${CLUSTERS.join(', ')}`);
+    const precision = o.precision ?? 'f64';
+    if (!['f32', 'f64'].includes(precision)) throw new MdInputError(`--precision ${precision}: allowed f32, f64`);
+    const list = cluster === '1x1' ? `.${o.list ?? 'half'}` : '';
+    if (o.list === 'full' && cluster !== '1x1') throw new MdInputError('--list full needs --cluster 1x1');
+    keyF = `md-nonbonded.ts.${settings.interaction}.geom.${settings.shift ? 'shift' : 'plain'}.${precision}.f.${cluster}${list}.mask.mask`;
+  }
+  const p = await variantParams(keyF);
+  if (p.interaction !== settings.interaction || p.ljShift !== (settings.shift ? 'shift' : 'plain') || p.ljComb !== 'geom' || p.target !== 'ts') {
+    throw new MdInputError(`variant ${keyF} does not compute this system's interaction (${settings.interaction}, geometric LJ, ${settings.shift ? 'potential-shift' : 'plain'}) on the TypeScript target`);
+  }
+  const keyE = p.output === 'fev' ? keyF : await siblingKey(keyF, { output: 'fev' });
+  const [M, N] = String(p.cluster).split('x').map(Number) as [number, number];
+
+  // Verlet buffer.
+  let rb: number;
+  let rbSource: string;
+  if (o.rb !== undefined) {
+    rb = o.rb;
+    rbSource = 'given';
+  } else if (kind === 'lj' && o.verletTolerance === undefined) {
+    rb = DEFAULTS.lj.rb;
+    rbSource = "MiniMD's skin";
+  } else {
+    const tol = o.verletTolerance ?? 0.005;
+    const volume = topology.box[0] * topology.box[1] * topology.box[2];
+    const dd = derive(settings);
+    const types =
+      kind === 'lj'
+        ? [{ mass: 1, charge: 0, c6: 4, c12: 4, count: mass.length }]
+        : spceVerletTypes(mass.length / 3);
+    const est = estimateVerletBuffer({
+      types,
+      volume,
+      temperature,
+      kB: kind === 'lj' ? 1 : KB_GROMACS,
+      dt,
+      nstlist,
+      rc,
+      interaction: settings.interaction as 'lj' | 'lj-rf',
+      ljShift: settings.shift,
+      krf: dd.krf,
+      epsfac: dd.epsfac,
+      tolerance: tol,
+      cluster: [Math.min(M, 4), Math.min(N, 4)],
+    });
+    rb = est.rlist - rc;
+    rbSource = `estimated for a drift of ${tol} per atom per time unit at T = ${temperature} (seed 001 appendix)`;
+  }
+
+  let constraints: Constraints | undefined;
+  let settle: Settle | undefined;
+  if (molecules) {
+    const s = new Settle(molecules, mass, SPCE_DOH, SPCE_DHH);
+    settle = s;
+    constraints = {
+      positions: (xo, xn, vv, invdt, vir) => s.positions(xo, xn, vv, invdt, vir),
+      velocities: (xx, vv, vir) => s.velocities(xx, vv, vir, 2 / dt),
+      removedDof: molecules.length, // 3 constraints per molecule
+    };
+    if (!state) {
+      // Make the starting velocities rigid and remove the centre-of-mass motion.
+      s.velocities(x, v);
+      removeComMotion(v, mass);
+    }
+  }
+  let thermostat: Thermostat | undefined;
+  const tkind = o.thermostat ?? 'none';
+  if (!['none', 'v-rescale', 'berendsen'].includes(tkind)) throw new MdInputError(`--thermostat ${tkind}: allowed none, v-rescale, berendsen`);
+  if (tkind !== 'none') {
+    const refT = o.refT ?? temperature;
+    const tau = o.tauT ?? (kind === 'lj' ? 0.5 : 0.1);
+    const r = rng(o.seed ?? 1);
+    thermostat = {
+      factor: (k, ndof, h) => {
+        const kref = kind === 'lj' ? 0.5 * ndof * refT : refKinetic(ndof, refT);
+        return tkind === 'v-rescale' ? vrescaleFactor(k, kref, ndof, tau, h, r) : berendsenFactor(k, kref, tau, h);
+      },
+    };
+  }
+  return {
+    run: {
+      topology,
+      mass,
+      x,
+      v,
+      units: kind === 'lj' ? 'lj' : 'gromacs',
+      settings,
+      rlist: rc + rb,
+      nstlist,
+      dt,
+      integrator,
+      keyF,
+      keyE,
+      constraints,
+      thermostat,
+      search: { columnOrder: columnOrder(o.ordering) },
+      nstcalcenergy: o.nstcalcenergy ?? d.nstcalcenergy,
+      step0,
+      thermostatEnergy,
+    },
+    names,
+    molecules,
+    description,
+    rb,
+    rbSource,
+    settle,
+  };
+}
+
+export function removeComMotion(v: Float64Array, mass: Float64Array): void {
+  let mt = 0;
+  const p = [0, 0, 0];
+  for (let a = 0; a < mass.length; a++) {
+    mt += mass[a]!;
+    for (let d = 0; d < 3; d++) p[d]! += mass[a]! * v[3 * a + d]!;
+  }
+  for (let a = 0; a < mass.length; a++) for (let d = 0; d < 3; d++) v[3 * a + d]! -= p[d]! / mt;
+}
