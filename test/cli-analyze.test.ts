@@ -54,6 +54,7 @@ describe('kernforge analyze orderings', () => {
     const r = await run('--grid', '32x32', '--stencil', '2', '--shape', 'spherical', '--orderings', 'morton', '--cache', '16');
     expect(r.status).toBe(0);
     expect(r.out).toMatch(/grid 32x32, spherical stencil g=2 \(25 bins\), 784 bins outside the border zone/);
+    expect(r.out).not.toMatch(/Hybrids use/);
   });
 
   it.each([

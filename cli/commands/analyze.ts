@@ -131,7 +131,7 @@ export function analyzeOrderings(o: AnalyzeOrderingsOptions = {}): string {
     out.push(`  ${accesses} accesses; at least ${Math.ceil(dims.reduce((a, b) => a * b, 1) / line)} lines hold the grid`);
     out.push(...alignTable(rows).map((l) => `  ${l}`));
   }
-  if (orderings.some((n) => n.includes('-'))) out.push('', `Hybrids use sub-blocks of 2^${t} = ${2 ** t} bins per side.`);
+  if (orderings.some((n) => /-(rm|cm)$/.test(n))) out.push('', `Hybrids use sub-blocks of 2^${t} = ${2 ** t} bins per side.`);
   return out.join('\n');
 }
 
