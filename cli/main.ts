@@ -132,6 +132,12 @@ async function cmdMain(): Promise<number> {
   return v;
 }
 
+/** An error of one of the user-error classes, or of a subclass of one. */
+function isUserError(e: unknown): e is Error {
+  for (let p = e as object | null; p; p = Object.getPrototypeOf(p)) if (USER_ERRORS.has(p.constructor?.name)) return true;
+  return false;
+}
+
 /** Run the CLI; returns the exit status. */
 export async function main(argv: string[]): Promise<number> {
   const program = new Command();
@@ -180,7 +186,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode;
     const err = e as Error;
-    if (USER_ERRORS.has(err.constructor.name)) {
+    if (isUserError(err)) {
       console.error(`kernforge: error: ${err.message}`);
       return 2;
     }

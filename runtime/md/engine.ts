@@ -297,6 +297,7 @@ export class MdEngine {
       const ekin0 = ekinHalfOld;
       const vNext = Float64Array.from(v);
       for (let a = 0; a < n; a++) for (let d = 0; d < 3; d++) vNext[3 * a + d]! += dt * invMass[a]! * f[3 * a + d]!;
+      cvir.fill(0);
       if (run.constraints) {
         const xNext = Float64Array.from(x);
         for (let i = 0; i < 3 * n; i++) xNext[i]! += dt * vNext[i]!;
