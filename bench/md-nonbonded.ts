@@ -92,7 +92,8 @@ export function pairsWithin(sys: MdSystem, rc: number): number {
  * entry scheme with both cut-off handlings and the pair scheme (super-clusters) with masks.
  */
 function keysFor(target: string, precision: string, shape: string): string[] {
-  const base = `md-nonbonded.${target}.lj-rf.geom.shift.${precision}.f.${shape}`;
+  // TS 1x1 keys name the neighbour list too: the half list is the one this benchmark builds.
+  const base = `md-nonbonded.${target}.lj-rf.geom.shift.${precision}.f.${shape}${target === 'ts' && shape === '1x1' ? '.half' : ''}`;
   if (target === 'wgsl') {
     return [`${base}.mask.mask.entry.workgroup64.jsplit1`, `${base}.mask.branch.entry.workgroup64.jsplit1`, `${base}.mask.mask.pair.workgroup256`];
   }

@@ -112,6 +112,8 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     usesC: !pot || used.has('c6') || used.has('c12'),
     energies: v.output !== 'f',
     virial: v.output === 'fev',
+    // Full neighbour list (the `list` axis, TS 1x1): forces on i only, energies and shift forces halved.
+    fullList: v.list === 'full',
     cutBranch: v.cutoff === 'branch',
     exclBranch: v.excl === 'branch',
     maskWords,

@@ -93,8 +93,8 @@ describe('valid specs', () => {
     const s = loadAndValidate(SPEC_PATH);
     expect(s.family).toBe('md-nonbonded');
     expect(s.file).toBe('md-nonbonded.yaml');
-    expect(s.axes.map((a) => a.name)).toEqual(['target', 'interaction', 'ljComb', 'ljShift', 'precision', 'output', 'ewald', 'cluster', 'excl', 'cutoff', 'scheme', 'workgroup', 'jsplit']);
-    expect(s.axes.filter((a) => a.when).map((a) => a.name)).toEqual(['ewald', 'scheme', 'workgroup', 'jsplit']);
+    expect(s.axes.map((a) => a.name)).toEqual(['target', 'interaction', 'ljComb', 'ljShift', 'precision', 'output', 'ewald', 'cluster', 'list', 'excl', 'cutoff', 'scheme', 'workgroup', 'jsplit']);
+    expect(s.axes.filter((a) => a.when).map((a) => a.name)).toEqual(['ewald', 'list', 'scheme', 'workgroup', 'jsplit']);
     expect(s.axes.find((a) => a.name === 'scheme')!.values).toEqual(['entry', 'pair']);
     expect(s.axes.find((a) => a.name === 'workgroup')!.values).toEqual([32, 64, 128, 256]);
     expect(s.rules.map((r) => r.name)).toEqual(['wgsl-is-f32', 'pair-fits-workgroup', 'wgsl-masked']);
