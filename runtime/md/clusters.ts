@@ -272,6 +272,8 @@ export interface PairListOptions {
    * GROMACS: rlist minus half the mean bounding-box diagonal.
    */
   rbb?: number;
+  /** Use the general cluster search even for 1x1 (for tests). */
+  generic?: boolean;
 }
 
 /**
@@ -294,6 +296,7 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
     shiftVec[3 * s + 1] = ((Math.floor(s / 3) % 3) - 1) * Ly;
     shiftVec[3 * s + 2] = (Math.floor(s / 9) - 1) * Lz;
   }
+  if (M === 1 && N === 1 && !opts.generic) return atomPairList(sys, L, rlist, shiftVec);
   const bbI = flatBoxes(L, M);
   const bbJ = flatBoxes(L, N);
   const nci = L.nPadded / M;
@@ -401,7 +404,8 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
             if (d2bb >= rl2) continue;
             const j0s = j * N;
             const special = exclJ[j] === i || j0s < i0 + M || L.atomOf[j0s + N - 1]! < 0 || L.atomOf[i0 + M - 1]! < 0;
-            let within = d2bb < rbb2;
+            // The rBB shortcut only for disjoint clusters: a self pair holds no counted pair at distance 0.
+            let within = d2bb < rbb2 && j0s >= i0 + M;
             // Masks in two scalar words (M*N <= 64).
             let m0 = full0;
             let m1 = full1;
@@ -495,6 +499,124 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
     shiftVec,
     rlist,
     stats: { clusterPairs: ncj, computedPairs, bbChecks },
+  };
+}
+
+/** Exclusions as a CSR by atom, partners sorted. */
+function exclusionCsr(sys: MdSystem): { start: Int32Array; list: Int32Array } {
+  const n = sys.q.length;
+  const start = new Int32Array(n + 1);
+  for (let a = 0; a < n; a++) start[a + 1] = start[a]! + (sys.exclusions[a]?.length ?? 0);
+  const list = new Int32Array(start[n]!);
+  for (let a = 0; a < n; a++) if (sys.exclusions[a]) list.set(Int32Array.from(sys.exclusions[a]!).sort(), start[a]!);
+  return { start, list };
+}
+
+/**
+ * The 1x1 case of the grid search: a plain atom-pair (Verlet) list, each pair within rlist once,
+ * grouped by i atom and shift. Same entries and order as the general search with rBB = 0, without
+ * the bounding-box bookkeeping that clusters of one atom do not need.
+ */
+function atomPairList(sys: MdSystem, L: ClusterLayoutWithGrid, rlist: number, shiftVec: Float64Array): PairList {
+  const g = L.grid;
+  const xs = L.x;
+  const n = L.nPadded;
+  const [Lx, Ly, Lz] = sys.box;
+  const rl2 = rlist * rlist;
+  const { start: exStart, list: exList } = exclusionCsr(sys);
+  let ci = new Int32Array(4 * Math.max(16, 2 * n));
+  let nci4 = 0;
+  let cj = new Int32Array(Math.max(64, 48 * n));
+  let excl = new Uint32Array(cj.length);
+  let ncj = 0;
+  let tmpJ = new Int32Array(1024);
+  let tmpM = new Uint8Array(1024);
+  let bbChecks = 0;
+  for (let i = 0; i < n; i++) {
+    const atomA = L.atomOf[i]!;
+    const hasEx = exStart[atomA + 1]! > exStart[atomA]!;
+    for (let s = 0; s < 27; s++) {
+      const ix = xs[3 * i]! + shiftVec[3 * s]!;
+      const iy = xs[3 * i + 1]! + shiftVec[3 * s + 1]!;
+      const iz = xs[3 * i + 2]! + shiftVec[3 * s + 2]!;
+      if (ix < -rlist || ix >= Lx + rlist || iy < -rlist || iy >= Ly + rlist || iz < -rlist || iz >= Lz + rlist) continue;
+      const cx0 = Math.max(0, Math.floor((ix - rlist) / g.sx));
+      const cx1 = Math.min(g.ncx - 1, Math.floor((ix + rlist) / g.sx));
+      const cy0 = Math.max(0, Math.floor((iy - rlist) / g.sy));
+      const cy1 = Math.min(g.ncy - 1, Math.floor((iy + rlist) / g.sy));
+      const zlo = iz - rlist;
+      const zhi = iz + rlist;
+      let nt = 0;
+      for (let cx = cx0; cx <= cx1; cx++) {
+        const dxc = Math.max(0, cx * g.sx - ix, ix - (cx + 1) * g.sx);
+        const dxc2 = dxc * dxc;
+        if (dxc2 >= rl2) continue;
+        for (let cy = cy0; cy <= cy1; cy++) {
+          const dyc = Math.max(0, cy * g.sy - iy, iy - (cy + 1) * g.sy);
+          if (dxc2 + dyc * dyc >= rl2) continue;
+          const c = cx * g.ncy + cy;
+          const j1 = g.colEnd[c]!;
+          let lo = Math.max(g.colStart[c]!, i + 1);
+          let hi = j1;
+          while (lo < hi) {
+            const mid = (lo + hi) >> 1;
+            if (xs[3 * mid + 2]! < zlo) lo = mid + 1;
+            else hi = mid;
+          }
+          for (let j = lo; j < j1; j++) {
+            const dz = iz - xs[3 * j + 2]!;
+            if (dz < -rlist) break;
+            bbChecks++;
+            const dx = ix - xs[3 * j]!;
+            const dy = iy - xs[3 * j + 1]!;
+            if (dx * dx + dy * dy + dz * dz >= rl2) continue;
+            if (nt === tmpJ.length) {
+              tmpJ = grow(tmpJ, 2 * nt);
+              tmpM = grow(tmpM, 2 * nt);
+            }
+            let m = 1;
+            if (hasEx) {
+              const b = L.atomOf[j]!;
+              for (let k = exStart[atomA]!; k < exStart[atomA + 1]!; k++) if (exList[k] === b) m = 0;
+            }
+            tmpJ[nt] = j;
+            tmpM[nt] = m;
+            nt++;
+          }
+        }
+      }
+      if (nt === 0) continue;
+      if (nci4 + 4 > ci.length) ci = grow(ci, 2 * ci.length);
+      if (ncj + nt > cj.length) {
+        cj = grow(cj, 2 * (ncj + nt));
+        excl = grow(excl, cj.length);
+      }
+      ci[nci4] = i;
+      ci[nci4 + 1] = s;
+      ci[nci4 + 2] = ncj;
+      ci[nci4 + 3] = ncj + nt;
+      nci4 += 4;
+      // Excluded pairs (mask 0) first, as in the general search.
+      for (let pass = 0; pass <= 1; pass++) {
+        for (let k = 0; k < nt; k++) {
+          if (tmpM[k] !== pass) continue;
+          cj[ncj] = tmpJ[k]!;
+          excl[ncj] = pass;
+          ncj++;
+        }
+      }
+    }
+  }
+  return {
+    M: 1,
+    N: 1,
+    maskWords: 1,
+    ci: ci.slice(0, nci4),
+    cj: cj.slice(0, ncj),
+    excl: excl.slice(0, ncj),
+    shiftVec,
+    rlist,
+    stats: { clusterPairs: ncj, computedPairs: ncj, bbChecks },
   };
 }
 

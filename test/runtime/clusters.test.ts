@@ -127,3 +127,17 @@ describe('grid pair search (seed 001) against the O(N^2) builder', () => {
     expect(per[1]! / per[0]!).toBeGreaterThan(0.85);
   });
 });
+
+describe('1x1 atom-pair list', () => {
+  it('the dedicated atom-pair search equals the general cluster search, on water with exclusions and on an fcc lattice', async () => {
+    const { ljFluid } = await import('../../runtime/md/ljfluid.ts');
+    for (const [s, rl] of [[waterBox(300, 4), 0.8], [ljFluid({ cells: 6 }).sys, 2.8]] as const) {
+      const L = buildClusters(s, 1, 1);
+      const a = buildPairList(s, L, rl);
+      const b = buildPairList(s, L, rl, { generic: true });
+      expect(Array.from(a.ci)).toEqual(Array.from(b.ci));
+      expect(Array.from(a.cj)).toEqual(Array.from(b.cj));
+      expect(Array.from(a.excl)).toEqual(Array.from(b.excl));
+    }
+  });
+});
