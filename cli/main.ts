@@ -95,7 +95,18 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
     const { benchBigdftCommand } = await import('./commands/bench-bigdft.ts');
     return benchBigdftCommand({ grid: o.grid, reps: o.reps });
   }
-  if (family !== 'md-nonbonded') throw new UserError(`no benchmark for family "${family}"; available: md-nonbonded, gem-potential, bigdft-conv`);
+  if (family === 'md') {
+    const { benchMdWorkload } = await import('../bench/md-workload.ts');
+    await benchMdWorkload({
+      workDir: resolve(o.workDir ?? '.kernforge/bench-md'),
+      ljSteps: Number(o.ljSteps ?? 1000),
+      waterSteps: Number(o.waterSteps ?? 200),
+      skipLj: o.skip === 'lj',
+      skipWater: o.skip === 'water',
+    });
+    return 0;
+  }
+  if (family !== 'md-nonbonded') throw new UserError(`no benchmark for "${family}"; available: md (the MD workload against LAMMPS and GROMACS), md-nonbonded, gem-potential, bigdft-conv`);
   const { benchMdNonbonded } = await import('../bench/md-nonbonded.ts');
   await benchMdNonbonded({
     molecules: Number(o.molecules ?? 3000),
@@ -108,7 +119,7 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
 }
 
 async function cmdMain(): Promise<number> {
-  console.log('kernforge main job: generate if needed, verify the library, benchmark, summary\n');
+  console.log('kernforge main job: generate if needed, verify the library, benchmark, the GEM, BigDFT and MD workloads\n');
   console.log('1. generate');
   if ((await cmdGenerate([], { check: true, quiet: true })) !== 0) await cmdGenerate([], { quiet: true });
   console.log('\n2. devices');
@@ -128,7 +139,17 @@ async function cmdMain(): Promise<number> {
   console.log('\n6. BigDFT local Hamiltonian on 128x126x130 (f64, 3 applications)');
   const { runBigdftWorkload } = await import('./commands/bigdft.ts');
   await runBigdftWorkload({ grid: '128x126x130', iterations: 3, log: (m: string) => console.log(m) });
-  console.log('\nThe MD workload (issue 3), the autotuner (issue 6) and WGSL for GEM/BigDFT are still to come.');
+  console.log('\n7. MD: MiniMD LJ fluid, 4,000 atoms, 100 steps of NVE (f64 kernels, 1x1 list as MiniMD)');
+  const { runMdWorkload } = await import('./commands/md.ts');
+  const lj = await runMdWorkload({ system: 'lj', cells: 10, steps: 100, thermo: 50, cluster: '1x1', precision: 'f64' });
+  const n = lj.prepared.run.mass.length;
+  const last = lj.outcome.thermo.at(-1)!;
+  const got = [last.T.toPrecision(7), (last.epot / n).toPrecision(7), last.P.toPrecision(7)].join(' ');
+  const miniMd = '0.7208599 -5.701261 0.5236926';
+  console.log(`step 100 (T, U/N, P): ${got}; MiniMD prints ${miniMd}: ${got === miniMd ? 'identical' : 'DIFFERENT'}`);
+  console.log('\n8. MD: SPC/E water (884 molecules, GROMACS-equilibrated), RF rc 1.0 nm, SETTLE, leap-frog, 200 steps');
+  await runMdWorkload({ system: 'water', gro: new URL('../test/fixtures/gromacs/spce/conf.gro', import.meta.url).pathname, steps: 200, thermo: 50, cluster: '2x2' });
+  console.log('\nThe autotuner (issue 6) and more targets (issue 7) are still to come.');
   return v;
 }
 
@@ -160,7 +181,7 @@ export async function main(argv: string[]): Promise<number> {
   program.command('verify').description('check variants against the f64 reference').argument('[keys...]').option('-t, --target <target>', 'ts, wgsl or all', 'ts').action(wrap(cmdVerify));
   program
     .command('bench')
-    .description('benchmark a family')
+    .description('benchmark a family, or the MD workload (md) against LAMMPS and GROMACS')
     .argument('<family>')
     .option('--molecules <n>', 'md-nonbonded: SPC/E molecules in the water box; gem-potential: molecule names (mb_hhelix,1uwo_A)', '3000')
     .option('--grid <n1xn2xn3>', 'bigdft-conv: grid (default 128x126x130)')
@@ -168,6 +189,10 @@ export async function main(argv: string[]): Promise<number> {
     .option('--targets <list>', 'ts,wgsl', 'ts,wgsl')
     .option('--precisions <list>', 'f32,f64', 'f32,f64')
     .option('--full <yes|no>', 'print every variant, not only the fastest per shape', 'yes')
+    .option('--lj-steps <n>', 'md: LJ fluid steps (LAMMPS in.lj, 32,000 atoms)', '1000')
+    .option('--water-steps <n>', 'md: water steps (GROMACS times twice as many and keeps the second half)', '200')
+    .option('--skip <lj|water>', 'md: leave out one of the two systems')
+    .option('--work-dir <dir>', 'md: folder for the LAMMPS and GROMACS runs', '.kernforge/bench-md')
     .action(wrap(cmdBench));
   program.command('devices').description('what this machine offers').action(wrap(cmdDevices));
   const run = program.command('run').description('run a workload with the generated kernels');
