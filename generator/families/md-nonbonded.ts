@@ -97,6 +97,8 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     minR2: '3.82e-07',
     comb: { geom: v.ljComb === 'geom', lb: v.ljComb === 'lb', table: v.ljComb === 'table' },
     lj: !pot,
+    // Plain LJ needs only even powers of 1/r: 1/r^2 by one division, no square root (as LAMMPS).
+    ljOnly: !pot && !elec.rf && !elec.ewald,
     shift: v.ljShift === 'shift',
     elec,
     elecCorr: elec.rf || elec.ewald,
