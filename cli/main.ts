@@ -201,6 +201,8 @@ export async function main(argv: string[]): Promise<number> {
   registerGem(run);
   const { registerAnalyze } = await import('./commands/analyze.ts');
   registerAnalyze(program);
+  const { registerReport } = await import('./commands/report.ts');
+  registerReport(program);
   registerBigdft(run);
   const { registerMd } = await import('./commands/md.ts');
   registerMd(run);
