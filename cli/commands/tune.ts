@@ -1,0 +1,133 @@
+// `kernforge tune [family ...]`: the autotuner (runtime/tune/tuner.ts) from the command line.
+// Progress with ETA on stderr, a summary table on stdout, the winners in kernforge-tuned.json.
+// Ctrl-C (SIGINT) or SIGTERM stops after the measurement in flight is abandoned: everything
+// measured so far is already in the cache, the winners so far are written, exit status 130.
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { tune, formatSummary, TuneOptionsError, type TuneOptions, type TuneOutcome } from '../../runtime/tune/tuner.ts';
+import type { DeviceId } from '../../runtime/tune/devices.ts';
+import type { StrategyName } from '../../runtime/tune/strategies.ts';
+import { createProgress } from '../../runtime/tune/progress.ts';
+
+/** A mistake in the options (the CLI prints it without a stack trace, exit 2). */
+export class UserError extends Error {}
+
+export interface TuneCliOptions {
+  device?: string;
+  strategy?: string;
+  maxEvals?: number;
+  timeLimit?: number;
+  problem?: string[];
+  seed?: number;
+  cache?: string;
+  reps?: number;
+  warmup?: number;
+  out?: string;
+  remeasure?: boolean;
+  retryFailed?: boolean;
+  runTimeout?: number;
+  progressEvery?: number;
+  quiet?: boolean;
+  log?: (line: string) => void;
+}
+
+function devicesOf(s: string | undefined): DeviceId[] {
+  const d = s ?? 'cpu';
+  if (d === 'all') return ['cpu', 'webgpu'];
+  if (d === 'cpu' || d === 'webgpu') return [d];
+  throw new UserError(`--device ${d}: allowed cpu, webgpu, all`);
+}
+
+/** Run a tuning session with CLI options; returns the exit status (130 when interrupted). */
+export async function runTuneCommand(families: string[], o: TuneCliOptions): Promise<{ status: number; outcome: TuneOutcome }> {
+  const log = o.log ?? ((l: string) => console.log(l));
+  const ac = new AbortController();
+  let signals = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    signals++;
+    if (signals > 1) process.exit(130);
+    process.stderr.write(`\nkernforge tune: ${sig}: stopping after the measurement in flight (again to quit at once); the cache keeps everything measured\n`);
+    ac.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  const opts: TuneOptions = {
+    families,
+    devices: devicesOf(o.device),
+    strategy: (o.strategy ?? 'exhaustive') as StrategyName,
+    maxEvals: o.maxEvals,
+    timeLimitS: o.timeLimit,
+    problems: o.problem?.flatMap((p) => p.split(',')).filter(Boolean),
+    seed: o.seed,
+    cache: o.cache,
+    reps: o.reps,
+    warmup: o.warmup,
+    out: o.out,
+    remeasure: o.remeasure,
+    retryFailed: o.retryFailed,
+    runTimeoutS: o.runTimeout,
+    signal: ac.signal,
+    log,
+    progress: createProgress({ every: o.progressEvery, quiet: o.quiet }),
+  };
+  let outcome: TuneOutcome;
+  try {
+    outcome = await tune(opts);
+  } catch (e) {
+    if (e instanceof TuneOptionsError) throw new UserError(e.message);
+    throw e;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  const rows = outcome.rows;
+  const measured = rows.reduce((s, r) => s + r.measured, 0);
+  const cached = rows.reduce((s, r) => s + r.cached, 0);
+  const failed = rows.reduce((s, r) => s + r.failed, 0);
+  log('');
+  log(formatSummary(rows));
+  log('');
+  if (measured === 0 && cached > 0) log(`warm cache: all ${cached} evaluations came from the cache, 0 new measurements`);
+  else log(`${measured} new measurement(s), ${cached} from the cache, ${failed} failed (recorded, never chosen)`);
+  for (const c of outcome.caches) log(`cache: ${c}`);
+  if (outcome.tunedFile) log(`tuned variants: ${outcome.tunedFile} (loadTuned / the workloads' default)`);
+  if (outcome.interrupted) log('interrupted: the measurement in flight was abandoned; run the same command again to resume');
+  return { status: outcome.interrupted ? 130 : 0, outcome };
+}
+
+const int = (name: string, min: number) => (v: string): number => {
+  const x = Number(v);
+  if (!Number.isInteger(x) || x < min) throw new InvalidArgumentError(`${name} needs an integer >= ${min}, got "${v}"`);
+  return x;
+};
+const pos = (name: string) => (v: string): number => {
+  const x = Number(v);
+  if (!(Number.isFinite(x) && x > 0)) throw new InvalidArgumentError(`${name} needs a positive number, got "${v}"`);
+  return x;
+};
+
+/** Add `tune` to the program; `setStatus` receives the exit status. */
+export function registerTune(program: Command, setStatus: (s: number) => void): void {
+  program
+    .command('tune')
+    .description('autotune: verify and time candidate variants per device, family and problem; cache every measurement; write the winners to kernforge-tuned.json')
+    .argument('[families...]', 'md-nonbonded, gem-potential, bigdft-conv (default: all)')
+    .option('--device <d>', 'cpu, webgpu or all', 'cpu')
+    .option('--strategy <s>', 'exhaustive, random, annealing or bandit', 'exhaustive')
+    .option('--max-evals <n>', 'evaluations per device, family and problem chosen by the strategy (default: every candidate)', int('--max-evals', 1))
+    .option('--time-limit <s>', 'wall-clock limit of the session in seconds (no new evaluation after it)', pos('--time-limit'))
+    .option('--problem <name>', "problem class(es), repeatable or comma-separated; 'quick' = the small classes, 'all' (default: the full-size classes)", (v: string, prev: string[] = []) => [...prev, v])
+    .option('--seed <n>', 'seed of the random strategies', int('--seed', 0), 1)
+    .option('--cache <dir>', 'cache folder (or a .json file)', '.kernforge/tune')
+    .option('--reps <n>', 'timed runs per evaluation (median, IQR)', int('--reps', 1), 5)
+    .option('--warmup <n>', 'untimed runs before them', int('--warmup', 0), 1)
+    .option('--run-timeout <s>', 'limit for one verification or run (seconds)', pos('--run-timeout'), 120)
+    .option('--out <file>', 'tuned artefact (default: $KERNFORGE_TUNED or kernforge-tuned.json)')
+    .option('--remeasure', 'measure again even what is cached')
+    .option('--retry-failed', 'measure again the cached timeouts, lost devices and exceptions')
+    .option('--progress-every <n>', 'without a terminal: one progress line every n evaluations', int('--progress-every', 1), 10)
+    .action(async (families: string[], o: TuneCliOptions) => {
+      const { status } = await runTuneCommand(families, o);
+      setStatus(status);
+    });
+}

@@ -1,0 +1,80 @@
+// Tuning bigdft-conv for the BigDFT workload (`kernforge run bigdft`), one problem per filter
+// since the workload applies three (magic filter, its transpose, kinetic):
+//   magic, magic-t, kinetic                  the workload's grid 128x126x130, f64
+//   magic-small, magic-t-small, kinetic-small   64x62x66, for quick runs (stand in for the above)
+// Tuning axes varied: unroll (columns x lines), coefficients inline/array, wrap table/split.
+// Measured: milliseconds of one 3-D application (three transposing passes) on the grid.
+// Verified with the workload's gate (verifyBigdftVariant): the f64 separable reference on a small
+// odd grid (17x19x21, kinetic 31x29x33).
+import { libraryKeys, manifest, variantParams } from '../../variants.ts';
+import type { Device } from '../devices.ts';
+import type { PreparedProblem, ProblemClass, TuningFamily } from '../family.ts';
+import { problemOf } from '../family.ts';
+import type { FilterName } from '../../bigdft/filters.ts';
+import type { Dims } from '../../bigdft/reference.ts';
+
+const FILTERS: FilterName[] = ['magic', 'magic-t', 'kinetic'];
+const GRID: Dims = [128, 126, 130];
+const SMALL: Dims = [64, 62, 66];
+const PROBLEMS: (ProblemClass & { filter: FilterName; dims: Dims })[] = [
+  ...FILTERS.map((f) => ({ name: f, filter: f, dims: GRID, description: `${f} filter, one 3-D application on ${GRID.join('x')} (f64)` })),
+  ...FILTERS.map((f) => ({ name: `${f}-small`, filter: f, dims: SMALL, quick: true, serves: f, description: `${f} filter on ${SMALL.join('x')} (f64)` })),
+];
+const problemSpec = (name: string): (typeof PROBLEMS)[number] => {
+  problemOf(family, name); // throws with the allowed names
+  return PROBLEMS.find((p) => p.name === name)!;
+};
+const H = 0.4;
+
+export const family: TuningFamily = {
+  family: 'bigdft-conv',
+  measures: 'ms of one 3-D convolution (three transposing 1-D passes) on the grid',
+  problems: () => PROBLEMS.map(({ filter: _f, dims: _d, ...p }) => p),
+
+  async candidates(device: Device, problem: string): Promise<string[]> {
+    const f = problemSpec(problem).filter;
+    const m = manifest();
+    return libraryKeys('bigdft-conv', device.target).filter((k) => m.get(k)!.params.filter === f && m.get(k)!.params.precision === 'f64');
+  },
+
+  defaultKey(device: Device, problem: string): string | undefined {
+    // cli/commands/bigdft.ts defaultVariants: the 8x1 inline table pattern
+    return device.target === 'ts' ? `bigdft-conv.ts.${problemSpec(problem).filter}.f64.separable-t.8x1.inline.table` : undefined;
+  },
+
+  async verify(key: string, _device: Device, problem: string) {
+    const { verifyBigdftVariant } = await import('../../../cli/commands/bigdft.ts');
+    const v = await verifyBigdftVariant(key, problemSpec(problem).filter, 'f64', H);
+    const error = v.tolerance > 0 ? v.maxError / v.tolerance : Infinity;
+    return { ok: error <= 1, error, detail: error <= 1 ? undefined : `max error ${v.maxError.toExponential(2)} > tolerance ${v.tolerance.toExponential(2)} on ${v.dims.join('x')}` };
+  },
+
+  async prepare(_device: Device, problem: string): Promise<PreparedProblem> {
+    const { dims } = problemSpec(problem);
+    const { prepare3d } = await import('../../bigdft/apply.ts');
+    const n = dims[0] * dims[1] * dims[2];
+    let s = 12345;
+    const x = Float64Array.from({ length: n }, () => {
+      s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+      return s / 2 ** 31 - 1;
+    });
+    let cur: { key: string; run: (x: Float64Array) => unknown } | undefined;
+    return {
+      async run(key: string) {
+        if (cur?.key !== key) {
+          cur = undefined;
+          const p = await prepare3d(key, dims, { h: [H, H, H] });
+          cur = { key, run: p.run as (x: Float64Array) => unknown };
+        }
+        const t0 = performance.now();
+        cur.run(x);
+        return performance.now() - t0;
+      },
+      dispose() {
+        cur = undefined;
+      },
+    };
+  },
+
+  params: (key: string) => variantParams(key),
+};

@@ -1,0 +1,34 @@
+// The registry of tunable families: one line per family module. Extra modules (each exporting
+// `family` or a default TuningFamily) can be added without touching this file through the
+// environment variable KERNFORGE_TUNE_FAMILIES (comma-separated paths), as the tests do.
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { TuningFamily } from '../family.ts';
+
+const BUILTIN: (() => Promise<TuningFamily>)[] = [
+  async () => (await import('./md-nonbonded.ts')).family,
+  async () => (await import('./gem-potential.ts')).family,
+  async () => (await import('./bigdft-conv.ts')).family,
+];
+
+let all: Promise<TuningFamily[]> | undefined;
+
+/** Every registered family, built-in first, then those named in KERNFORGE_TUNE_FAMILIES. */
+export function tuningFamilies(): Promise<TuningFamily[]> {
+  all ??= (async () => {
+    const out = await Promise.all(BUILTIN.map((f) => f()));
+    for (const p of (process.env.KERNFORGE_TUNE_FAMILIES ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+      const m = (await import(pathToFileURL(resolve(p)).href)) as { family?: TuningFamily; default?: TuningFamily };
+      const f = m.family ?? m.default;
+      if (!f?.family) throw new Error(`KERNFORGE_TUNE_FAMILIES: ${p} exports no TuningFamily (export const family = ...)`);
+      out.push(f);
+    }
+    return out;
+  })();
+  return all;
+}
+
+/** One family by name (undefined when not registered). */
+export async function tuningFamily(name: string): Promise<TuningFamily | undefined> {
+  return (await tuningFamilies()).find((f) => f.family === name);
+}

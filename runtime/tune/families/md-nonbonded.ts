@@ -1,0 +1,155 @@
+// Tuning md-nonbonded for the MD workload (`kernforge run md`): the force-only kernel the engine
+// calls on every step (its energy sibling, output fev, is derived from the winner).
+// Problems (semantic axes fixed, f64 as the workload's default precision):
+//   water-rf        SPC/E water, 884 molecules (the workload's box size), reaction-field, LJ
+//                   potential-shift, rc 1.0 nm, rlist 1.1 nm, list every 10 steps
+//   lj-fluid        MiniMD LJ fluid, 4,000 atoms, plain LJ rc 2.5, rlist 2.8, list every 20 steps
+//   *-small         the same with 400 molecules / 864 atoms, for quick runs
+// Tuning axes varied: cluster shape, list type (1x1), exclusion and cut-off handling (TS);
+// workgroup, scheme, jsplit and the cut-off handling (WGSL).
+// Measured: milliseconds of non-bonded work per MD step: one force-kernel call plus the pair
+// search for the variant's cluster shape, amortized over the list lifetime (nstlist steps).
+// The search is timed once per shape (warm, fastest of two builds) and added to every sample.
+import { libraryKeys, loadTsModule, manifest, variantParams } from '../../variants.ts';
+import type { Device } from '../devices.ts';
+import type { PreparedProblem, ProblemClass, TuningFamily } from '../family.ts';
+import { problemOf } from '../family.ts';
+
+interface MdProblemSpec {
+  system: 'water' | 'lj';
+  size: number;
+  rc: number;
+  rlist: number;
+  nstlist: number;
+  interaction: 'lj-rf' | 'lj';
+  shift: 'shift' | 'plain';
+}
+
+const PROBLEMS: (ProblemClass & { spec: MdProblemSpec })[] = [
+  { name: 'water-rf', description: 'SPC/E water, 884 molecules, RF + LJ shift, rc 1.0 nm, rlist 1.1, nstlist 10 (f64)', spec: { system: 'water', size: 884, rc: 1.0, rlist: 1.1, nstlist: 10, interaction: 'lj-rf', shift: 'shift' } },
+  { name: 'lj-fluid', description: 'MiniMD LJ fluid, 4,000 atoms, plain LJ rc 2.5, rlist 2.8, nstlist 20 (f64)', spec: { system: 'lj', size: 10, rc: 2.5, rlist: 2.8, nstlist: 20, interaction: 'lj', shift: 'plain' } },
+  { name: 'water-rf-small', description: 'SPC/E water, 400 molecules, as water-rf', quick: true, serves: 'water-rf', spec: { system: 'water', size: 400, rc: 1.0, rlist: 1.1, nstlist: 10, interaction: 'lj-rf', shift: 'shift' } },
+  { name: 'lj-fluid-small', description: 'MiniMD LJ fluid, 864 atoms, as lj-fluid', quick: true, serves: 'lj-fluid', spec: { system: 'lj', size: 6, rc: 2.5, rlist: 2.8, nstlist: 20, interaction: 'lj', shift: 'plain' } },
+];
+
+const specOf = (problem: string): MdProblemSpec => {
+  problemOf(family, problem); // throws with the allowed names
+  return PROBLEMS.find((p) => p.name === problem)!.spec;
+};
+/** Semantic key prefix of a problem on a target (f32 on WGSL, which has no f64). */
+const prefix = (target: string, s: MdProblemSpec): string => `md-nonbonded.${target}.${s.interaction}.geom.${s.shift}.${target === 'wgsl' ? 'f32' : 'f64'}.f.`;
+
+let casesCache: Promise<import('../../md/verify.ts').VerifyCase[]> | undefined;
+
+export const family: TuningFamily = {
+  family: 'md-nonbonded',
+  measures: 'ms of non-bonded work per MD step: one force-kernel call + the pair search of its cluster shape / nstlist',
+  problems: () => PROBLEMS.map(({ spec: _s, ...p }) => p),
+
+  async candidates(device: Device, problem: string): Promise<string[]> {
+    const pre = prefix(device.target, specOf(problem));
+    const m = manifest();
+    return libraryKeys('md-nonbonded', device.target).filter((k) => k.startsWith(pre) && m.get(k)!.params.output === 'f');
+  },
+
+  defaultKey(device: Device, problem: string): string | undefined {
+    const s = specOf(problem);
+    // the workload's defaults (runtime/md/setup.ts): 4x4 with masks; WGSL: the entry scheme
+    if (device.target === 'ts') return `${prefix('ts', s)}4x4.mask.mask`;
+    return s.interaction === 'lj-rf' ? `${prefix('wgsl', s)}4x4.mask.mask.entry.workgroup64.jsplit1` : undefined;
+  },
+
+  async verify(key: string, device: Device) {
+    const { verifyVariant } = await import('../../md/verify.ts');
+    const { verificationCases } = await import('../../md/cases.ts');
+    casesCache ??= Promise.resolve(verificationCases('quick'));
+    const run = device.target === 'wgsl' ? (await import('../../md/wgsl.ts')).runWgsl : undefined;
+    let worst = 0;
+    for (const c of await casesCache) {
+      const d = await verifyVariant(key, c, run);
+      worst = Math.max(worst, d.force, d.energy, d.virial);
+      if (!d.ok) return { ok: false, error: worst, detail: `${c.name}: ${d.detail}` };
+    }
+    return { ok: true, error: worst };
+  },
+
+  async prepare(device: Device, problem: string): Promise<PreparedProblem> {
+    const s = specOf(problem);
+    const { MdProblem } = await import('../../md/problem.ts');
+    const { mdShape } = await import('../../md/kernels.ts');
+    let sys: import('../../md/system.ts').MdSystem;
+    if (s.system === 'water') sys = (await import('../../md/system.ts')).waterBox(s.size, 1);
+    else sys = (await import('../../md/ljfluid.ts')).ljFluid({ cells: s.size }).sys;
+    const settings = { interaction: s.interaction, comb: 'geom', shift: s.shift === 'shift', rc: s.rc } as const;
+    // one problem (clusters + list) per shape and list kind, with its warm search time
+    const problems = new Map<string, { problem: InstanceType<typeof MdProblem>; searchMs: number }>();
+    const problemFor = async (key: string) => {
+      const sh = await mdShape(key);
+      const id = `${sh.M}x${sh.N}.${sh.list}`;
+      let p = problems.get(id);
+      if (!p) {
+        const build = () => new MdProblem(sys, settings, sh.M, sh.N, s.rlist, { full: sh.list === 'full' });
+        build(); // warm-up (JIT)
+        let best = Infinity;
+        let problem!: InstanceType<typeof MdProblem>;
+        for (let r = 0; r < 2; r++) {
+          const t0 = performance.now();
+          problem = build();
+          best = Math.min(best, performance.now() - t0);
+        }
+        p = { problem, searchMs: best };
+        problems.clear(); // keep one list in memory
+        problems.set(id, p);
+      }
+      return { ...p, shape: sh };
+    };
+    if (device.target === 'ts') {
+      let current: { key: string; run: () => number } | undefined;
+      return {
+        async run(key: string) {
+          if (current?.key !== key) {
+            const { problem: pr, searchMs, shape } = await problemFor(key);
+            const mod = await loadTsModule<import('../../md/kernels.ts').MdTsModule>(key);
+            const out = pr.outputs(shape.precision);
+            const args = { ...pr.args(shape.precision), ...out };
+            current = {
+              key,
+              run: () => {
+                out.f.fill(0);
+                const t0 = performance.now();
+                mod.kernel(args);
+                return performance.now() - t0 + searchMs / s.nstlist;
+              },
+            };
+          }
+          return current.run();
+        },
+        dispose() {
+          problems.clear();
+        },
+      };
+    }
+    const { prepareWgsl } = await import('../../md/wgsl.ts');
+    let current: { key: string; prep: Awaited<ReturnType<typeof prepareWgsl>>; searchMs: number } | undefined;
+    return {
+      async run(key: string) {
+        if (current?.key !== key) {
+          current?.prep.destroy();
+          current = undefined;
+          const { problem: pr, searchMs } = await problemFor(key);
+          current = { key, prep: await prepareWgsl(key, pr), searchMs };
+        }
+        const t0 = performance.now();
+        await current.prep.dispatch();
+        return performance.now() - t0 + current.searchMs / s.nstlist;
+      },
+      dispose() {
+        current?.prep.destroy();
+        current = undefined;
+        problems.clear();
+      },
+    };
+  },
+
+  params: (key: string) => variantParams(key),
+};

@@ -1,0 +1,61 @@
+// What the tuner needs from a kernel family: its problem classes, the candidate variants for a
+// device and problem, a correctness check on a small input, and a timed run on the problem.
+// Adding a family (or a target to one) is one module implementing TuningFamily plus a line in
+// runtime/tune/families/index.ts; the tuner, the cache and the CLI know nothing family-specific.
+import type { Device } from './devices.ts';
+import type { Params } from './strategies.ts';
+import type { ResultStatus } from './cache.ts';
+
+/** A problem size class a workload uses, e.g. md-nonbonded 'water-rf'. */
+export interface ProblemClass {
+  name: string;
+  /** One line: what is computed, on what size. */
+  description: string;
+  /** A small class for quick runs (npm start); `kernforge tune` skips it unless asked for. */
+  quick?: boolean;
+  /** The (full-size) class whose workload this one stands in for when that one was not tuned. */
+  serves?: string;
+}
+
+export interface VerifyOutcome {
+  ok: boolean;
+  /** Worst error as a fraction of the tolerance (<= 1 passes). */
+  error?: number;
+  detail?: string;
+  /** Failure status when not 'wrong' (e.g. 'compile-error'). */
+  status?: ResultStatus;
+}
+
+export interface PreparedProblem {
+  /** One timed run of a variant on the problem; returns its milliseconds. The first call per key may be a warm-up. */
+  run(key: string): Promise<number>;
+  dispose(): void | Promise<void>;
+}
+
+export interface TuningFamily {
+  family: string;
+  /** What the timed quantity is (shown by `kernforge tune --list`). */
+  measures: string;
+  problems(): ProblemClass[];
+  /**
+   * Candidate variant keys for a device and problem: library variants of the device's target,
+   * rules applied, with the semantic axes the problem fixes; only tuning axes vary. Empty when
+   * the problem cannot run on that target.
+   */
+  candidates(device: Device, problem: string): Promise<string[]>;
+  /** The variant the workload uses when nothing is tuned (undefined: none on this target). */
+  defaultKey(device: Device, problem: string): string | undefined;
+  /** Axis values of a key (default: the spec's, through variantParams). */
+  params?(key: string): Promise<Params>;
+  /** Check a variant against the f64 reference on a small input (the family's existing gate). */
+  verify(key: string, device: Device, problem: string): Promise<VerifyOutcome>;
+  /** Build the problem's inputs once; time variants on it. */
+  prepare(device: Device, problem: string): Promise<PreparedProblem>;
+}
+
+/** The problem class of a family by name (throws with the allowed names). */
+export function problemOf(f: TuningFamily, name: string): ProblemClass {
+  const p = f.problems().find((x) => x.name === name);
+  if (!p) throw new Error(`${f.family} has no problem "${name}" (allowed: ${f.problems().map((x) => x.name).join(', ')})`);
+  return p;
+}

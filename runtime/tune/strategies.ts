@@ -1,0 +1,255 @@
+// Search strategies over a family's candidate variants. A strategy sees only the candidates
+// (key + axis values), an `evaluate(key)` that returns the measured milliseconds (null for a
+// failed variant), an evaluation budget and a seeded random generator. The same code therefore
+// runs live (the tuner measures) or offline on recorded numbers (replayStrategy), which is how
+// strategies are compared without re-measuring.
+//
+// Budget: the number of distinct candidates evaluated; evaluating a key again is free (memoised)
+// and does not count. A strategy stops when the budget is spent or every candidate is evaluated;
+// the tuner may also stop it early by making `evaluate` throw (time limit, Ctrl-C).
+
+export type Params = Record<string, string | number>;
+export interface Candidate {
+  key: string;
+  params: Params;
+}
+export type Evaluate = (key: string) => Promise<number | null>;
+export type Rng = () => number;
+export type Strategy = (candidates: Candidate[], evaluate: Evaluate, budget: number, rng: Rng) => Promise<void>;
+export type StrategyName = 'exhaustive' | 'random' | 'annealing' | 'bandit';
+export const STRATEGY_NAMES: readonly StrategyName[] = ['exhaustive', 'random', 'annealing', 'bandit'];
+
+/** mulberry32: a small, fast, seeded generator of uniform numbers in [0, 1). */
+export function seededRng(seed: number): Rng {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Fisher-Yates shuffle (copy). */
+function shuffled<T>(xs: readonly T[], rng: Rng): T[] {
+  const a = [...xs];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rng() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+/** Memoises evaluate and counts distinct evaluations against the budget. */
+function budgeted(evaluate: Evaluate, budget: number) {
+  const seen = new Map<string, number | null>();
+  return {
+    seen,
+    left: () => budget - seen.size,
+    async eval(key: string): Promise<number | null> {
+      if (seen.has(key)) return seen.get(key)!;
+      const v = await evaluate(key);
+      seen.set(key, v);
+      return v;
+    },
+  };
+}
+
+/**
+ * Neighbours of a candidate: candidates whose axis values differ in exactly one axis. Axes that
+ * only one of the two has (conditional axes, e.g. md's `list` on 1x1) are ignored, so 1x1.half and
+ * 4x4 with the same handling are neighbours through the cluster axis.
+ */
+export function neighbours(c: Candidate, all: Candidate[]): Candidate[] {
+  return all.filter((o) => {
+    if (o.key === c.key) return false;
+    let diff = 0;
+    for (const a in c.params) if (a in o.params && c.params[a] !== o.params[a]) diff++;
+    if (diff === 0) {
+      // same shared values: differ only through conditional axes
+      return Object.keys(c.params).length !== Object.keys(o.params).length || Object.keys(c.params).some((a) => !(a in o.params));
+    }
+    return diff === 1;
+  });
+}
+
+/** Every candidate in the given (key) order, up to the budget. */
+export const exhaustive: Strategy = async (cands, evaluate, budget) => {
+  const b = budgeted(evaluate, budget);
+  for (const c of cands) {
+    if (b.left() <= 0) return;
+    await b.eval(c.key);
+  }
+};
+
+/** Uniform random sampling without replacement. */
+export const randomSampling: Strategy = async (cands, evaluate, budget, rng) => {
+  const b = budgeted(evaluate, budget);
+  for (const c of shuffled(cands, rng)) {
+    if (b.left() <= 0) return;
+    await b.eval(c.key);
+  }
+};
+
+/**
+ * Simulated annealing on log(time): start at a random candidate, move to a random neighbour
+ * (one tuning axis changed; unevaluated neighbours first), accept a slower one with probability
+ * exp(-(log t_new - log t_cur) / T), T falling geometrically from 0.3 to 0.01 over the budget.
+ * Failed variants count as infinitely slow. When every neighbour has been evaluated, restart from
+ * a random unevaluated candidate.
+ */
+export const annealing: Strategy = async (cands, evaluate, budget, rng) => {
+  if (cands.length === 0) return;
+  const b = budgeted(evaluate, budget);
+  const cost = (v: number | null) => (v === null || !(v > 0) ? Infinity : Math.log(v));
+  const nb = new Map(cands.map((c) => [c.key, neighbours(c, cands)]));
+  let cur = cands[Math.floor(rng() * cands.length)]!;
+  let curCost = cost(await b.eval(cur.key));
+  const T0 = 0.3, T1 = 0.01;
+  const limit = Math.min(budget, cands.length);
+  for (let guard = 0; b.left() > 0 && b.seen.size < cands.length && guard < 100 * limit + 100; guard++) {
+    const T = T0 * (T1 / T0) ** Math.min(1, b.seen.size / Math.max(1, limit));
+    const ns = nb.get(cur.key)!;
+    const fresh = ns.filter((c) => !b.seen.has(c.key));
+    let next: Candidate;
+    if (fresh.length > 0) next = fresh[Math.floor(rng() * fresh.length)]!;
+    else {
+      // local neighbourhood exhausted: restart at a random unevaluated candidate
+      const rest = cands.filter((c) => !b.seen.has(c.key));
+      next = rest[Math.floor(rng() * rest.length)]!;
+      cur = next;
+      curCost = cost(await b.eval(next.key));
+      continue;
+    }
+    const nextCost = cost(await b.eval(next.key));
+    const delta = nextCost - curCost;
+    if (delta <= 0 || (Number.isFinite(nextCost) && rng() < Math.exp(-delta / T)) || !Number.isFinite(curCost)) {
+      cur = next;
+      curCost = nextCost;
+    }
+  }
+};
+
+/**
+ * A bandit over axis values (UCB1 per axis value): the reward of a measured candidate is
+ * best-time-so-far / its time (1 for the best, 0 for a failure), credited to each of its axis
+ * values. Each round evaluates the unevaluated candidate with the highest sum over its axes of
+ * mean reward + sqrt(2 ln n / n_value) (values never tried score 2); ties are broken at random.
+ */
+export const bandit: Strategy = async (cands, evaluate, budget, rng) => {
+  const b = budgeted(evaluate, budget);
+  const times = new Map<string, number | null>();
+  const axes = [...new Set(cands.flatMap((c) => Object.keys(c.params)))].filter((a) => new Set(cands.map((c) => String(c.params[a]))).size > 1);
+  while (b.left() > 0 && times.size < cands.length) {
+    const ok = [...times.values()].filter((t): t is number => t !== null && t > 0);
+    const best = ok.length > 0 ? Math.min(...ok) : 1;
+    const stats = new Map<string, { n: number; sum: number }>();
+    for (const [key, t] of times) {
+      const c = cands.find((x) => x.key === key)!;
+      const r = t === null || !(t > 0) ? 0 : best / t;
+      for (const a of axes) {
+        if (!(a in c.params)) continue;
+        const id = `${a}=${c.params[a]}`;
+        const s = stats.get(id) ?? { n: 0, sum: 0 };
+        s.n++;
+        s.sum += r;
+        stats.set(id, s);
+      }
+    }
+    const n = Math.max(1, times.size);
+    let top: Candidate[] = [];
+    let topScore = -Infinity;
+    for (const c of cands) {
+      if (times.has(c.key)) continue;
+      let score = 0;
+      for (const a of axes) {
+        if (!(a in c.params)) continue;
+        const s = stats.get(`${a}=${c.params[a]}`);
+        score += s ? s.sum / s.n + Math.sqrt((2 * Math.log(n)) / s.n) : 2;
+      }
+      if (score > topScore + 1e-12) {
+        topScore = score;
+        top = [c];
+      } else if (Math.abs(score - topScore) <= 1e-12) top.push(c);
+    }
+    const pick = top[Math.floor(rng() * top.length)]!;
+    times.set(pick.key, await b.eval(pick.key));
+  }
+};
+
+export const STRATEGIES: Record<StrategyName, Strategy> = { exhaustive, random: randomSampling, annealing, bandit };
+
+/** A strategy by name (throws with the allowed names). */
+export function strategyByName(name: string): Strategy {
+  const s = STRATEGIES[name as StrategyName];
+  if (!s) throw new Error(`unknown strategy "${name}" (allowed: ${STRATEGY_NAMES.join(', ')})`);
+  return s;
+}
+
+/** Axis values of a key when nothing better is known: its dot-separated parts by position. */
+export function positionalParams(key: string): Params {
+  const out: Params = {};
+  key.split('.').forEach((p, i) => (out[`part${i}`] = p));
+  return out;
+}
+
+export interface ReplayResult {
+  /** Keys in the order the strategy evaluated them, with the recorded time (null: failed). */
+  evaluations: { key: string; medianMs: number | null }[];
+  /** The fastest key found (null when none succeeded). */
+  bestKey: string | null;
+  bestMs: number | null;
+  /** Best time found after each evaluation (Infinity before the first success). */
+  bestSoFar: number[];
+}
+
+/**
+ * Run a strategy offline on recorded times (e.g. a cache's results for one family and problem):
+ * the candidates are the recorded keys, in key order. Axis values come from `params` (e.g. the
+ * cache entries' params), else from the library (variantParams), else the key's parts by position.
+ * A key missing from `recordedTimes` is never offered. Deterministic for a given seed.
+ */
+export async function replayStrategy(
+  strategy: Strategy | StrategyName,
+  recordedTimes: Map<string, number | null>,
+  budget: number,
+  seed: number,
+  params?: Map<string, Params>,
+): Promise<ReplayResult> {
+  const s = typeof strategy === 'string' ? strategyByName(strategy) : strategy;
+  const keys = [...recordedTimes.keys()].sort();
+  const cands: Candidate[] = [];
+  for (const key of keys) {
+    let p = params?.get(key);
+    if (!p) {
+      try {
+        const { variantParams } = await import('../variants.ts');
+        p = await variantParams(key);
+      } catch {
+        p = positionalParams(key);
+      }
+    }
+    cands.push({ key, params: p });
+  }
+  const evaluations: ReplayResult['evaluations'] = [];
+  const bestSoFar: number[] = [];
+  let best = Infinity;
+  let bestKey: string | null = null;
+  await s(
+    cands,
+    async (key) => {
+      const t = recordedTimes.get(key) ?? null;
+      evaluations.push({ key, medianMs: t });
+      if (t !== null && t < best) {
+        best = t;
+        bestKey = key;
+      }
+      bestSoFar.push(best);
+      return t;
+    },
+    budget,
+    seededRng(seed),
+  );
+  return { evaluations, bestKey, bestMs: bestKey === null ? null : best, bestSoFar };
+}

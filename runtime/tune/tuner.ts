@@ -1,0 +1,404 @@
+// The autotuner: for each device, family and problem class, build the candidate variants, let a
+// strategy choose which to evaluate, and evaluate each one: verify it against the f64 reference
+// on a small input, then time it on the problem (warm-up, then `reps` timed runs: median, min,
+// spread = IQR / median). Failures (compile error, wrong result, timeout, device lost, exception)
+// are recorded with their status and never chosen. Every measurement is written to the device's
+// cache at once (runtime/tune/cache.ts), and cached results are reused, so an interrupted session
+// resumes where it stopped and a warm cache measures nothing. Winners go to the tuned artefact
+// (runtime/tune/tuned.ts) that the workloads load.
+//
+// The device's default variant (what the workload uses untuned) is evaluated first, outside the
+// strategy's budget, for the speed-up.
+import type { Device, DeviceId } from './devices.ts';
+import { deviceById, DEVICE_IDS, watchDeviceLost } from './devices.ts';
+import { TuneCache, type CacheResult, type CacheRun, type ResultStatus } from './cache.ts';
+import type { TuningFamily, PreparedProblem } from './family.ts';
+import { tuningFamilies } from './families/index.ts';
+import { seededRng, strategyByName, STRATEGY_NAMES, type Candidate, type Params, type StrategyName } from './strategies.ts';
+import { createProgress, type Progress } from './progress.ts';
+import { updateTuned, tunedPath } from './tuned.ts';
+
+/** Bad tuning options (the CLI prints the message, exit status 2). */
+export class TuneOptionsError extends Error {}
+/** Thrown inside evaluate to stop a strategy. */
+class StopTuning extends Error {
+  constructor(readonly why: 'interrupted' | 'time-limit' | 'device-lost') {
+    super(why);
+  }
+}
+/** A run or check that took longer than the per-run limit. */
+export class TuneTimeout extends Error {}
+
+export interface TuneOptions {
+  /** Family names (default: every registered family). */
+  families?: string[];
+  /** Devices (default ['cpu']). */
+  devices?: DeviceId[];
+  strategy?: StrategyName;
+  /** Evaluations per device, family and problem chosen by the strategy (default: all candidates). */
+  maxEvals?: number;
+  /** Wall-clock limit for the whole session, seconds; no new evaluation starts after it. */
+  timeLimitS?: number;
+  /** Problem names; 'quick' = the quick classes, 'all' = every class (default: the full-size classes). */
+  problems?: string[];
+  seed?: number;
+  /** Cache folder (default .kernforge/tune) or a .json file. */
+  cache?: string;
+  /** Timed runs per evaluation (default 5), after `warmup` untimed ones (default 1). */
+  reps?: number;
+  warmup?: number;
+  /** Limit for one verification or run, seconds (default 120). */
+  runTimeoutS?: number;
+  /** Tuned artefact path (default kernforge-tuned.json or $KERNFORGE_TUNED); false: do not write. */
+  out?: string | false;
+  /** Measure again even when cached. */
+  remeasure?: boolean;
+  /** Measure again the cached failures (timeouts, lost devices, exceptions). */
+  retryFailed?: boolean;
+  /** Report lines (stdout); default console.log. */
+  log?: (line: string) => void;
+  progress?: Progress;
+  /** Aborting stops the session after (or during) the measurement in flight; it is not recorded. */
+  signal?: AbortSignal;
+}
+
+export interface TuneRow {
+  device: DeviceId;
+  fingerprint: string;
+  family: string;
+  problem: string;
+  candidates: number;
+  bestKey?: string;
+  bestMs?: number;
+  defaultKey?: string;
+  defaultMs?: number;
+  speedup?: number;
+  /** Evaluations measured in this session, taken from the cache, and failed (either way). */
+  measured: number;
+  cached: number;
+  failed: number;
+  note?: string;
+}
+
+export interface TuneOutcome {
+  rows: TuneRow[];
+  interrupted: boolean;
+  timeLimited: boolean;
+  caches: string[];
+  tunedFile?: string;
+  notes: string[];
+}
+
+const median = (s: number[]): number => {
+  const a = [...s].sort((x, y) => x - y);
+  const m = a.length >> 1;
+  return a.length % 2 ? a[m]! : (a[m - 1]! + a[m]!) / 2;
+};
+/** Quantile with linear interpolation. */
+const quantile = (s: number[], q: number): number => {
+  const a = [...s].sort((x, y) => x - y);
+  const p = (a.length - 1) * q;
+  const lo = Math.floor(p);
+  return a[lo]! + (a[Math.min(lo + 1, a.length - 1)]! - a[lo]!) * (p - lo);
+};
+
+/** Statistics of timed runs: median, min, spread = IQR / median. */
+export function sampleStats(samples: number[]): { medianMs: number; minMs: number; spread: number } {
+  const m = median(samples);
+  return { medianMs: m, minMs: Math.min(...samples), spread: m > 0 ? (quantile(samples, 0.75) - quantile(samples, 0.25)) / m : 0 };
+}
+
+/** Status of a failure from its exception. */
+export function classifyError(e: unknown): ResultStatus {
+  if (e instanceof TuneTimeout) return 'timeout';
+  const msg = String((e as Error)?.message ?? e);
+  if (/device (was )?lost|lost the device|GPUDevice.*(lost|destroyed)/i.test(msg)) return 'device-lost';
+  if (/compile error|pipeline error|Transform failed|SyntaxError|shader module/i.test(msg) || (e as Error)?.name === 'SyntaxError') return 'compile-error';
+  return 'error';
+}
+
+const yieldToEvents = () => new Promise<void>((r) => setImmediate(r));
+
+async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const t0 = performance.now();
+  try {
+    const v = await Promise.race([p, new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new TuneTimeout(`${what} took longer than ${ms / 1000} s`)), ms)))]);
+    // a synchronous (TS) run cannot be cut short: it is judged when it returns
+    if (performance.now() - t0 > ms) throw new TuneTimeout(`${what} took ${((performance.now() - t0) / 1000).toFixed(1)} s, more than ${ms / 1000} s`);
+    return v;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Which problem classes of a family the options select. */
+export function selectProblems(f: TuningFamily, wanted: string[] | undefined): string[] {
+  const all = f.problems();
+  if (!wanted || wanted.length === 0) return all.filter((p) => !p.quick).map((p) => p.name);
+  if (wanted.includes('all')) return all.map((p) => p.name);
+  if (wanted.includes('quick')) return all.filter((p) => p.quick).map((p) => p.name);
+  return all.filter((p) => wanted.includes(p.name)).map((p) => p.name);
+}
+
+/** Run a tuning session. */
+export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
+  const log = o.log ?? ((l: string) => console.log(l));
+  const strategyName = o.strategy ?? 'exhaustive';
+  if (!STRATEGY_NAMES.includes(strategyName)) throw new TuneOptionsError(`--strategy ${strategyName}: allowed ${STRATEGY_NAMES.join(', ')}`);
+  const strategy = strategyByName(strategyName);
+  const maxEvals = o.maxEvals ?? Infinity;
+  if (!(maxEvals >= 1)) throw new TuneOptionsError(`--max-evals ${o.maxEvals}: must be at least 1`);
+  const reps = o.reps ?? 5;
+  const warmup = o.warmup ?? 1;
+  if (!(Number.isInteger(reps) && reps >= 1)) throw new TuneOptionsError(`--reps ${o.reps}: must be a positive integer`);
+  if (o.timeLimitS !== undefined && !(o.timeLimitS > 0)) throw new TuneOptionsError(`--time-limit ${o.timeLimitS}: must be a positive number of seconds`);
+  const seed = o.seed ?? 1;
+  if (!Number.isInteger(seed)) throw new TuneOptionsError(`--seed ${o.seed}: must be an integer`);
+  const runTimeoutMs = (o.runTimeoutS ?? 120) * 1000;
+  const deadline = o.timeLimitS !== undefined ? performance.now() + o.timeLimitS * 1000 : Infinity;
+  const deviceIds = o.devices ?? ['cpu'];
+  for (const d of deviceIds) if (!DEVICE_IDS.includes(d)) throw new TuneOptionsError(`--device ${d}: allowed cpu, webgpu, all`);
+
+  const registry = await tuningFamilies();
+  const names = o.families && o.families.length > 0 ? o.families : registry.map((f) => f.family);
+  const families: TuningFamily[] = [];
+  for (const n of names) {
+    const f = registry.find((x) => x.family === n);
+    if (!f) throw new TuneOptionsError(`no tunable family "${n}" (allowed: ${registry.map((x) => x.family).join(', ')})`);
+    families.push(f);
+  }
+  for (const p of o.problems ?? []) {
+    if (p === 'all' || p === 'quick') continue;
+    if (!families.some((f) => f.problems().some((x) => x.name === p))) {
+      throw new TuneOptionsError(`--problem ${p}: no selected family has it (${families.map((f) => `${f.family}: ${f.problems().map((x) => x.name).join(', ')}`).join('; ')})`);
+    }
+  }
+
+  const progress = o.progress ?? createProgress();
+  const outcome: TuneOutcome = { rows: [], interrupted: false, timeLimited: false, caches: [], notes: [] };
+  const note = (l: string) => {
+    outcome.notes.push(l);
+    progress.log(l);
+  };
+
+  // Plan: devices, then (family, problem, candidates).
+  interface Task {
+    device: Device;
+    family: TuningFamily;
+    problem: string;
+    candidates: Candidate[];
+    defaultKey?: string;
+  }
+  const tasks: Task[] = [];
+  for (const id of deviceIds) {
+    const device = await deviceById(id);
+    if (!device.available) {
+      note(`${id}: not available (${device.why}); skipped`);
+      continue;
+    }
+    for (const f of families) {
+      for (const problem of selectProblems(f, o.problems)) {
+        const keys = await f.candidates(device, problem);
+        if (keys.length === 0) {
+          outcome.rows.push({ device: id, fingerprint: device.fingerprint, family: f.family, problem, candidates: 0, measured: 0, cached: 0, failed: 0, note: `no ${device.target} variants for this problem` });
+          continue;
+        }
+        const params = f.params ?? (async (k: string) => (await import('../variants.ts')).variantParams(k));
+        const candidates: Candidate[] = [];
+        for (const key of keys) candidates.push({ key, params: await params(key) });
+        const dk = f.defaultKey(device, problem);
+        tasks.push({ device, family: f, problem, candidates, defaultKey: dk });
+      }
+    }
+  }
+  const total = tasks.reduce((s, t) => s + Math.min(maxEvals, t.candidates.length) + (t.defaultKey && !t.candidates.some((c) => c.key === t.defaultKey) ? 1 : t.defaultKey ? (maxEvals >= t.candidates.length ? 0 : 1) : 0), 0);
+  progress.start(total);
+
+  const caches = new Map<string, TuneCache>();
+  const tunedFile = o.out === false ? undefined : tunedPath(o.out);
+  const stop = (): StopTuning | undefined => {
+    if (o.signal?.aborted) return new StopTuning('interrupted');
+    if (performance.now() > deadline) return new StopTuning('time-limit');
+    return undefined;
+  };
+
+  try {
+    for (const t of tasks) {
+      const { device, family: f, problem } = t;
+      let cache = caches.get(device.fingerprint);
+      if (!cache) {
+        cache = TuneCache.open(device, o.cache);
+        for (const n of cache.notes) note(n);
+        caches.set(device.fingerprint, cache);
+        outcome.caches.push(cache.path);
+      }
+      const row: TuneRow = { device: device.id, fingerprint: device.fingerprint, family: f.family, problem, candidates: t.candidates.length, measured: 0, cached: 0, failed: 0, defaultKey: t.defaultKey };
+      outcome.rows.push(row);
+      const lost = device.id === 'webgpu' ? await watchDeviceLost(device) : () => false;
+      let prepared: PreparedProblem | undefined;
+      const paramsOf = new Map(t.candidates.map((c) => [c.key, c.params]));
+      const counted = new Set<string>();
+
+      const measure = async (key: string): Promise<CacheResult> => {
+        const base = { family: f.family, problem, key, params: paramsOf.get(key) ?? (await (f.params ?? (async () => ({})))(key)) };
+        const fail = (status: ResultStatus, detail: string, verifyError?: number): CacheResult => ({ ...base, status, detail, verifyError, at: new Date().toISOString() });
+        let verifyError: number | undefined;
+        try {
+          const v = await withTimeout(f.verify(key, device, problem), runTimeoutMs, `verification of ${key}`);
+          verifyError = v.error;
+          if (!v.ok) return fail(v.status ?? 'wrong', v.detail ?? 'does not match the f64 reference', v.error);
+        } catch (e) {
+          if (e instanceof StopTuning) throw e;
+          return fail(lost() ? 'device-lost' : classifyError(e), `verification: ${(e as Error).message ?? e}`);
+        }
+        try {
+          prepared ??= await f.prepare(device, problem);
+          for (let w = 0; w < warmup; w++) {
+            await withTimeout(prepared.run(key), runTimeoutMs, `warm-up run of ${key}`);
+            await yieldToEvents();
+            const s = stop();
+            if (s?.why === 'interrupted') throw s;
+          }
+          const samples: number[] = [];
+          for (let r = 0; r < reps; r++) {
+            const ms = await withTimeout(prepared.run(key), runTimeoutMs, `run of ${key}`);
+            if (!Number.isFinite(ms) || ms < 0) return fail('error', `the run reported ${ms} ms`, verifyError);
+            samples.push(ms);
+            await yieldToEvents();
+            const s = stop();
+            if (s?.why === 'interrupted') throw s;
+          }
+          if (lost()) return fail('device-lost', 'the WebGPU device was lost during the runs', verifyError);
+          return { ...base, status: 'ok', ...sampleStats(samples), samples, verifyError, at: new Date().toISOString() };
+        } catch (e) {
+          if (e instanceof StopTuning) throw e;
+          return fail(lost() ? 'device-lost' : classifyError(e), `run: ${(e as Error).message ?? e}`, verifyError);
+        }
+      };
+
+      /** Evaluate one key: the cache, or a measurement; returns median ms or null (failure). */
+      const evaluateKey = async (key: string, run?: CacheRun): Promise<number | null> => {
+        const cached = cache!.get(f.family, problem, key);
+        const reuse = cached && !o.remeasure && !(o.retryFailed && cached.status !== 'ok' && cached.status !== 'wrong');
+        let r: CacheResult;
+        if (reuse) {
+          r = cached;
+          if (!counted.has(key)) row.cached++;
+          if (run) cache!.addEvaluation(run, key, r.status === 'ok' ? r.medianMs! : null);
+        } else {
+          const s = stop();
+          if (s) throw s;
+          if (lost()) throw new StopTuning('device-lost');
+          r = await measure(key);
+          if (!counted.has(key)) row.measured++;
+          cache!.put(r);
+          if (run) cache!.addEvaluation(run, key, r.status === 'ok' ? r.medianMs! : null);
+          if (r.status === 'device-lost') {
+            note(`${device.id}: device lost while evaluating ${key}; stopping on this device`);
+          }
+        }
+        if (!counted.has(key)) {
+          counted.add(key);
+          if (r.status !== 'ok') row.failed++;
+          progress.tick(`${f.family} ${problem}: ${key.split('.').slice(1).join('.')}${reuse ? ' (cached)' : ''}`);
+        }
+        if (r.status === 'device-lost') throw new StopTuning('device-lost');
+        return r.status === 'ok' ? r.medianMs! : null;
+      };
+
+      let stopped: StopTuning | undefined;
+      try {
+        if (t.defaultKey) {
+          if (!paramsOf.has(t.defaultKey)) {
+            try {
+              paramsOf.set(t.defaultKey, await (f.params ?? (async () => ({})))(t.defaultKey));
+            } catch {
+              paramsOf.set(t.defaultKey, {});
+            }
+          }
+          await evaluateKey(t.defaultKey);
+        }
+        const run = cache.startRun({ family: f.family, problem, strategy: strategyName, seed, maxEvals: Number.isFinite(maxEvals) ? maxEvals : t.candidates.length });
+        try {
+          await strategy(t.candidates, (key) => evaluateKey(key, run), Math.min(maxEvals, t.candidates.length), seededRng(seed));
+          cache.finishRun(run);
+        } catch (e) {
+          if (!(e instanceof StopTuning)) throw e;
+          stopped = e;
+          if (e.why !== 'interrupted') cache.finishRun(run);
+        }
+      } catch (e) {
+        if (!(e instanceof StopTuning)) throw e;
+        stopped = e;
+      } finally {
+        await prepared?.dispose();
+      }
+
+      // the best verified variant among the candidates (and the default), from everything cached
+      const keys = new Set([...t.candidates.map((c) => c.key), ...(t.defaultKey ? [t.defaultKey] : [])]);
+      let best: CacheResult | undefined;
+      for (const r of cache.resultsFor(f.family, problem)) if (keys.has(r.key) && r.status === 'ok' && (!best || r.medianMs! < best.medianMs!)) best = r;
+      const def = t.defaultKey ? cache.get(f.family, problem, t.defaultKey) : undefined;
+      if (best) {
+        row.bestKey = best.key;
+        row.bestMs = best.medianMs;
+      }
+      if (def?.status === 'ok') {
+        row.defaultMs = def.medianMs;
+        if (best) row.speedup = def.medianMs! / best.medianMs!;
+      } else if (def) row.note = `default ${def.status}: ${def.detail ?? ''}`.trim();
+      if (best && tunedFile) {
+        updateTuned(tunedFile, device, f.family, problem, {
+          key: best.key,
+          medianMs: best.medianMs!,
+          defaultKey: t.defaultKey ?? null,
+          defaultMs: row.defaultMs ?? null,
+          speedup: row.speedup ?? null,
+          when: new Date().toISOString(),
+          strategy: strategyName,
+          evaluated: cache.resultsFor(f.family, problem).filter((r) => keys.has(r.key)).length,
+          candidates: t.candidates.length,
+        });
+        outcome.tunedFile = tunedFile;
+      }
+      if (stopped) {
+        if (stopped.why === 'interrupted') {
+          outcome.interrupted = true;
+          break;
+        }
+        if (stopped.why === 'time-limit') {
+          outcome.timeLimited = true;
+          note(`time limit of ${o.timeLimitS} s reached: no further evaluations`);
+          break;
+        }
+      }
+    }
+  } finally {
+    progress.stop();
+  }
+  return outcome;
+}
+
+/** The summary table (one row per device, family and problem). */
+export function formatSummary(rows: TuneRow[]): string {
+  const header = ['device', 'family', 'problem', 'best variant', 'median ms', 'default variant', 'default ms', 'speed-up', 'evals (measured/cached/failed)'];
+  const short = (k?: string) => (k ? k.split('.').slice(2).join('.') : '-');
+  const ms = (x?: number) => (x === undefined ? '-' : x < 10 ? x.toFixed(3) : x.toFixed(2));
+  const body = rows.map((r) => [
+    r.device,
+    r.family,
+    r.problem,
+    r.bestKey ? short(r.bestKey) : r.note ?? 'nothing verified',
+    ms(r.bestMs),
+    short(r.defaultKey),
+    ms(r.defaultMs),
+    r.speedup === undefined ? '-' : `${r.speedup.toFixed(2)}x`,
+    `${r.measured + r.cached}/${r.candidates} (${r.measured}/${r.cached}/${r.failed})`,
+  ]);
+  const w = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (c: string[]) => c.map((x, i) => (i === 4 || i === 6 || i === 7 ? x.padStart(w[i]!) : x.padEnd(w[i]!))).join('  ');
+  return [line(header), w.map((x) => '-'.repeat(x)).join('  '), ...body.map(line)].join('\n');
+}
+
+export type { Params };
