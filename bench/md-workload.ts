@@ -28,6 +28,8 @@ export interface MdWorkloadBenchOptions {
   waterCandidates?: string[];
   skipLj?: boolean;
   skipWater?: boolean;
+  /** Also time the data orderings and half vs full 1x1 lists on the LJ fluid (seed 004). */
+  orderings?: boolean;
   log?: (line: string) => void;
 }
 
@@ -120,6 +122,22 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<{ lj?:
     log(`  final T ${last.T.toPrecision(7)}, U/N ${(last.epot / (4 * cells ** 3)).toPrecision(7)}, P ${last.P.toPrecision(7)}`);
     log(`  => LJ: kernforge / LAMMPS (single thread) = ${f2(ratio)}x steps per second (goal 1.0x)`);
     res.lj = { lammps, ours, ratio };
+  }
+  if (o.orderings !== false && !o.skipLj) {
+    const cells = o.ljCells ?? 20;
+    const steps = 2 * (o.trialSteps ?? 40);
+    log(`\nData orderings (seed 004), LJ fluid ${4 * cells ** 3} atoms, ${steps} steps each: time per step by column order and list type`);
+    const rows: [string, Partial<MdOptions>][] = [];
+    for (const ordering of ['row-major', 'hilbert', 'morton', 'hilbert-rm', 'morton-rm']) rows.push([`1x1 half, ${ordering}`, { cluster: '1x1', list: 'half', ordering }]);
+    rows.push(['1x1 full, row-major', { cluster: '1x1', list: 'full' }]);
+    rows.push(['4x4, hilbert', { cluster: '4x4', ordering: 'hilbert' }], ['4x4, row-major', { cluster: '4x4' }]);
+    let half = NaN;
+    for (const [name, extra] of rows) {
+      const t = await timeRun({ system: 'lj', cells, nstcalcenergy: steps, ...extra }, steps);
+      if (name === '1x1 half, row-major') half = t.kernelMs;
+      const rel = Number.isFinite(half) ? ` (${(t.kernelMs / half).toFixed(2)}x the row-major half-list kernel)` : '';
+      log(`  ${name.padEnd(22)} ${f2(t.msPerStep).padStart(8)} ms/step: kernel ${f2(t.kernelMs)}${rel}, search ${f2(t.searchMs)}`);
+    }
   }
   if (!o.skipWater) {
     const steps = o.waterSteps ?? 200;

@@ -348,9 +348,13 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
   const xs = L.x;
   let computedPairs = 0;
   let bbChecks = 0;
-  const colSlots = g.colStart;
 
-  for (let i = 0; i < nci; i++) {
+  const nbl = new ColumnNeighbours();
+  for (let m = 0; m < g.columns.length; m++) {
+    const col = g.columns[m]!;
+    const nb = nbl.build(g, col, shiftVec, sys.box, rlist, N);
+    const { shift: nbShift, column: nbC, cursor } = nbl;
+  for (let i = g.colStart[col]! / M; i < g.colEnd[col]! / M; i++) {
     const o = 6 * i;
     if (bbI[o]! > bbI[o + 3]!) continue; // all dummies
     const i0 = i * M;
@@ -360,39 +364,37 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
       if (atom < 0) continue;
       for (let k = exStart[atom]!; k < exStart[atom + 1]!; k++) exclJ[Math.floor(L.slotOf[exList[k]!]! / N)] = i;
     }
-    for (let s = 0; s < 27; s++) {
+    let k = 0;
+    while (k < nb) {
+      const s = nbShift[k]!;
+      let kEnd = k;
+      while (kEnd < nb && nbShift[kEnd] === s) kEnd++;
       const shx = shiftVec[3 * s]!, shy = shiftVec[3 * s + 1]!, shz = shiftVec[3 * s + 2]!;
       const ilx = bbI[o]! + shx, ily = bbI[o + 1]! + shy, ilz = bbI[o + 2]! + shz;
       const ihx = bbI[o + 3]! + shx, ihy = bbI[o + 4]! + shy, ihz = bbI[o + 5]! + shz;
       // Image of the i box must reach into the unit cell.
-      if (ihx < -rlist || ilx >= Lx + rlist || ihy < -rlist || ily >= Ly + rlist || ihz < -rlist || ilz >= Lz + rlist) continue;
-      const cx0 = Math.max(0, Math.floor((ilx - rlist) / g.sx));
-      const cx1 = Math.min(g.ncx - 1, Math.floor((ihx + rlist) / g.sx));
-      const cy0 = Math.max(0, Math.floor((ily - rlist) / g.sy));
-      const cy1 = Math.min(g.ncy - 1, Math.floor((ihy + rlist) / g.sy));
+      if (ihx < -rlist || ilx >= Lx + rlist || ihy < -rlist || ily >= Ly + rlist || ihz < -rlist || ilz >= Lz + rlist) {
+        k = kEnd;
+        continue;
+      }
       let nt = 0;
-      for (let cx = cx0; cx <= cx1; cx++) {
+      const zlo = ilz - rlist, zhi = ihz + rlist;
+      for (; k < kEnd; k++) {
+        const c = nbC[k]!;
+        const cx = Math.floor(c / g.ncy);
+        const cy = c - cx * g.ncy;
         const dxc = Math.max(0, cx * g.sx - ihx, ilx - (cx + 1) * g.sx);
-        if (dxc * dxc >= rl2) continue;
-        for (let cy = cy0; cy <= cy1; cy++) {
-          const dyc = Math.max(0, cy * g.sy - ihy, ily - (cy + 1) * g.sy);
-          if (dxc * dxc + dyc * dyc >= rl2) continue;
-          const c = cx * g.ncy + cy;
-          let j0 = colSlots[c]! / N;
-          const j1 = g.colEnd[c]! / N;
-          if (j1 <= jmin) continue;
-          if (j0 < jmin) j0 = jmin;
-          // Columns are z-sorted: skip j-clusters entirely below the i box, stop above it.
-          const zlo = ilz - rlist, zhi = ihz + rlist;
-          let lo = j0, hi = j1;
-          while (lo < hi) {
-            const mid = (lo + hi) >> 1;
-            const zh = bbJ[6 * mid + 5]!;
-            if (zh < zlo && zh !== -Infinity) lo = mid + 1; // all-dummy clusters only trail a column
-
-            else hi = mid;
-          }
-          for (let j = lo; j < j1; j++) {
+        const dyc = Math.max(0, cy * g.sy - ihy, ily - (cy + 1) * g.sy);
+        if (dxc * dxc + dyc * dyc >= rl2) continue;
+        const j1 = g.colEnd[c]! / N;
+        if (j1 <= jmin) continue;
+        // Columns are z-sorted and the column's i-clusters go up in z: the cursor skips the
+        // j-clusters entirely below the i box once (all-dummy clusters only trail a column).
+        let j = cursor[k]!;
+        while (j < j1 && bbJ[6 * j + 5]! < zlo) j++;
+        cursor[k] = j;
+        if (j < jmin) j = jmin;
+          for (; j < j1; j++) {
             const p = 6 * j;
             if (bbJ[p]! > bbJ[p + 3]!) continue;
             if (bbJ[p + 2]! > zhi) break;
@@ -463,7 +465,6 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
             nt++;
           }
         }
-      }
       if (nt === 0) continue;
       // Entries with exclusions first, each group in visiting order (increasing j for the
       // row-major column order, as the brute-force builder).
@@ -489,6 +490,7 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
       computedPairs += nt * MN;
     }
   }
+  }
   return {
     M,
     N,
@@ -500,6 +502,46 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
     rlist,
     stats: { clusterPairs: ncj, computedPairs, bbChecks },
   };
+}
+
+/**
+ * The (shift, j-column) pairs the atoms of one i-column can reach within rlist, grouped by shift
+ * in increasing order, j-columns in increasing index; each with a cursor (in j-cluster units)
+ * into its z-sorted column. Cursors only move forward while the column's i atoms or clusters go
+ * up in z, so skipping the j-clusters below an i box costs O(1) amortized, not a binary search.
+ */
+class ColumnNeighbours {
+  shift = new Int32Array(27 * 64);
+  column = new Int32Array(27 * 64);
+  cursor = new Int32Array(27 * 64);
+
+  build(g: ClusterGrid, c: number, shiftVec: Float64Array, box: [number, number, number], rlist: number, N: number): number {
+    const cx = Math.floor(c / g.ncy);
+    const cy = c % g.ncy;
+    let nb = 0;
+    for (let s = 0; s < 27; s++) {
+      const xlo = cx * g.sx + shiftVec[3 * s]! - rlist, xhi = (cx + 1) * g.sx + shiftVec[3 * s]! + rlist;
+      const ylo = cy * g.sy + shiftVec[3 * s + 1]! - rlist, yhi = (cy + 1) * g.sy + shiftVec[3 * s + 1]! + rlist;
+      if (xhi < 0 || xlo >= box[0] || yhi < 0 || ylo >= box[1]) continue;
+      const jx0 = Math.max(0, Math.floor(xlo / g.sx)), jx1 = Math.min(g.ncx - 1, Math.floor(xhi / g.sx));
+      const jy0 = Math.max(0, Math.floor(ylo / g.sy)), jy1 = Math.min(g.ncy - 1, Math.floor(yhi / g.sy));
+      for (let jx = jx0; jx <= jx1; jx++) {
+        for (let jy = jy0; jy <= jy1; jy++) {
+          if (nb === this.shift.length) {
+            this.shift = grow(this.shift, 2 * nb);
+            this.column = grow(this.column, 2 * nb);
+            this.cursor = grow(this.cursor, 2 * nb);
+          }
+          const jc = jx * g.ncy + jy;
+          this.shift[nb] = s;
+          this.column[nb] = jc;
+          this.cursor[nb] = g.colStart[jc]! / N;
+          nb++;
+        }
+      }
+    }
+    return nb;
+  }
 }
 
 /** Exclusions as a CSR by atom, partners sorted. */
@@ -532,38 +574,44 @@ function atomPairList(sys: MdSystem, L: ClusterLayoutWithGrid, rlist: number, sh
   let tmpJ = new Int32Array(1024);
   let tmpM = new Uint8Array(1024);
   let bbChecks = 0;
-  for (let i = 0; i < n; i++) {
-    const atomA = L.atomOf[i]!;
-    const hasEx = exStart[atomA + 1]! > exStart[atomA]!;
-    for (let s = 0; s < 27; s++) {
-      const ix = xs[3 * i]! + shiftVec[3 * s]!;
-      const iy = xs[3 * i + 1]! + shiftVec[3 * s + 1]!;
-      const iz = xs[3 * i + 2]! + shiftVec[3 * s + 2]!;
-      if (ix < -rlist || ix >= Lx + rlist || iy < -rlist || iy >= Ly + rlist || iz < -rlist || iz >= Lz + rlist) continue;
-      const cx0 = Math.max(0, Math.floor((ix - rlist) / g.sx));
-      const cx1 = Math.min(g.ncx - 1, Math.floor((ix + rlist) / g.sx));
-      const cy0 = Math.max(0, Math.floor((iy - rlist) / g.sy));
-      const cy1 = Math.min(g.ncy - 1, Math.floor((iy + rlist) / g.sy));
-      const zlo = iz - rlist;
-      const zhi = iz + rlist;
-      let nt = 0;
-      for (let cx = cx0; cx <= cx1; cx++) {
-        const dxc = Math.max(0, cx * g.sx - ix, ix - (cx + 1) * g.sx);
-        const dxc2 = dxc * dxc;
-        if (dxc2 >= rl2) continue;
-        for (let cy = cy0; cy <= cy1; cy++) {
-          const dyc = Math.max(0, cy * g.sy - iy, iy - (cy + 1) * g.sy);
-          if (dxc2 + dyc * dyc >= rl2) continue;
-          const c = cx * g.ncy + cy;
-          const j1 = g.colEnd[c]!;
-          let lo = Math.max(g.colStart[c]!, i + 1);
-          let hi = j1;
-          while (lo < hi) {
-            const mid = (lo + hi) >> 1;
-            if (xs[3 * mid + 2]! < zlo) lo = mid + 1;
-            else hi = mid;
-          }
-          for (let j = lo; j < j1; j++) {
+  const nbl = new ColumnNeighbours();
+  for (let m = 0; m < g.columns.length; m++) {
+    const c = g.columns[m]!;
+    const i0 = g.colStart[c]!;
+    const i1 = g.colEnd[c]!;
+    if (i0 === i1) continue;
+    const nb = nbl.build(g, c, shiftVec, sys.box, rlist, 1);
+    const { shift: nbShift, column: nbC, cursor } = nbl;
+    for (let i = i0; i < i1; i++) {
+      const atomA = L.atomOf[i]!;
+      const hasEx = exStart[atomA + 1]! > exStart[atomA]!;
+      let k = 0;
+      while (k < nb) {
+        const s = nbShift[k]!;
+        let kEnd = k;
+        while (kEnd < nb && nbShift[kEnd] === s) kEnd++;
+        const ix = xs[3 * i]! + shiftVec[3 * s]!;
+        const iy = xs[3 * i + 1]! + shiftVec[3 * s + 1]!;
+        const iz = xs[3 * i + 2]! + shiftVec[3 * s + 2]!;
+        if (ix < -rlist || ix >= Lx + rlist || iy < -rlist || iy >= Ly + rlist || iz < -rlist || iz >= Lz + rlist) {
+          k = kEnd;
+          continue;
+        }
+        const zlo = iz - rlist;
+        let nt = 0;
+        for (; k < kEnd; k++) {
+          const jc = nbC[k]!;
+          const jcx = Math.floor(jc / g.ncy);
+          const jcy = jc - jcx * g.ncy;
+          const dxc = Math.max(0, jcx * g.sx - ix, ix - (jcx + 1) * g.sx);
+          const dyc = Math.max(0, jcy * g.sy - iy, iy - (jcy + 1) * g.sy);
+          if (dxc * dxc + dyc * dyc >= rl2) continue;
+          const j1 = g.colEnd[jc]!;
+          let j = cursor[k]!;
+          while (j < j1 && xs[3 * j + 2]! < zlo) j++;
+          cursor[k] = j;
+          if (j <= i) j = i + 1;
+          for (; j < j1; j++) {
             const dz = iz - xs[3 * j + 2]!;
             if (dz < -rlist) break;
             bbChecks++;
@@ -574,35 +622,35 @@ function atomPairList(sys: MdSystem, L: ClusterLayoutWithGrid, rlist: number, sh
               tmpJ = grow(tmpJ, 2 * nt);
               tmpM = grow(tmpM, 2 * nt);
             }
-            let m = 1;
+            let msk = 1;
             if (hasEx) {
               const b = L.atomOf[j]!;
-              for (let k = exStart[atomA]!; k < exStart[atomA + 1]!; k++) if (exList[k] === b) m = 0;
+              for (let e = exStart[atomA]!; e < exStart[atomA + 1]!; e++) if (exList[e] === b) msk = 0;
             }
             tmpJ[nt] = j;
-            tmpM[nt] = m;
+            tmpM[nt] = msk;
             nt++;
           }
         }
-      }
-      if (nt === 0) continue;
-      if (nci4 + 4 > ci.length) ci = grow(ci, 2 * ci.length);
-      if (ncj + nt > cj.length) {
-        cj = grow(cj, 2 * (ncj + nt));
-        excl = grow(excl, cj.length);
-      }
-      ci[nci4] = i;
-      ci[nci4 + 1] = s;
-      ci[nci4 + 2] = ncj;
-      ci[nci4 + 3] = ncj + nt;
-      nci4 += 4;
-      // Excluded pairs (mask 0) first, as in the general search.
-      for (let pass = 0; pass <= 1; pass++) {
-        for (let k = 0; k < nt; k++) {
-          if (tmpM[k] !== pass) continue;
-          cj[ncj] = tmpJ[k]!;
-          excl[ncj] = pass;
-          ncj++;
+        if (nt === 0) continue;
+        if (nci4 + 4 > ci.length) ci = grow(ci, 2 * ci.length);
+        if (ncj + nt > cj.length) {
+          cj = grow(cj, 2 * (ncj + nt));
+          excl = grow(excl, cj.length);
+        }
+        ci[nci4] = i;
+        ci[nci4 + 1] = s;
+        ci[nci4 + 2] = ncj;
+        ci[nci4 + 3] = ncj + nt;
+        nci4 += 4;
+        // Excluded pairs (mask 0) first, as in the general search.
+        for (let pass = 0; pass <= 1; pass++) {
+          for (let t = 0; t < nt; t++) {
+            if (tmpM[t] !== pass) continue;
+            cj[ncj] = tmpJ[t]!;
+            excl[ncj] = pass;
+            ncj++;
+          }
         }
       }
     }
