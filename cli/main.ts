@@ -95,6 +95,7 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
     const { benchBigdftCommand } = await import('./commands/bench-bigdft.ts');
     return benchBigdftCommand({ grid: o.grid, reps: o.reps });
   }
+  if (family === 'tuner') return (await import('../bench/tuner.ts')).benchTunerCommand(o);
   if (family === 'md') {
     const { benchMdWorkload } = await import('../bench/md-workload.ts');
     await benchMdWorkload({
@@ -193,6 +194,8 @@ export async function main(argv: string[]): Promise<number> {
     .option('--water-steps <n>', 'md: water steps (GROMACS times twice as many and keeps the second half)', '200')
     .option('--skip <lj|water>', 'md: leave out one of the two systems')
     .option('--work-dir <dir>', 'md: folder for the LAMMPS and GROMACS runs', '.kernforge/bench-md')
+    .option('--cache <dir>', 'tuner: tune cache folder (default .kernforge/tune)')
+    .option('--seeds <n>', 'tuner: seeds per strategy (default 25)')
     .action(wrap(cmdBench));
   program.command('devices').description('what this machine offers').action(wrap(cmdDevices));
   const run = program.command('run').description('run a workload with the generated kernels');

@@ -268,8 +268,8 @@ export async function replayQuantiles(replay: ReplayFn, set: ResultSet, strategy
 // Report data
 
 export interface ReportOptions {
-  /** Offline replays (writeReport: the tuner's replayStrategy); without one, section (c) shows the recorded runs only. */
-  replay?: ReplayFn;
+  /** Offline replays (default: the tuner's replayStrategy); null: none, section (c) shows the recorded runs only. */
+  replay?: ReplayFn | null;
   /** Seeds per strategy for the replays (default 9). */
   seeds?: number;
   /** Treat every family/problem result set as exhaustive (default: only those with a finished exhaustive run). */
@@ -362,6 +362,7 @@ const axisOrder = (vals: ParamValue[]): string[] => {
 /** Everything the page plots, computed from the loaded caches. */
 export async function buildReportData(caches: LoadedCache[], o: ReportOptions = {}): Promise<ReportData> {
   const seeds = o.seeds ?? 9;
+  const replay = o.replay === null ? undefined : (o.replay ?? defaultReplay);
   const devices: DeviceInfo[] = caches.map((c) => {
     const d = c.cache.device;
     const counts: Record<string, number> = {};
@@ -429,12 +430,12 @@ export async function buildReportData(caches: LoadedCache[], o: ReportOptions = 
       const replays: QuantileCurve[] = [];
       const notes: string[] = [];
       const canReplay = s.exhaustive || !!o.assumeExhaustive;
-      if (!o.replay) notes.push('offline replays left out');
+      if (!replay) notes.push('offline replays left out');
       else if (!canReplay) notes.push('no finished exhaustive run for this problem: no offline replays');
       else
         for (const strategy of STRATEGIES) {
           try {
-            replays.push(await replayQuantiles(o.replay, s, strategy, strategy === 'exhaustive' ? 1 : seeds));
+            replays.push(await replayQuantiles(replay, s, strategy, strategy === 'exhaustive' ? 1 : seeds));
           } catch (e) {
             notes.push(`replay ${strategy} failed: ${(e as Error).message}`);
           }
@@ -474,7 +475,7 @@ export async function buildReportData(caches: LoadedCache[], o: ReportOptions = 
     axes,
     convergence,
     comparison: { problems, best },
-    replay: { available: !!o.replay, seeds },
+    replay: { available: !!replay, seeds },
   };
 }
 
@@ -784,8 +785,7 @@ export interface WriteReportResult {
 export async function writeReport(o: { cacheDir?: string; output?: string; seeds?: number; replay?: ReplayFn | null; assumeExhaustive?: boolean; now?: Date }): Promise<WriteReportResult> {
   const cacheDir = resolve(o.cacheDir ?? DEFAULT_CACHE_DIR);
   const caches = loadCaches(cacheDir);
-  const replay = o.replay === null ? undefined : (o.replay ?? defaultReplay);
-  const data = await buildReportData(caches, { replay, seeds: o.seeds, assumeExhaustive: o.assumeExhaustive, cacheDir, now: o.now });
+  const data = await buildReportData(caches, { replay: o.replay, seeds: o.seeds, assumeExhaustive: o.assumeExhaustive, cacheDir, now: o.now });
   const html = renderReportHtml(data);
   const output = resolve(o.output ?? 'report.html');
   writeAtomic(output, html);
