@@ -58,11 +58,16 @@ export function runLammps(workDir: string, steps: number, cells: number): Lammps
   writeFileSync(join(workDir, 'in.lj'), input);
   const r = spawnSync('lmp', ['-in', 'in.lj', '-log', 'none'], { cwd: workDir, encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: '1' } });
   if (r.status !== 0) return { ...none, why: `lmp exited with ${r.status}: ${(r.stderr || r.stdout).slice(-400)}` };
-  const out = r.stdout;
-  const loop = /Loop time of ([\d.]+) on 1 procs for (\d+) steps/.exec(out);
-  if (!loop) return { ...none, why: 'no "Loop time" line in LAMMPS output' };
+  return parseLammpsOutput(r.stdout);
+}
+
+/** Loop time, steps/s, the timing breakdown and the version from LAMMPS's screen output. */
+export function parseLammpsOutput(out: string): LammpsResult {
+  const none: LammpsResult = { available: false, seconds: NaN, stepsPerSecond: NaN, breakdown: {}, version: '' };
+  const loop = /Loop time of ([\d.eE+-]+) on 1 procs for (\d+) steps/.exec(out);
+  if (!loop) return { ...none, why: 'no "Loop time ... on 1 procs" line in the LAMMPS output' };
   const breakdown: Record<string, number> = {};
-  for (const m of out.matchAll(/^(Pair|Neigh|Comm|Modify|Output|Other)\s*\|\s*([\d.]+)/gm)) breakdown[m[1]!] = Number(m[2]);
+  for (const m of out.matchAll(/^(Pair|Neigh|Comm|Modify|Output|Other)\s*\|\s*([\d.eE+-]+)/gm)) breakdown[m[1]!] = Number(m[2]);
   const version = /LAMMPS \(([^)]+)\)/.exec(out)?.[1] ?? '';
   return { available: true, seconds: Number(loop[1]), stepsPerSecond: Number(loop[2]) / Number(loop[1]), breakdown, version };
 }
