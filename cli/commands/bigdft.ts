@@ -20,7 +20,7 @@ import type { Command } from 'commander';
 import { prepare3d, ConvInputError, type Prepared3d } from '../../runtime/bigdft/apply.ts';
 import { separable, type Dims } from '../../runtime/bigdft/reference.ts';
 import { filter, type FilterName } from '../../runtime/bigdft/filters.ts';
-import { variantParams, UnknownVariantError } from '../../runtime/variants.ts';
+import { variantParams, siblingKey, UnknownVariantError } from '../../runtime/variants.ts';
 
 /**
  * A mistake in the user's input. The CLI prints errors of classes named `UserError` without a
@@ -111,6 +111,26 @@ export function parseGrid(s: string | Dims): Dims {
 export function defaultVariants(precision: Precision): { mf: string; mft: string; kin: string } {
   const k = (f: FilterName) => `bigdft-conv.ts.${f}.${precision}.separable-t.8x1.inline.table`;
   return { mf: k('magic'), mft: k('magic-t'), kin: k('kinetic') };
+}
+
+/**
+ * The default keys of the workload: per filter not given explicitly, the variant tuned on this
+ * machine (kernforge tune bigdft-conv, carried over to the precision), else defaultVariants.
+ */
+export async function tunedVariants(precision: Precision, given: { variantMf?: string; variantMft?: string; variantKin?: string } = {}): Promise<{ mf: string; mft: string; kin: string }> {
+  const def = defaultVariants(precision);
+  const { loadTuned } = await import('../../runtime/tune/tuned.ts');
+  const pick = async (f: FilterName, explicit: string | undefined, fallback: string): Promise<string> => {
+    if (explicit) return fallback;
+    const t = await loadTuned('bigdft-conv', f, { load: false });
+    if (!t.tuned) return fallback;
+    try {
+      return precision === 'f64' ? t.key : await siblingKey(t.key, { precision });
+    } catch {
+      return fallback;
+    }
+  };
+  return { mf: await pick('magic', given.variantMf, def.mf), mft: await pick('magic-t', given.variantMft, def.mft), kin: await pick('kinetic', given.variantKin, def.kin) };
 }
 
 function positive(name: string, v: number | string, integer: boolean): number {
@@ -260,7 +280,7 @@ export async function runBigdftWorkload(opts: BigdftOptions = {}): Promise<Bigdf
     }
   });
   const N = dims[0] * dims[1] * dims[2];
-  const def = defaultVariants(precision);
+  const def = await tunedVariants(precision, opts);
   const variants = { mf: opts.variantMf ?? def.mf, mft: opts.variantMft ?? def.mft, kin: opts.variantKin ?? def.kin };
 
   // inputs (checked before any heavy work)

@@ -185,6 +185,19 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
 
   // Variant pair.
   let keyF = o.variant;
+  if (!keyF && !o.cluster && !o.list) {
+    // No explicit choice: the variant tuned on this machine (kernforge tune), else the default below.
+    const { loadTuned } = await import('../tune/tuned.ts');
+    const t = await loadTuned('md-nonbonded', kind === 'lj' ? 'lj-fluid' : 'water-rf', { load: false });
+    if (t.tuned) {
+      const tp = await variantParams(t.key);
+      const precision = o.precision ?? 'f64';
+      if (!['f32', 'f64'].includes(precision)) throw new MdInputError(`--precision ${precision}: allowed f32, f64`);
+      const want = { interaction: settings.interaction, ljComb: 'geom', ljShift: settings.shift ? 'shift' : 'plain', output: 'f', target: 'ts', precision };
+      const changes = Object.fromEntries(Object.entries(want).filter(([k, v]) => tp[k] !== v));
+      keyF = Object.keys(changes).length === 0 ? t.key : await siblingKey(t.key, changes).catch(() => undefined);
+    }
+  }
   if (!keyF) {
     const cluster = o.cluster ?? d.cluster;
     if (!(CLUSTERS as readonly string[]).includes(cluster)) throw new MdInputError(`--cluster ${cluster}: allowed ${CLUSTERS.join(', ')}`);

@@ -49,6 +49,17 @@ export function tunedPath(p?: string): string {
   return resolve(p ?? process.env.KERNFORGE_TUNED ?? DEFAULT_TUNED_FILE);
 }
 
+/**
+ * Whether loadTuned reads the default artefact. Under the test runner (VITEST set, inherited by
+ * the CLI processes tests spawn) only an explicit path or $KERNFORGE_TUNED is read, so the suite
+ * never depends on what this machine was tuned to; KERNFORGE_TUNED=none turns tuning off anywhere.
+ */
+function artefactEnabled(explicit?: string): boolean {
+  if (explicit) return true;
+  if (process.env.KERNFORGE_TUNED === 'none') return false;
+  return !(process.env.VITEST && !process.env.KERNFORGE_TUNED);
+}
+
 /** Read the artefact; undefined when absent or unreadable (with the reason). */
 export function readTuned(path = tunedPath()): { file?: TunedFile; why?: string } {
   if (!existsSync(path)) return { why: `${path} does not exist` };
@@ -114,7 +125,7 @@ export async function loadTuned<M = unknown>(family: string, problem?: string, o
     return { ...r, module: await loadTsModule<M>(r.key) };
   };
   const path = tunedPath(o.path);
-  const art = readTuned(path);
+  const art = artefactEnabled(o.path) ? readTuned(path) : { file: undefined, why: process.env.KERNFORGE_TUNED === 'none' ? 'KERNFORGE_TUNED=none' : 'tuned variants are not read under the test runner unless KERNFORGE_TUNED is set' };
   const mine = art.file?.tuned[device.fingerprint]?.[family];
   let why = art.why ?? `none for fingerprint ${device.fingerprint} in ${path}`;
   if (mine) {
@@ -124,7 +135,7 @@ export async function loadTuned<M = unknown>(family: string, problem?: string, o
       if (!e) continue;
       try {
         const { variantParams } = await import('../variants.ts');
-        await variantParams(e.key);
+        await (f.params ?? variantParams)(e.key);
       } catch (err) {
         why = `the tuned ${e.key} is no longer a valid variant (${(err as Error).message})`;
         continue;
