@@ -6,7 +6,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { libraryKeys, loadTsModule, manifest } from '../../runtime/variants.ts';
+import { libraryKeys, loadTsModule, manifest, siblingKey } from '../../runtime/variants.ts';
 import {
   GemInputError, readPqr, readVert, gemParams, gemReference, pairPotential, selectRegion, checkVariant, gemArgs, gemVariantInfo,
   type GemAtoms, type GemVertices, type GemParams, type GemRegion, type GemTsModule, type GemPrecision,
@@ -60,7 +60,7 @@ export interface GemWorkloadSummary {
   params: GemParams;
   variant: string;
   /** Where the variant came from. */
-  variantSource: 'library' | 'on-demand' | 'given';
+  variantSource: 'library' | 'on-demand' | 'given' | 'tuned';
   verification: GemVerification;
   minPhi: number;
   maxPhi: number;
@@ -223,7 +223,21 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
     if (!o.variant.startsWith('gem-potential.')) throw new UserError(`${o.variant} is not a gem-potential variant (list them with \`kernforge list gem-potential\`)`);
     key = o.variant;
     source = 'given';
-  } else ({ key, source } = chooseGemVariant(region, salt));
+  } else {
+    ({ key, source } = chooseGemVariant(region, salt));
+    // The variant tuned on this machine (kernforge tune gem-potential), carried over to this
+    // region and salt (its tuning axes kept); the default above when nothing was tuned.
+    const { loadTuned } = await import('../../runtime/tune/tuned.ts');
+    const t = await loadTuned('gem-potential', 'surface', { load: false });
+    if (t.tuned) {
+      try {
+        key = await siblingKey(t.key, { region, salt });
+        source = 'tuned';
+      } catch {
+        // the tuned tuning axes are not allowed with this region and salt: keep the default
+      }
+    }
+  }
   const info = await gemVariantInfo(key); // UnknownVariantError for keys outside the space
   try {
     checkVariant(key, info, params);
