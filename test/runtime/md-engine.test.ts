@@ -91,6 +91,36 @@ describe('energy and momentum conservation (NVE)', () => {
   }, 240_000);
 });
 
+describe('integrators and thermostats', () => {
+  it('SPC/E water with velocity Verlet + SETTLE (positions and velocities): energy conserved, constraints hold', async () => {
+    const p = await prepareRun({ system: 'water', gro: WATER, cluster: '4x4', integrator: 'vv', verletTolerance: 0.005, nstcalcenergy: 10 });
+    const eng = await MdEngine.create(p.run);
+    const out = eng.simulate(200);
+    expect(Math.abs(driftPerAtom(out.thermo, p.run.mass.length))).toBeLessThan(0.005);
+    const x = out.x;
+    const mols = p.molecules!;
+    let worst = 0;
+    for (let m = 0; m < mols.length / 3; m++) {
+      const [o, h1, h2] = [mols[3 * m]!, mols[3 * m + 1]!, mols[3 * m + 2]!];
+      const d = (a: number, b: number) => Math.hypot(x[3 * a]! - x[3 * b]!, x[3 * a + 1]! - x[3 * b + 1]!, x[3 * a + 2]! - x[3 * b + 2]!);
+      worst = Math.max(worst, Math.abs(d(o, h1) - 0.1), Math.abs(d(o, h2) - 0.1), Math.abs(d(h1, h2) - 0.163298086));
+    }
+    expect(worst).toBeLessThan(1e-9);
+  }, 120_000);
+  it('v-rescale takes the LJ fluid to the reference temperature and keeps the conserved energy', async () => {
+    const p = await prepareRun({ system: 'lj', cells: 4, cluster: '4x4', thermostat: 'v-rescale', refT: 2.0, tauT: 0.1, seed: 3, nstcalcenergy: 10 });
+    const eng = await MdEngine.create(p.run);
+    const out = eng.simulate(3000);
+    const late = out.thermo.slice(out.thermo.length / 2);
+    const meanT = late.reduce((a, r) => a + r.T, 0) / late.length;
+    // 256 atoms: T fluctuates by sqrt(2/765) ~ 5%; the mean of 150 correlated samples is within 2%.
+    expect(Math.abs(meanT - 2.0)).toBeLessThan(0.04);
+    // The thermostat removed energy; the conserved quantity does not drift.
+    expect(Math.abs(out.thermo.at(-1)!.etot - out.thermo[0]!.etot)).toBeGreaterThan(10);
+    expect(Math.abs(driftPerAtom(out.thermo, 256))).toBeLessThan(0.005);
+  }, 120_000);
+});
+
 describe('state files and the blow-up guard', () => {
   it('40 steps equal 20 steps, a state file, and 20 more (leap-frog water)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kf-md-'));
