@@ -551,7 +551,9 @@ const PAGE_SCRIPT = String.raw`
       .concat(v.failed.map(function (r) { return '\u2717 ' + r.key.slice(pre.length) + ' [' + r.status + ']'; }));
     var data = v.ok.map(function (r) { return r.ms; }).concat(v.failed.map(function () { return null; }));
     var okCount = v.ok.length;
-    chart('variants', fig, 60 + 16 * labels.length, {
+    // 16 px per variant; thinner (labels skipped) for very large sets, so the canvas stays within browser limits
+    var rowPx = labels.length <= 400 ? 16 : Math.max(3, 6400 / labels.length);
+    chart('variants', fig, 60 + rowPx * labels.length, {
       type: 'bar',
       data: { labels: labels, datasets: [{ label: 'median ms', data: data, backgroundColor: v.ok.map(function (_, i) { return i === 0 ? '#2ca02c' : '#1f77b4'; }) }] },
       options: {
@@ -561,7 +563,7 @@ const PAGE_SCRIPT = String.raw`
           label: function (item) { var i = item.dataIndex; return i < okCount ? fmt(v.ok[i].ms) + ' ms' + (v.ok[i].spread !== null ? ' (spread ' + (100 * v.ok[i].spread).toFixed(1) + '%)' : '') : v.failed[i - okCount].status + ': ' + v.failed[i - okCount].detail; } } } },
         scales: {
           x: { title: { display: true, text: 'median time (ms)' + (pre ? '   keys: ' + pre + '\u2026' : '') }, beginAtZero: true },
-          y: { ticks: { autoSkip: false, color: function (ctx) { var i = ctx.index; return i < okCount ? '#333' : (FAIL[v.failed[i - okCount].status] || '#d62728'); } } }
+          y: { ticks: { autoSkip: rowPx < 12, color: function (ctx) { var i = ctx.index; return i < okCount ? '#333' : (FAIL[v.failed[i - okCount].status] || '#d62728'); } } }
         }
       }
     }, okCount);
@@ -651,7 +653,7 @@ const PAGE_SCRIPT = String.raw`
         responsive: true, maintainAspectRatio: false, parsing: true,
         plugins: { legend: { labels: { filter: function (item, data) { return data.datasets[item.datasetIndex].kfLegend !== false; } } } },
         scales: {
-          x: { type: 'linear', min: 1, max: maxX, title: { display: true, text: 'evaluations' } },
+          x: { type: 'linear', min: 1, max: maxX, ticks: { precision: 0 }, title: { display: true, text: 'evaluations' } },
           y: { min: 0, max: 1.02, title: { display: true, text: 'best so far (fraction of the best time)' } }
         }
       }
