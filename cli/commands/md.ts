@@ -49,7 +49,8 @@ function atomNames(p: PreparedRun): GroAtom[] {
 function frameText(format: 'gro' | 'xyz', p: PreparedRun, step: number, x: Float64Array, v: Float64Array | undefined, precision = 3): string {
   const box = p.run.topology.box;
   const xw = wrapped(x, box, p.molecules);
-  const title = `kernforge md, step ${step}, t = ${(step * p.run.dt).toFixed(4)}${p.run.units === 'lj' ? ' (LJ units)' : ' ps'}`;
+  // GROMACS reads the time and step of a .gro frame from "t= ... step= ..." in its title.
+  const title = `kernforge md${p.run.units === 'lj' ? ' (LJ units)' : ''} t= ${(step * p.run.dt).toFixed(5)} step= ${step}`;
   if (format === 'gro') return writeGro({ title, atoms: atomNames(p), x: xw, v, box }, { precision });
   const names = atomNames(p);
   const lines = [`${names.length}`, `${title} box ${box.join(' ')}`];
@@ -195,7 +196,7 @@ export async function runMdWorkload(o: RunMdOptions): Promise<RunMdSummary> {
   log(`pair list: ${list.stats.clusterPairs} cluster pairs, ${list.stats.computedPairs} computed atom pairs (${(list.stats.computedPairs / n).toFixed(1)} per atom)`);
   if (outcome.thermo.length >= 2) {
     const last = outcome.thermo[outcome.thermo.length - 1]!;
-    log(`conserved-energy drift ${drift.toExponential(3)} per atom per ${units === 'lj' ? 'tau' : 'ps'}; total momentum ${last.momentum.toExponential(2)}`);
+    log(`conserved-energy drift ${drift.toExponential(3)} per atom per ${units === 'lj' ? 'tau' : 'ps'} (least squares over ${outcome.thermo.length} thermo samples); total momentum ${last.momentum.toExponential(2)}`);
   }
   const files = [o.traj && `trajectory ${o.traj}`, o.confout && `final frame ${o.confout}`, o.stateOut && `state ${o.stateOut} (continue with --continue)`].filter(Boolean);
   if (files.length) log(`wrote ${files.join(', ')}`);
