@@ -10,6 +10,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync, renameSync, rmSync,
 import { createRequire } from 'node:module';
 import { dirname, join, resolve, basename } from 'node:path';
 import { replayStrategy } from './strategies.ts';
+import { DEFAULT_CACHE_DIR } from './cache.ts';
 
 export type TuneStatus = 'ok' | 'wrong' | 'compile-error' | 'timeout' | 'device-lost' | 'error';
 export type Strategy = 'random' | 'annealing' | 'bandit' | 'exhaustive';
@@ -78,7 +79,7 @@ export class ReportInputError extends Error {
 
 export const NON_EXHAUSTIVE: Strategy[] = ['random', 'annealing', 'bandit'];
 export const STRATEGIES: Strategy[] = [...NON_EXHAUSTIVE, 'exhaustive'];
-export const DEFAULT_CACHE_DIR = '.kernforge/tune';
+export { DEFAULT_CACHE_DIR };
 
 // ---------------------------------------------------------------------------------------------
 // Loading
