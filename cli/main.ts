@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 /** An error whose message is for the user as it stands. */
 export class UserError extends Error {}
 
-const USER_ERRORS = new Set(['SpecError', 'UnknownVariantError', 'NoAdapterError', 'UserError', 'ExprError', 'GemInputError', 'ConvInputError', 'MdInputError', 'MdBlowUpError', 'GroError']);
+const USER_ERRORS = new Set(['SpecError', 'UnknownVariantError', 'NoAdapterError', 'UserError', 'ExprError', 'GemInputError', 'ConvInputError', 'MdInputError', 'MdBlowUpError', 'GroError', 'TuneOptionsError']);
 
 async function cmdGenerate(specs: string[], o: { out?: string; check?: boolean; quiet?: boolean }): Promise<number> {
   const gen = await import('../generator/index.ts');
@@ -57,11 +57,11 @@ async function cmdRender(key: string, o: { output?: string }): Promise<number> {
 }
 
 async function cmdDevices(): Promise<number> {
-  const { probeGpu } = await import('../runtime/backends/webgpu.ts');
-  const os = await import('node:os');
-  console.log(`cpu    : ${os.cpus()[0]?.model ?? 'unknown'} x ${os.cpus().length}, node ${process.version} (TypeScript kernels)`);
-  const g = await probeGpu();
-  console.log(g.ok ? `webgpu : ${g.name} (WGSL kernels)` : `webgpu : unavailable: ${g.why}`);
+  const { detectDevices } = await import('../runtime/tune/devices.ts');
+  for (const d of await detectDevices()) {
+    const what = d.target === 'ts' ? 'TypeScript kernels' : 'WGSL kernels';
+    console.log(d.available ? `${d.id.padEnd(7)}: ${d.name} (${what}), fingerprint ${d.fingerprint}` : `${d.id.padEnd(7)}: unavailable: ${d.why}`);
+  }
   return 0;
 }
 
@@ -120,27 +120,35 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
 }
 
 async function cmdMain(): Promise<number> {
-  console.log('kernforge main job: generate if needed, verify the library, benchmark, the GEM, BigDFT and MD workloads\n');
+  const t0 = performance.now();
+  const secs = () => `${((performance.now() - t0) / 1000).toFixed(0)} s`;
+  console.log('kernforge main job: generate if needed, devices, a short autotuning, then the GEM, BigDFT and MD workloads with the tuned variants\n');
   console.log('1. generate');
   if ((await cmdGenerate([], { check: true, quiet: true })) !== 0) await cmdGenerate([], { quiet: true });
   console.log('\n2. devices');
   await cmdDevices();
-  console.log('\n3. verify every TypeScript variant of the library against the f64 reference');
-  const v = await cmdVerify([], { target: 'ts' });
-  console.log('\n4. md-nonbonded benchmark (small water box; `kernforge bench md-nonbonded` runs the full 3,000 molecules)');
-  await cmdBench('md-nonbonded', { molecules: '1000', reps: '3', targets: 'ts,wgsl', precisions: 'f32,f64', full: 'no' });
+  console.log('\n3. autotune (short: the quick problem classes, bandit strategy, at most 8 evaluations each, 3 timed runs; `kernforge tune` does the full search)');
+  const { runTuneCommand } = await import('./commands/tune.ts');
+  const tuned = await runTuneCommand([], { device: 'cpu', problem: ['quick'], strategy: 'bandit', maxEvals: 8, reps: 3, seed: 1, timeLimit: 150 });
+  if (tuned.status !== 0) return tuned.status;
+  const summary: string[] = [];
+  for (const r of tuned.outcome.rows) {
+    if (r.bestKey) summary.push(`tuned ${r.family} ${r.problem}: ${r.bestKey.split('.').slice(2).join('.')} ${r.bestMs!.toFixed(2)} ms${r.speedup ? `, ${r.speedup.toFixed(2)}x the default` : ''}`);
+  }
   const data = new URL('../../shared/data/', import.meta.url).pathname;
   const out = mkdtempSync(join(tmpdir(), 'kernforge-'));
+  const { runGemWorkload, formatGemSummary } = await import('./commands/gem.ts');
   for (const mol of ['mb_hhelix', '1uwo_A']) {
-    console.log(`\n5. GEM surface potential: ${mol} (eps 80/1, salt 0) -> ${join(out, `${mol}.phi`)}`);
-    const { runGemWorkload, formatGemSummary } = await import('./commands/gem.ts');
+    console.log(`\n4. GEM surface potential: ${mol} (eps 80/1, salt 0) -> ${join(out, `${mol}.phi`)}`);
     const s = await runGemWorkload({ molecule: join(data, `gem/${mol}.pqr`), vert: join(data, `gem/${mol}.vert`), output: join(out, `${mol}.phi`) });
     console.log(formatGemSummary(s));
+    summary.push(`GEM ${mol}: ${s.atoms} atoms x ${s.vertices} vertices, ${s.variant.split('.').slice(2).join('.')} (${s.variantSource}), kernel ${(s.kernelSeconds * 1000).toFixed(1)} ms, ${(s.pairsPerSecond / 1e6).toFixed(0)} Mpairs/s`);
   }
-  console.log('\n6. BigDFT local Hamiltonian on 128x126x130 (f64, 3 applications)');
+  console.log('\n5. BigDFT local Hamiltonian on 128x126x130 (f64, 3 applications)');
   const { runBigdftWorkload } = await import('./commands/bigdft.ts');
-  await runBigdftWorkload({ grid: '128x126x130', iterations: 3, log: (m: string) => console.log(m) });
-  console.log('\n7. MD: MiniMD LJ fluid, 4,000 atoms, 100 steps of NVE (f64 kernels, 1x1 list as MiniMD)');
+  const b = await runBigdftWorkload({ grid: '128x126x130', iterations: 3, log: (m: string) => console.log(m) });
+  summary.push(`BigDFT 128x126x130: H ${b.medianMs.h.toFixed(1)} ms per application (${b.gflops.h.toFixed(2)} GFlop/s); MF ${b.variants.mf.split('.')[5]}, MF^T ${b.variants.mft.split('.')[5]}, T ${b.variants.kin.split('.')[5]}`);
+  console.log('\n6. MD: MiniMD LJ fluid, 4,000 atoms, 100 steps of NVE (f64 kernels, 1x1 list as MiniMD, to compare the thermo digit for digit)');
   const { runMdWorkload } = await import('./commands/md.ts');
   const lj = await runMdWorkload({ system: 'lj', cells: 10, steps: 100, thermo: 50, cluster: '1x1', precision: 'f64' });
   const n = lj.prepared.run.mass.length;
@@ -148,10 +156,13 @@ async function cmdMain(): Promise<number> {
   const got = [last.T.toPrecision(7), (last.epot / n).toPrecision(7), last.P.toPrecision(7)].join(' ');
   const miniMd = '0.7208599 -5.701261 0.5236926';
   console.log(`step 100 (T, U/N, P): ${got}; MiniMD prints ${miniMd}: ${got === miniMd ? 'identical' : 'DIFFERENT'}`);
-  console.log('\n8. MD: SPC/E water (884 molecules, GROMACS-equilibrated), RF rc 1.0 nm, SETTLE, leap-frog, 200 steps');
-  await runMdWorkload({ system: 'water', gro: new URL('../test/fixtures/gromacs/spce/conf.gro', import.meta.url).pathname, steps: 200, thermo: 50, cluster: '2x2' });
-  console.log('\nThe autotuner (issue 6) and more targets (issue 7) are still to come.');
-  return v;
+  summary.push(`MD LJ fluid (MiniMD): ${lj.stepsPerSecond.toFixed(1)} steps/s, thermo at step 100 ${got === miniMd ? 'identical to' : 'DIFFERENT from'} MiniMD's`);
+  console.log('\n7. MD: SPC/E water (884 molecules, GROMACS-equilibrated), RF rc 1.0 nm, SETTLE, leap-frog, 200 steps, the tuned variant');
+  const w = await runMdWorkload({ system: 'water', gro: new URL('../test/fixtures/gromacs/spce/conf.gro', import.meta.url).pathname, steps: 200, thermo: 50 });
+  summary.push(`MD SPC/E water: ${w.stepsPerSecond.toFixed(1)} steps/s with ${w.prepared.run.keyF.split('.').slice(2).join('.')}, drift ${w.drift.toExponential(2)} kJ/mol/ps per atom`);
+  console.log(`\nSummary (${secs()} in all):`);
+  for (const l of summary) console.log(`  ${l}`);
+  return 0;
 }
 
 /** An error of one of the user-error classes, or of a subclass of one. */
@@ -209,6 +220,8 @@ export async function main(argv: string[]): Promise<number> {
   registerBigdft(run);
   const { registerMd } = await import('./commands/md.ts');
   registerMd(run);
+  const { registerTune } = await import('./commands/tune.ts');
+  registerTune(program, (st) => (status = st));
   program.command('main').description('the main job (npm start)').action(wrap(cmdMain));
   try {
     await program.parseAsync(argv, { from: 'user' });

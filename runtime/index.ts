@@ -16,3 +16,11 @@ export * from './gem/index.ts';
 export { apply3d, prepare3d, ConvInputError, type Prepared3d, type Apply3dOptions } from './bigdft/apply.ts';
 export { filter, type FilterName, type Filter } from './bigdft/filters.ts';
 export { separable as bigdftSeparable, direct as bigdftDirect } from './bigdft/reference.ts';
+// Autotuning (issue 6): devices, the tuner and its strategies, the cache, the tuned runtime.
+export { detectDevices, cpuDevice, webgpuDevice, fingerprintOf, type Device, type DeviceId, type DeviceTarget } from './tune/devices.ts';
+export { tune, formatSummary, sampleStats, type TuneOptions, type TuneOutcome, type TuneRow } from './tune/tuner.ts';
+export { STRATEGIES, STRATEGY_NAMES, replayStrategy, seededRng, neighbours, type Strategy, type StrategyName, type Candidate, type Evaluate, type ReplayResult } from './tune/strategies.ts';
+export { TuneCache, validateCache, cachePath, resultId, CACHE_FORMAT, CACHE_VERSION, DEFAULT_CACHE_DIR, type CacheFile, type CacheResult, type CacheRun, type ResultStatus } from './tune/cache.ts';
+export { loadTuned, readTuned, tunedPath, type Tuned, type TunedEntry, type TunedFile, type LoadTunedOptions } from './tune/tuned.ts';
+export { tuningFamilies, tuningFamily } from './tune/families/index.ts';
+export type { TuningFamily, ProblemClass, PreparedProblem, VerifyOutcome } from './tune/family.ts';

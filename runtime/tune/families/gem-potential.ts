@@ -1,5 +1,5 @@
 // Tuning gem-potential for the GEM workload (`kernforge run gem`).
-// Problem 'surface': Mb.Hhelix (shared/data/gem/mb_hhelix.pqr with its MSMS surface), eps 80/1,
+// Problem 'surface' ('surface-small': every 4th vertex, for quick runs): Mb.Hhelix (shared/data/gem/mb_hhelix.pqr with its MSMS surface), eps 80/1,
 // no salt, p = 0: region 1, zero salt, f32 (the workload's precision). Tuning axes varied:
 // unroll, rsqrt, block (TS); unroll, workgroup (WGSL). The winner's tuning axes are carried over
 // to other regions and salts by the workload (siblingKey), the semantic axes being the caller's.
@@ -15,7 +15,10 @@ import { problemOf } from '../family.ts';
 import type { GemAtoms, GemVertices, GemParams, GemTsModule } from '../../gem/index.ts';
 
 export const GEM_DATA = new URL('../../../../shared/data/gem/', import.meta.url).pathname;
-const PROBLEMS: ProblemClass[] = [{ name: 'surface', description: 'Mb.Hhelix on its MSMS surface, region 1, zero salt, f32 (the GEM workload)' }];
+const PROBLEMS: ProblemClass[] = [
+  { name: 'surface', description: 'Mb.Hhelix on its MSMS surface (382 atoms x 5884 vertices), region 1, zero salt, f32 (the GEM workload)' },
+  { name: 'surface-small', description: 'Mb.Hhelix on every 4th vertex of its surface, as surface', quick: true, serves: 'surface' },
+];
 const WGSL_RMSE = 8.4e-5;
 
 interface Input {
@@ -24,8 +27,12 @@ interface Input {
   params: GemParams;
 }
 let input: Promise<Input> | undefined;
-function loadInput(problem: string): Promise<Input> {
+async function loadInput(problem: string): Promise<Input> {
   problemOf(family, problem);
+  const all = await loadAll();
+  return problem === 'surface-small' ? { ...all, verts: subset(all.verts, Math.ceil(all.verts.n / 4)) } : all;
+}
+function loadAll(): Promise<Input> {
   input ??= (async () => {
     const pqr = `${GEM_DATA}mb_hhelix.pqr`;
     const vert = `${GEM_DATA}mb_hhelix.vert`;
