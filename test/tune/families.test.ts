@@ -1,0 +1,60 @@
+// The real families through the tuner on their quick problems (tiny budgets), and devices.
+import { describe, it, expect } from 'vitest';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tune } from '../../runtime/tune/tuner.ts';
+import { createProgress } from '../../runtime/tune/progress.ts';
+import { cpuDevice, detectDevices } from '../../runtime/tune/devices.ts';
+import { tuningFamilies } from '../../runtime/tune/families/index.ts';
+import { loadTuned } from '../../runtime/tune/tuned.ts';
+import { variantParams } from '../../runtime/variants.ts';
+import type { CacheFile } from '../../runtime/tune/cache.ts';
+
+const quiet = { log: () => {}, progress: createProgress({ quiet: true }) };
+
+describe('devices', () => {
+  it('the CPU has a stable 16-hex fingerprint; detection never throws', async () => {
+    const [a] = await detectDevices(['cpu']);
+    expect(a!.available).toBe(true);
+    expect(a!.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    expect(cpuDevice().fingerprint).toBe(a!.fingerprint);
+    expect(a!.target).toBe('ts');
+  });
+});
+
+describe('real families', () => {
+  it('candidates vary only tuning axes and include the default', async () => {
+    const dev = cpuDevice();
+    for (const f of await tuningFamilies()) {
+      for (const p of f.problems()) {
+        const keys = await f.candidates(dev, p.name);
+        expect(keys.length, `${f.family} ${p.name}`).toBeGreaterThan(1);
+        expect(keys, `${f.family} ${p.name}`).toContain(f.defaultKey(dev, p.name));
+        const semantic = ['target', 'interaction', 'ljComb', 'ljShift', 'precision', 'output', 'region', 'salt', 'filter'];
+        const ps = await Promise.all(keys.map((k) => variantParams(k)));
+        for (const ax of semantic) expect(new Set(ps.map((x) => String(x[ax]))).size, `${f.family} ${p.name} ${ax}`).toBe(1);
+      }
+    }
+  });
+
+  it('bigdft-conv magic-t-small and md-nonbonded lj-fluid-small: verified, timed, cached, loadTuned picks the winner', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'kf-tune-real-'));
+    const out = join(d, 'tuned.json');
+    const r = await tune({ families: ['bigdft-conv', 'md-nonbonded'], problems: ['magic-t-small', 'lj-fluid-small'], maxEvals: 2, reps: 2, strategy: 'random', cache: d, out, ...quiet });
+    expect(r.rows).toHaveLength(2);
+    for (const row of r.rows) {
+      expect(row.failed, row.problem).toBe(0);
+      expect(row.bestMs).toBeGreaterThan(0);
+      expect(row.defaultMs).toBeGreaterThan(0);
+    }
+    const c = JSON.parse(readFileSync(join(d, `${cpuDevice().fingerprint}.json`), 'utf8')) as CacheFile;
+    for (const res of Object.values(c.results)) {
+      expect(res.status).toBe('ok');
+      expect(res.verifyError).toBeLessThanOrEqual(1);
+    }
+    const t = await loadTuned('bigdft-conv', 'magic-t', { path: out, warn: () => {} });
+    expect(t).toMatchObject({ tuned: true, problem: 'magic-t-small', key: r.rows.find((x) => x.family === 'bigdft-conv')!.bestKey });
+    expect(typeof (t.module as { kernel: unknown }).kernel).toBe('function');
+  });
+});
