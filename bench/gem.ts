@@ -4,8 +4,12 @@
 // Molecules: 1uwo_A (1441 atoms x 16529 vertices) and Mb.Hhelix; region 1 (p = 0), no salt,
 // eps 80/1, as GEM's defaults; optionally region 3 (p = 3) for the C/TS comparison. Every TS
 // variant and both C builds are checked against the f64 reference (model.ts) before timing.
+// The larger case: a molecule without a .vert file (the nucleosome, 25086 atoms) on a generated
+// SES (runtime/gem/surface.ts, default density 3, ~250k vertices): the C reference and three TS
+// variants, each checked against the f64 reference on a spread subset of the vertices (the full
+// reference would take minutes), timed once each by default (one run is ~10^10 pairs).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -15,6 +19,7 @@ import {
   readPqr, readVert, gemParams, gemReference, selectRegion, gemArgs, gemVariantInfo, checkVariant,
   type GemAtoms, type GemVertices, type GemParams, type GemRegion, type GemTsModule, type GemPrecision,
 } from '../runtime/gem/index.ts';
+import { generateSurface, type GemSurface, type SurfaceOptions } from '../runtime/gem/surface.ts';
 
 // A full garbage collection before each warm-up keeps earlier garbage out of the measurements.
 setFlagsFromString('--expose-gc');
@@ -34,10 +39,18 @@ export interface GemBenchOptions {
   reps?: number;
   /** Repetitions of the naive rung, which is slow (default 2). */
   naiveReps?: number;
-  /** Molecules in the data directory (default 1uwo_A, mb_hhelix). */
+  /** Molecules in the data directory (default 1uwo_A, mb_hhelix, nucleosome); one without a .vert gets a generated surface and the short ladder. */
   molecules?: string[];
+  /** Vertex density of generated surfaces (default 3 per A^2). */
+  density?: number;
+  /** Vertices checked against the f64 reference in the large case (default 2000). */
+  verifyVertices?: number;
   /** Also compare region 3 (p = 3) against C (default true). */
   region3?: boolean;
+  /** Compare generated surfaces with the MSMS ones of the molecules that have a .vert (default true). */
+  compareSurfaces?: boolean;
+  /** Timed runs per variant in the large (generated surface) case (default 1). */
+  largeReps?: number;
   /** Data directory (default GEM_DATA_DIR). */
   dataDir?: string;
   /** Where the text goes (default console.log). */
@@ -179,13 +192,17 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
   const reps = o.reps ?? 5;
   const naiveReps = o.naiveReps ?? 2;
   const data = o.dataDir ?? GEM_DATA_DIR;
-  const molecules = o.molecules ?? ['1uwo_A', 'mb_hhelix'];
+  const molecules = o.molecules ?? ['1uwo_A', 'mb_hhelix', 'nucleosome'];
   const dir = mkdtempSync(join(tmpdir(), 'kernforge-gem-bench-'));
   const rows: GemBenchRow[] = [];
   try {
     const build = compileGemRef(dir);
     log(build.bins ? `C reference: ${build.cmd} (one thread, no -ffast-math)` : `C reference skipped: ${build.why}; no ratios to C`);
     for (const mol of molecules) {
+      if (!existsSync(join(data, `${mol}.vert`))) {
+        rows.push(...(await benchGemLarge({ molecule: mol, dataDir: data, reps: o.largeReps ?? 1, density: o.density, verifyVertices: o.verifyVertices, log, build, dir })));
+        continue;
+      }
       const atoms = readPqr(join(data, `${mol}.pqr`));
       const verts = readVert(join(data, `${mol}.vert`));
       const regions: GemRegion[] = o.region3 === false ? [1] : [1, 3];
@@ -255,7 +272,13 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
         );
       }
     }
-    log('\nnucleosome: not benchmarked; its surface must be generated and surface generation is not implemented yet (no nucleosome.vert).');
+    if (o.compareSurfaces !== false) {
+      const withVert = molecules.filter((m) => existsSync(join(data, `${m}.vert`)));
+      if (withVert.length > 0) {
+        log('\n### Generated SES (probe 1.5, density 3, as the bundled MSMS files) against MSMS; GEM potentials from the f64 reference (region 1, eps 80/1, no salt)');
+        log(formatSurfaceComparison(withVert.map((m) => compareSurfaceWithMsms(m, data))));
+      }
+    }
     log('Ratio "vs C" = C time / TS time for the same precision (> 1: faster than C). TS f32 variants store f32 but compute in double (JS numbers); the C f32 build computes and accumulates in float.');
     return rows;
   } finally {
@@ -278,4 +301,203 @@ export function formatGemTable(rows: GemBenchRow[], notes = true): string {
     if (notes && i === hoisted) lines.push('| hoisted branches | (every generated variant: the region is a specialization, not a branch) | | | | | | |');
   });
   return lines.join('\n');
+}
+
+/** Generated surface against MSMS's for one molecule: geometry and GEM potentials (region 1, eps 80/1, no salt). */
+export interface SurfaceComparison {
+  molecule: string;
+  atoms: number;
+  msmsVertices: number;
+  genVertices: number;
+  /** Mesh area of the generated surface (A^2); MSMS's .vert has no area. */
+  genArea: number;
+  /** Vertices per A^2 of the generated area: generated, MSMS. */
+  genPerArea: number;
+  msmsPerArea: number;
+  /** Distance from each MSMS vertex to the nearest generated vertex (A): mean, 95th percentile, max. */
+  nearMean: number;
+  near95: number;
+  nearMax: number;
+  /** Mean angle between an MSMS normal and its nearest generated vertex's normal (degrees). */
+  normalAngleMean: number;
+  /** Potential statistics (kcal/mol/e) over the vertices of each surface. */
+  phiMsms: { mean: number; min: number; max: number };
+  phiGen: { mean: number; min: number; max: number };
+  /** |phi at an MSMS vertex - phi at its nearest generated vertex|: mean and max; and the RMS of phi on MSMS's. */
+  phiDiffMean: number;
+  phiDiffMax: number;
+  phiRms: number;
+  genSeconds: number;
+}
+
+/** The nearest of the points `v` to each point of `q` (index), through a cell list. */
+export function nearestVertices(v: GemVertices, q: GemVertices, cell = 1.5): Int32Array {
+  const cells = new Map<string, number[]>();
+  const k = (x: number, y: number, z: number) => `${Math.floor(x / cell)},${Math.floor(y / cell)},${Math.floor(z / cell)}`;
+  for (let i = 0; i < v.n; i++) {
+    const key = k(v.x[i]!, v.y[i]!, v.z[i]!);
+    const l = cells.get(key);
+    if (l) l.push(i);
+    else cells.set(key, [i]);
+  }
+  const out = new Int32Array(q.n).fill(-1);
+  for (let i = 0; i < q.n; i++) {
+    let best = -1, bd = Infinity;
+    for (let w = 1; best < 0 && w <= 64; w *= 2) {
+      const cx = Math.floor(q.x[i]! / cell), cy = Math.floor(q.y[i]! / cell), cz = Math.floor(q.z[i]! / cell);
+      for (let dz = -w; dz <= w; dz++) for (let dy = -w; dy <= w; dy++) for (let dx = -w; dx <= w; dx++) {
+        for (const j of cells.get(`${cx + dx},${cy + dy},${cz + dz}`) ?? []) {
+          const d = (q.x[i]! - v.x[j]!) ** 2 + (q.y[i]! - v.y[j]!) ** 2 + (q.z[i]! - v.z[j]!) ** 2;
+          if (d < bd) {
+            bd = d;
+            best = j;
+          }
+        }
+      }
+    }
+    out[i] = best;
+  }
+  return out;
+}
+
+const stats = (a: ArrayLike<number>) => {
+  let s = 0, mn = Infinity, mx = -Infinity;
+  for (let i = 0; i < a.length; i++) {
+    s += a[i]!;
+    mn = Math.min(mn, a[i]!);
+    mx = Math.max(mx, a[i]!);
+  }
+  return { mean: s / a.length, min: mn, max: mx };
+};
+
+/** Compare a generated SES (MSMS's settings by default: probe 1.5, density 3) with the molecule's MSMS .vert. */
+export function compareSurfaceWithMsms(molecule: string, dataDir = GEM_DATA_DIR, opts: SurfaceOptions = { kind: 'ses', probe: 1.5, density: 3 }): SurfaceComparison {
+  const atoms = readPqr(join(dataDir, `${molecule}.pqr`));
+  const msms = readVert(join(dataDir, `${molecule}.vert`));
+  const gen: GemSurface = generateSurface(atoms, opts);
+  const P = gemParams(atoms);
+  const phiM = gemReference(atoms, msms, P);
+  const phiG = gemReference(atoms, gen, P);
+  const near = nearestVertices(gen, msms);
+  const dist = new Float64Array(msms.n);
+  let ang = 0, dsum = 0, dmax = 0, rms = 0;
+  for (let i = 0; i < msms.n; i++) {
+    const j = near[i]!;
+    dist[i] = Math.hypot(msms.x[i]! - gen.x[j]!, msms.y[i]! - gen.y[j]!, msms.z[i]! - gen.z[j]!);
+    const c = msms.nx[i]! * gen.nx[j]! + msms.ny[i]! * gen.ny[j]! + msms.nz[i]! * gen.nz[j]!;
+    ang += (Math.acos(Math.max(-1, Math.min(1, c))) * 180) / Math.PI;
+    const d = Math.abs(phiM[i]! - phiG[j]!);
+    dsum += d;
+    dmax = Math.max(dmax, d);
+    rms += phiM[i]! ** 2;
+  }
+  const sorted = Float64Array.from(dist).sort();
+  return {
+    molecule, atoms: atoms.n, msmsVertices: msms.n, genVertices: gen.n, genArea: gen.totalArea,
+    genPerArea: gen.n / gen.totalArea, msmsPerArea: msms.n / gen.totalArea,
+    nearMean: dist.reduce((s, x) => s + x, 0) / msms.n, near95: sorted[Math.floor(0.95 * (msms.n - 1))]!, nearMax: sorted[msms.n - 1]!,
+    normalAngleMean: ang / msms.n, phiMsms: stats(phiM), phiGen: stats(phiG),
+    phiDiffMean: dsum / msms.n, phiDiffMax: dmax, phiRms: Math.sqrt(rms / msms.n), genSeconds: gen.seconds,
+  };
+}
+
+/** The comparison as a markdown table, one column per molecule. */
+export function formatSurfaceComparison(rows: SurfaceComparison[]): string {
+  const f = (x: number, d = 3) => x.toFixed(d);
+  const lines: [string, (r: SurfaceComparison) => string][] = [
+    ['atoms', (r) => String(r.atoms)],
+    ['vertices: MSMS / generated', (r) => `${r.msmsVertices} / ${r.genVertices}`],
+    ['generated mesh area (A^2)', (r) => f(r.genArea, 1)],
+    ['MSMS area estimate n/3.0 (A^2)', (r) => f(r.msmsVertices / 3, 1)],
+    ['vertices per A^2 of the generated area: MSMS / generated', (r) => `${f(r.msmsPerArea)} / ${f(r.genPerArea)}`],
+    ['MSMS vertex to nearest generated vertex (A): mean / 95% / max', (r) => `${f(r.nearMean)} / ${f(r.near95)} / ${f(r.nearMax)}`],
+    ['normal angle to nearest generated vertex, mean (deg)', (r) => f(r.normalAngleMean, 1)],
+    ['phi on MSMS: mean / min / max', (r) => `${f(r.phiMsms.mean)} / ${f(r.phiMsms.min)} / ${f(r.phiMsms.max)}`],
+    ['phi on generated: mean / min / max', (r) => `${f(r.phiGen.mean)} / ${f(r.phiGen.min)} / ${f(r.phiGen.max)}`],
+    ['abs(phi MSMS vertex - phi nearest generated): mean / max', (r) => `${f(r.phiDiffMean)} / ${f(r.phiDiffMax)}`],
+    ['RMS phi on MSMS', (r) => f(r.phiRms)],
+    ['generation time (s)', (r) => f(r.genSeconds, 2)],
+  ];
+  const out = [`| | ${rows.map((r) => r.molecule).join(' | ')} |`, `|---|${rows.map(() => '---').join('|')}|`];
+  for (const [name, get] of lines) out.push(`| ${name} | ${rows.map(get).join(' | ')} |`);
+  return out.join('\n');
+}
+
+export interface GemLargeBenchOptions {
+  /** A molecule in the data directory; its surface is generated (default nucleosome). */
+  molecule?: string;
+  dataDir?: string;
+  /** Generated surface's vertices per A^2 (default 3). */
+  density?: number;
+  /** Timed runs per variant (default 1; the first run is the one verified). */
+  reps?: number;
+  /** Vertices checked against the f64 reference (default 2000). */
+  verifyVertices?: number;
+  log?: (line: string) => void;
+  /** A compiled C reference and a scratch directory (compiled here when absent). */
+  build?: GemRefBuild;
+  dir?: string;
+}
+
+/** The TS variants timed in the large case: the workload's default, its Newton-Raphson rsqrt form, and f64. */
+export const GEM_LARGE_KEYS = [
+  { rung: 'f32 (run gem default)', key: 'gem-potential.ts.region1.f32.zero.unroll4.div.block0' },
+  { rung: 'rsqrt nr', key: 'gem-potential.ts.region1.f32.zero.unroll4.nr.block0' },
+  { rung: 'unrolled f64', key: 'gem-potential.ts.region1.f64.zero.unroll4.div.block0' },
+];
+
+/** The larger case: a generated SES, region 1, eps 80/1, no salt; C and three TS variants. */
+export async function benchGemLarge(o: GemLargeBenchOptions = {}): Promise<GemBenchRow[]> {
+  const log = o.log ?? ((s: string) => console.log(s));
+  const mol = o.molecule ?? 'nucleosome';
+  const reps = o.reps ?? 1;
+  const own = o.dir ? undefined : mkdtempSync(join(tmpdir(), 'kernforge-gem-large-'));
+  const dir = o.dir ?? own!;
+  try {
+    const build = o.build ?? compileGemRef(dir);
+    const atoms = readPqr(join(o.dataDir ?? GEM_DATA_DIR, `${mol}.pqr`));
+    const verts = generateSurface(atoms, { kind: 'ses', density: o.density });
+    const params = gemParams(atoms, { p: 0 });
+    const region = selectRegion(params.A, params.p, params.ionRadius);
+    const pairs = atoms.n * verts.n;
+    const label = `${mol} (generated SES)`;
+    log(`\n### ${label}: ${atoms.n} atoms x ${verts.n} vertices = ${pairs.toExponential(3)} pairs; region ${region} (p = 0), A = ${params.A.toFixed(4)}, eps 80/1, no salt`);
+    log(`  surface: SES probe ${verts.probe} A, density ${verts.density}/A^2, grid ${verts.gridSpacing.toFixed(3)} A, area ${verts.totalArea.toFixed(0)} A^2, generated in ${verts.seconds.toFixed(2)} s`);
+    const m = Math.min(o.verifyVertices ?? 2000, verts.n);
+    const idx = Array.from({ length: m }, (_, i) => Math.floor((i * verts.n) / m));
+    const pick = (a: ArrayLike<number>) => Float64Array.from(idx, (i) => a[i]!);
+    const sub: GemVertices = { n: m, x: pick(verts.x), y: pick(verts.y), z: pick(verts.z), nx: pick(verts.nx), ny: pick(verts.ny), nz: pick(verts.nz) };
+    const ref = gemReference(atoms, sub, params, region);
+    const rows: GemBenchRow[] = [];
+    const cTime: Partial<Record<GemPrecision, number>> = {};
+    const push = (r: Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>) => rows.push({ molecule: label, region, pairsPerSecond: pairs / r.seconds, ...r });
+    if (build.bins) {
+      const input = join(dir, `${mol}.large.bin`);
+      writeGemRefInput(input, atoms, verts, params, region);
+      for (const precision of ['f64', 'f32'] as const) {
+        const c = runGemRef(build.bins[precision], input, precision, reps, verts.n);
+        const acc = gemAccuracy(pick(c.phi), ref, precision);
+        if (!acc.ok) log(`  warning: C ${precision} misses the bar on the checked vertices (${acc.bar}): RMSE ${acc.rmse.toExponential(2)}`);
+        cTime[precision] = c.seconds;
+        push({ rung: 'C reference', key: `C gem_ref.c (REAL=${precision === 'f64' ? 'double' : 'float'})`, precision, seconds: c.seconds, spread: NaN, rmse: acc.rmse, maxAbs: acc.maxAbs });
+      }
+    } else log(`  C reference skipped: ${build.why}`);
+    for (const { rung, key } of GEM_LARGE_KEYS) {
+      const info = await gemVariantInfo(key);
+      checkVariant(key, info, params);
+      const mod = await loadTsModule<GemTsModule>(key);
+      const args = gemArgs(atoms, verts, params, info.precision);
+      collect();
+      const times = timeCalls(() => mod.kernel(args), reps); // the first run is verified too
+      const acc = gemAccuracy(pick(args.phi), ref, info.precision);
+      if (!acc.ok) throw new Error(`${key} failed verification on ${label} (${acc.bar}): RMSE ${acc.rmse.toExponential(2)}`);
+      push({ rung, key, precision: info.precision, seconds: fastest(times), spread: times.length > 1 ? (median(times) - fastest(times)) / fastest(times) : NaN, rmse: acc.rmse, maxAbs: acc.maxAbs });
+    }
+    for (const r of rows) if (cTime[r.precision] !== undefined) r.vsC = cTime[r.precision]! / r.seconds;
+    log(formatGemTable(rows, false));
+    log(`  accuracy checked on ${m} vertices spread over the surface (RMSE column); ${reps} timed run(s) per row`);
+    return rows;
+  } finally {
+    if (own) rmSync(own, { recursive: true, force: true });
+  }
 }

@@ -1,12 +1,14 @@
 // The GEM benchmark's C reference (bench/gem/gem_ref.c): compiled with gcc -O3 -march=native,
 // it must compute the f64 reference's potentials on Mb.Hhelix (regions 1 and 3, no salt) and
 // the f32 build must meet the paper's RMSE bar. Skipped, with the reason, when gcc is missing.
+// The generated-surface case runs on a tiny surface (with or without gcc).
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compileGemRef, writeGemRefInput, runGemRef, GEM_DATA_DIR, GEM_F32_RMSE, rmseOf, type GemRefBuild } from '../bench/gem.ts';
+import { compileGemRef, writeGemRefInput, runGemRef, benchGemLarge, GEM_LARGE_KEYS, GEM_DATA_DIR, GEM_F32_RMSE, rmseOf, type GemRefBuild } from '../bench/gem.ts';
+import { benchGemCommand } from '../cli/commands/bench-gem.ts';
 import { readPqr, readVert, gemParams, gemReference, type GemRegion } from '../runtime/gem/index.ts';
 
 const hasGcc = ((): boolean => {
@@ -46,5 +48,25 @@ describe.skipIf(!hasGcc)('GEM C reference (gcc)', () => {
     expect(c64.pairsPerSecond).toBeGreaterThan(0);
     const c32 = runGemRef(build.bins!.f32, input, 'f32', 1, verts.n);
     expect(rmseOf(c32.phi, ref)).toBeLessThanOrEqual(GEM_F32_RMSE);
+  });
+});
+
+describe('GEM benchmark on a generated surface (tiny: Mb.Hhelix at 0.3 vertices per A^2)', () => {
+  it('times the C reference (when gcc is there) and the three TS variants, verified on a subset', async () => {
+    const lines: string[] = [];
+    const rows = await benchGemLarge({ molecule: 'mb_hhelix', density: 0.3, reps: 1, verifyVertices: 40, log: (l) => lines.push(l) });
+    const ts = rows.filter((r) => r.key.startsWith('gem-potential.'));
+    expect(ts.map((r) => r.key)).toEqual(GEM_LARGE_KEYS.map((k) => k.key));
+    for (const r of ts) {
+      expect(r.molecule).toBe('mb_hhelix (generated SES)');
+      expect(r.rmse).toBeLessThanOrEqual(r.precision === 'f32' ? GEM_F32_RMSE : 1e-9);
+      expect(r.pairsPerSecond).toBeGreaterThan(0);
+    }
+    expect(rows.some((r) => r.key.startsWith('C '))).toBe(hasGcc);
+    expect(lines.join('\n')).toMatch(/generated SES\): 382 atoms x \d+ vertices/);
+  });
+
+  it('the bench command refuses a bad density', async () => {
+    await expect(benchGemCommand({ molecules: 'mb_hhelix', density: '-1' })).rejects.toThrow(/--density must be a positive number/);
   });
 });

@@ -69,6 +69,42 @@ describe('kernforge run gem, Mb.Hhelix eps 80/1 salt 0', () => {
   });
 });
 
+describe('kernforge run gem with a generated surface', () => {
+  it('generates an SES when no .vert lies beside the .pqr; writes the .vert and a PNG on request', async () => {
+    const dir = tmp();
+    const pqr = join(dir, 'mol.pqr');
+    writeFileSync(pqr, readFileSync(PQR));
+    const printed = await cli('run', 'gem', pqr, '--density', '1', '--probe', '1.5', '-o', join(dir, 'phi.out'), '--write-vert', join(dir, 'gen.vert'), '--picture', join(dir, 'p.png'));
+    expect(readdirSync(dir).sort()).toEqual(['gen.vert', 'mol.pqr', 'p.png', 'phi.out']);
+    const v = readVert(join(dir, 'gen.vert'));
+    const lines = readFileSync(join(dir, 'phi.out'), 'utf8').trimEnd().split('\n');
+    expect(lines.length - 1).toBe(v.n);
+    expect(printed).toMatch(/surface generated ses/);
+    expect(printed).toMatch(/generated SES, probe 1.5 Angstrom, density 1\/A\^2 .*area \d+/);
+    // the potentials on the generated surface span GEM's range on MSMS's (-4.12 .. 3.78)
+    const phi = lines.slice(1).map((l) => Number(l.trim().split(/\s+/)[3]));
+    expect(Math.min(...phi)).toBeLessThan(-3.5);
+    expect(Math.max(...phi)).toBeGreaterThan(3.2);
+    expect(readFileSync(join(dir, 'p.png')).subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it('--surface sas generates even when a .vert lies beside the .pqr', async () => {
+    const s = await runGemWorkload({ molecule: PQR, surface: 'sas', density: 0.5, output: join(tmp(), 'phi.out') });
+    expect(s.vert).toBe('generated sas');
+    expect(s.surface.kind).toBe('sas');
+    expect(s.surface.area!).toBeGreaterThan(2300); // the SAS (~2590 A^2) is larger than the SES (~1870 A^2)
+  });
+
+  it('the nucleosome (25086 atoms, no surface file) end to end at a coarse density', async () => {
+    const s = await runGemWorkload({ molecule: join(DATA, 'nucleosome.pqr'), density: 0.1, verifyVertices: 20, output: join(tmp(), 'phi.out') });
+    expect(s.atoms).toBe(25086);
+    expect(s.surface.source).toBe('generated');
+    expect(s.vertices).toBeGreaterThan(5000);
+    expect(s.verification.ok).toBe(true);
+    expect(s.maxPhi).toBeLessThan(0); // net charge -144 e
+  });
+});
+
 describe('kernforge run gem refuses', () => {
   const expectUserError = async (p: Promise<unknown>, re: RegExp) => {
     const e = (await p.then(() => undefined, (x: unknown) => x)) as Error;
@@ -95,11 +131,18 @@ describe('kernforge run gem refuses', () => {
     expect(readdirSync(dir)).toEqual(['bad.vert']);
   });
 
-  it('a molecule without a surface: surface generation is not implemented yet', async () => {
+  it('bad surface options, and options that need a generated surface, writing nothing', async () => {
     const dir = tmp();
     const pqr = join(dir, 'mol.pqr');
     writeFileSync(pqr, readFileSync(PQR));
-    await expectUserError(runGemWorkload({ molecule: pqr, output: join(dir, 'phi.out') }), /--vert.*surface generation is not implemented yet/);
+    const out = join(dir, 'phi.out');
+    await expectUserError(runGemWorkload({ molecule: pqr, probe: -1, output: out }), /--probe must be a number >= 0/);
+    await expectUserError(runGemWorkload({ molecule: pqr, density: 0, output: out }), /--density must be a positive number/);
+    await expectUserError(runGemWorkload({ molecule: pqr, surface: 'vdw' as 'ses', output: out }), /--surface must be "ses" or "sas"/);
+    await expectUserError(runGemWorkload({ molecule: PQR, vert: VERT, probe: 1.5, output: out }), /--probe applies to a generated surface/);
+    await expectUserError(runGemWorkload({ molecule: PQR, vert: VERT, surface: 'ses', output: out }), /--vert reads a surface and --surface generates one/);
+    await expectUserError(runGemWorkload({ molecule: PQR, writeVert: join(dir, 'x.vert'), output: out }), /--write-vert applies to a generated surface/);
+    await expectUserError(runGemWorkload({ molecule: PQR, picture: [join(dir, 'x.jpg')], output: out }), /--picture .*\.png or \.html/);
     await expectUserError(runGemWorkload({ molecule: join(dir, 'none.pqr'), vert: VERT }), /molecule not found/);
     expect(readdirSync(dir)).toEqual(['mol.pqr']);
   });

@@ -1,5 +1,6 @@
 // `kernforge bench gem-potential`: the paper's CPU optimization ladder for GEM (seed 003,
-// Fig. 1b/4a in kind) against a plain C reference compiled and timed in the same run.
+// Fig. 1b/4a in kind) against a plain C reference compiled and timed in the same run, plus the
+// larger case on a generated surface (nucleosome) and generated-vs-MSMS surface table.
 // Options arrive as strings, as commander gives them to `bench`.
 import { benchGem, type GemBenchRow } from '../../bench/gem.ts';
 
@@ -8,8 +9,12 @@ export interface BenchGemCommandOptions {
   reps?: string | number;
   /** Repetitions of the slow naive rung (default 2). */
   naiveReps?: string | number;
-  /** Comma-separated molecules from shared/data/gem (default 1uwo_A,mb_hhelix). */
+  /** Comma-separated molecules from shared/data/gem (default 1uwo_A,mb_hhelix,nucleosome; one without a .vert gets a generated surface). */
   molecules?: string;
+  /** Vertices per A^2 of generated surfaces (default 3). */
+  density?: string | number;
+  /** Timed runs per variant on a generated surface (default 1). */
+  largeReps?: string | number;
   /** 'no' leaves out the region-3 comparison. */
   region3?: string | boolean;
   log?: (line: string) => void;
@@ -22,6 +27,12 @@ const count = (name: string, v: string | number | undefined, dflt: number): numb
   return n;
 };
 
+const positive = (name: string, v: string | number): number => {
+  const x = Number(v);
+  if (!(Number.isFinite(x) && x > 0)) throw new Error(`--${name} must be a positive number, got ${v}`);
+  return x;
+};
+
 /** Run the GEM benchmark and print its tables; returns the exit status (0) and the rows. */
 export async function benchGemCommand(o: BenchGemCommandOptions = {}): Promise<{ status: number; rows: GemBenchRow[] }> {
   const rows = await benchGem({
@@ -29,6 +40,8 @@ export async function benchGemCommand(o: BenchGemCommandOptions = {}): Promise<{
     naiveReps: count('naive-reps', o.naiveReps, 2),
     molecules: o.molecules ? String(o.molecules).split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     region3: !(o.region3 === false || o.region3 === 'no'),
+    density: o.density === undefined ? undefined : positive('density', o.density),
+    largeReps: count('large-reps', o.largeReps, 1),
     log: o.log,
   });
   return { status: 0, rows };

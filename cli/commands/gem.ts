@@ -1,8 +1,11 @@
 // `kernforge run gem <molecule.pqr>`: GEM's electrostatic surface potential (REFERENCES.md
-// section 3) for one molecule. Reads the atoms and the MSMS surface, estimates the electrostatic
+// section 3) for one molecule. Reads the atoms and the MSMS surface (--vert, else `<molecule>.vert`
+// beside the .pqr) or generates one (runtime/gem/surface.ts: --surface, or when there is no .vert
+// file; --write-vert saves it), estimates the electrostatic
 // radius A (unless fixed), picks the region once, chooses a variant for that region and salt,
 // verifies it against the f64 reference on a subset of the vertices, runs it on all of them and
-// writes GEM's output format atomically (`<file>.tmp`, then rename).
+// writes GEM's output format atomically (`<file>.tmp`, then rename), and on request pictures of
+// the potential on the surface (--picture x.png / x.html, runtime/gem/picture.ts).
 import { Command, InvalidArgumentError } from 'commander';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
@@ -11,6 +14,8 @@ import {
   GemInputError, readPqr, readVert, gemParams, gemReference, pairPotential, selectRegion, checkVariant, gemArgs, gemVariantInfo,
   type GemAtoms, type GemVertices, type GemParams, type GemRegion, type GemTsModule, type GemPrecision,
 } from '../../runtime/gem/index.ts';
+import { generateSurface, surfaceOptions, writeVert, type GemSurface, type SurfaceKind } from '../../runtime/gem/surface.ts';
+import { writePicture } from '../../runtime/gem/picture.ts';
 
 /** An error whose message is for the user as it stands (the CLI recognises the class by its name). */
 export class UserError extends Error {}
@@ -18,8 +23,18 @@ export class UserError extends Error {}
 export interface GemWorkloadOptions {
   /** The molecule's atoms (.pqr). */
   molecule: string;
-  /** MSMS .vert surface; default: `<molecule>.vert` beside the .pqr when it exists. */
+  /** MSMS .vert surface; default: `<molecule>.vert` beside the .pqr when it exists, else a generated surface. */
   vert?: string;
+  /** Generate this surface (even when a .vert file lies beside the .pqr); default 'ses' when there is no .vert. */
+  surface?: SurfaceKind;
+  /** Probe radius for the generated surface (Angstrom, default 1.4). */
+  probe?: number;
+  /** Vertices per A^2 of the generated surface (default 3, as the bundled MSMS files). */
+  density?: number;
+  /** Write the generated surface here as an MSMS .vert file. */
+  writeVert?: string;
+  /** Pictures of the potential on the surface (.png and/or .html). */
+  picture?: string[];
   epsOut?: number;
   epsIn?: number;
   /** Salt concentration (mol/L). */
@@ -47,9 +62,29 @@ export interface GemVerification {
   detail: string;
 }
 
+/** Where the vertices came from. */
+export interface GemSurfaceInfo {
+  source: 'file' | 'generated';
+  /** Generated surfaces only. */
+  kind?: SurfaceKind;
+  probe?: number;
+  density?: number;
+  gridSpacing?: number;
+  /** Mesh area (A^2) of a generated surface. */
+  area?: number;
+  /** Generation time (s). */
+  seconds?: number;
+  /** The .vert file written (--write-vert). */
+  wroteVert?: string;
+}
+
 export interface GemWorkloadSummary {
   molecule: string;
+  /** The .vert file read, or `generated <kind>`. */
   vert: string;
+  surface: GemSurfaceInfo;
+  /** Pictures written. */
+  pictures: string[];
   output: string;
   atoms: number;
   vertices: number;
@@ -185,14 +220,12 @@ function checkNumber(name: string, x: number | undefined, ok: (x: number) => boo
   if (x !== undefined && !(Number.isFinite(x) && ok(x))) throw new UserError(`${name} must be ${what}, got ${x}`);
 }
 
-/** The surface file: --vert, else `<molecule>.vert` beside the .pqr; surface generation is not implemented yet. */
-function findVert(molecule: string, vert?: string): string {
+/** The surface file: --vert, else `<molecule>.vert` beside the .pqr unless --surface asks for a generated one; undefined: generate. */
+function findVert(molecule: string, vert?: string, surface?: SurfaceKind): string | undefined {
   if (vert) return vert;
+  if (surface) return undefined;
   const guess = join(dirname(molecule), `${basename(molecule, extname(molecule))}.vert`);
-  if (existsSync(guess)) return guess;
-  throw new UserError(
-    `no surface for ${molecule}: pass --vert <file.vert> (an MSMS vertex file); ${guess} does not exist, and surface generation is not implemented yet`,
-  );
+  return existsSync(guess) ? guess : undefined;
 }
 
 /** The whole workload; returns the summary (the output file is written on success only). */
@@ -204,9 +237,35 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
   checkNumber('--proj-len', o.projLen, () => true, 'a number (Angstrom)');
   checkNumber('--fix-a', o.fixA, (x) => x > 0, 'a positive number (Angstrom)');
   const output = o.output ?? 'phi.out';
-  const vertPath = findVert(o.molecule, o.vert);
+  if (o.vert && o.surface) throw new UserError('--vert reads a surface and --surface generates one: give one of them');
+  const vertPath = findVert(o.molecule, o.vert, o.surface);
+  if (vertPath) {
+    for (const [name, x] of [['--probe', o.probe], ['--density', o.density], ['--write-vert', o.writeVert]] as const) {
+      if (x !== undefined) throw new UserError(`${name} applies to a generated surface, but the surface is read from ${vertPath} (use --surface ses|sas to generate one)`);
+    }
+  }
+  let genOpts: ReturnType<typeof surfaceOptions> | undefined;
+  try {
+    if (!vertPath) genOpts = surfaceOptions({ kind: o.surface, probe: o.probe, density: o.density });
+  } catch (e) {
+    if (e instanceof GemInputError) throw new UserError(e.message.replace(/^(surface|probe radius|density)/, (w) => ({ surface: '--surface', 'probe radius': '--probe', density: '--density' })[w]!));
+    throw e;
+  }
+  for (const f of o.picture ?? []) {
+    if (!/\.(png|html?)$/i.test(f)) throw new UserError(`--picture ${f}: the name must end in .png or .html`);
+  }
   const atoms = readInput(o.molecule, 'molecule', readPqr);
-  const verts = readInput(vertPath, 'surface', readVert);
+  let verts: GemVertices;
+  let generated: GemSurface | undefined;
+  if (vertPath) verts = readInput(vertPath, 'surface', readVert);
+  else {
+    try {
+      verts = generated = generateSurface(atoms, genOpts);
+    } catch (e) {
+      if (e instanceof GemInputError) throw new UserError(`${o.molecule}: surface generation: ${e.message}`);
+      throw e;
+    }
+  }
 
   let params: GemParams;
   try {
@@ -264,8 +323,28 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
     if (x > maxPhi) maxPhi = x;
   }
   writeAtomically(output, formatGemOutput(verts, phi));
+  const surface: GemSurfaceInfo = generated
+    ? { source: 'generated', kind: generated.kind, probe: generated.probe, density: generated.density, gridSpacing: generated.gridSpacing, area: generated.totalArea, seconds: generated.seconds }
+    : { source: 'file' };
+  if (generated && o.writeVert) {
+    try {
+      writeVert(o.writeVert, generated, atoms.n, basename(o.molecule));
+    } catch (e) {
+      throw new UserError(`cannot write ${o.writeVert}: ${(e as Error).message}`);
+    }
+    surface.wroteVert = o.writeVert;
+  }
+  const pictures: string[] = [];
+  for (const f of o.picture ?? []) {
+    try {
+      writePicture(f, verts, phi, { title: `${basename(o.molecule)}: ${generated ? `generated ${generated.kind.toUpperCase()}` : basename(vertPath!)}` });
+    } catch (e) {
+      throw new UserError(`cannot write ${f}: ${(e as Error).message}`);
+    }
+    pictures.push(f);
+  }
   return {
-    molecule: o.molecule, vert: vertPath, output,
+    molecule: o.molecule, vert: vertPath ?? `generated ${generated!.kind}`, surface, pictures, output,
     atoms: atoms.n, vertices: verts.n, A: params.A, aEstimated: o.fixA === undefined, region, params,
     variant: key, variantSource: source, verification, minPhi, maxPhi,
     kernelSeconds, totalSeconds: (performance.now() - t0) / 1000,
@@ -276,17 +355,21 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
 /** The summary as printed by `kernforge run gem`. */
 export function formatGemSummary(s: GemWorkloadSummary): string {
   const P = s.params;
+  const g = s.surface;
   return [
     `gem: ${s.molecule} (surface ${s.vert})`,
     `  atoms      ${s.atoms}`,
     `  vertices   ${s.vertices}`,
+    ...(g.source === 'generated'
+      ? [`  surface    generated ${g.kind!.toUpperCase()}, probe ${g.probe} Angstrom, density ${g.density}/A^2 (grid ${g.gridSpacing!.toFixed(3)} A): area ${g.area!.toFixed(1)} A^2, ${(s.vertices / g.area!).toFixed(2)} vertices/A^2, ${(g.seconds! * 1000).toFixed(0)} ms${g.wroteVert ? `; wrote ${g.wroteVert}` : ''}`]
+      : []),
     `  A          ${s.A.toFixed(4)} Angstrom (${s.aEstimated ? 'estimated' : 'fixed'})`,
     `  region     ${s.region} (p = ${P.p}, eps ${P.epsOut}/${P.epsIn}, kappa ${P.kappa.toPrecision(4)})`,
     `  variant    ${s.variant} (${s.variantSource}); verified on ${s.verification.vertices} vertices, worst ${s.verification.worst.toPrecision(2)} of tolerance, max |diff| ${s.verification.maxAbs.toExponential(2)}`,
     `  potential  min ${s.minPhi.toFixed(6)}, max ${s.maxPhi.toFixed(6)} kcal/mol/e`,
     `  time       ${(s.kernelSeconds * 1000).toFixed(1)} ms kernel, ${(s.totalSeconds * 1000).toFixed(1)} ms in all`,
     `  pairs/s    ${s.pairsPerSecond.toExponential(3)}`,
-    `  wrote      ${s.output}`,
+    `  wrote      ${[s.output, ...s.pictures].join(', ')}`,
   ].join('\n');
 }
 
@@ -302,7 +385,12 @@ export function registerGem(run: Command): void {
     .command('gem')
     .description("GEM electrostatic surface potential of a molecule: verify the chosen variant, run it on every vertex, write GEM's format")
     .argument('<molecule.pqr>', 'atoms with charges and radii (PQR)')
-    .option('--vert <file>', 'MSMS .vert surface (default: <molecule>.vert beside the .pqr; surface generation is not implemented yet)')
+    .option('--vert <file>', 'MSMS .vert surface (default: <molecule>.vert beside the .pqr if it exists, else a generated SES)')
+    .option('--surface <kind>', 'generate the surface: ses (solvent excluded) or sas (solvent accessible), even when a .vert lies beside the .pqr')
+    .option('--probe <r>', 'probe radius of the generated surface (Angstrom)', num('--probe'))
+    .option('--density <d>', 'vertices per A^2 of the generated surface (default 3, as MSMS -density 3)', num('--density'))
+    .option('--write-vert <file>', 'also write the generated surface as an MSMS .vert file')
+    .option('--picture <file>', 'also draw the potential on the surface: .png (rendered here) or .html (interactive viewer); repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .option('--eps-out <n>', 'exterior dielectric constant', num('--eps-out'), 80)
     .option('--eps-in <n>', 'interior dielectric constant', num('--eps-in'), 1)
     .option('--salt <n>', 'salt concentration (mol/L)', num('--salt'), 0)
@@ -310,7 +398,7 @@ export function registerGem(run: Command): void {
     .option('--fix-a <A>', 'electrostatic radius (Angstrom); estimated from the atoms when absent', num('--fix-a'))
     .option('-o, --output <file>', 'output file', 'phi.out')
     .option('--variant <key>', 'gem-potential variant (default: f32 unroll 4 for the region and salt)')
-    .action(async (molecule: string, o: { vert?: string; epsOut: number; epsIn: number; salt: number; projLen: number; fixA?: number; output: string; variant?: string }) => {
+    .action(async (molecule: string, o: { vert?: string; surface?: SurfaceKind; probe?: number; density?: number; writeVert?: string; picture?: string[]; epsOut: number; epsIn: number; salt: number; projLen: number; fixA?: number; output: string; variant?: string }) => {
       const s = await runGemWorkload({ molecule, ...o });
       console.log(formatGemSummary(s));
     });
