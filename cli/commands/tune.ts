@@ -28,7 +28,26 @@ export interface TuneCliOptions {
   runTimeout?: number;
   progressEvery?: number;
   quiet?: boolean;
+  list?: boolean;
   log?: (line: string) => void;
+}
+
+/** `kernforge tune --list`: families, their problem classes, what is timed and the candidates per device. */
+export async function listTuning(families: string[], o: TuneCliOptions): Promise<number> {
+  const log = o.log ?? ((l: string) => console.log(l));
+  const { tuningFamilies } = await import('../../runtime/tune/families/index.ts');
+  const { detectDevices } = await import('../../runtime/tune/devices.ts');
+  const devices = (await detectDevices(devicesOf(o.device))).filter((d) => d.available);
+  for (const f of await tuningFamilies()) {
+    if (families.length > 0 && !families.includes(f.family)) continue;
+    log(`${f.family}: ${f.measures}`);
+    for (const p of f.problems()) {
+      const counts: string[] = [];
+      for (const d of devices) counts.push(`${d.id} ${(await f.candidates(d, p.name)).length} candidates`);
+      log(`  ${p.name.padEnd(16)} ${p.quick ? '(quick) ' : ''}${p.description}; ${counts.join(', ')}`);
+    }
+  }
+  return 0;
 }
 
 function devicesOf(s: string | undefined): DeviceId[] {
@@ -125,8 +144,10 @@ export function registerTune(program: Command, setStatus: (s: number) => void): 
     .option('--out <file>', 'tuned artefact (default: $KERNFORGE_TUNED or kernforge-tuned.json)')
     .option('--remeasure', 'measure again even what is cached')
     .option('--retry-failed', 'measure again the cached timeouts, lost devices and exceptions')
+    .option('--list', 'list the families, their problem classes and candidate counts, and exit')
     .option('--progress-every <n>', 'without a terminal: one progress line every n evaluations', int('--progress-every', 1), 10)
     .action(async (families: string[], o: TuneCliOptions) => {
+      if (o.list) return setStatus(await listTuning(families, o));
       const { status } = await runTuneCommand(families, o);
       setStatus(status);
     });

@@ -6,7 +6,11 @@
 // Measured: milliseconds of one 3-D application (three transposing passes) on the grid.
 // Verified with the workload's gate (verifyBigdftVariant): the f64 separable reference on a small
 // odd grid (17x19x21, kinetic 31x29x33).
-import { libraryKeys, manifest, variantParams } from '../../variants.ts';
+import { variantParams } from '../../variants.ts';
+import { sameSemantics } from '../semantic.ts';
+import { defaultVariants } from '../../../cli/commands/bigdft.ts';
+
+const defaults = () => defaultVariants('f64');
 import type { Device } from '../devices.ts';
 import type { PreparedProblem, ProblemClass, TuningFamily } from '../family.ts';
 import { problemOf } from '../family.ts';
@@ -32,14 +36,17 @@ export const family: TuningFamily = {
   problems: () => PROBLEMS.map(({ filter: _f, dims: _d, ...p }) => p),
 
   async candidates(device: Device, problem: string): Promise<string[]> {
-    const f = problemSpec(problem).filter;
-    const m = manifest();
-    return libraryKeys('bigdft-conv', device.target).filter((k) => m.get(k)!.params.filter === f && m.get(k)!.params.precision === 'f64');
+    // the workload's semantic axes (filter, boundary, precision...), every tuning axis free;
+    // only the TypeScript target has a runner here (prepare3d)
+    const def = family.defaultKey(device, problem);
+    return def ? sameSemantics(def) : [];
   },
 
   defaultKey(device: Device, problem: string): string | undefined {
-    // cli/commands/bigdft.ts defaultVariants: the 8x1 inline table pattern
-    return device.target === 'ts' ? `bigdft-conv.ts.${problemSpec(problem).filter}.f64.separable-t.8x1.inline.table` : undefined;
+    // the workload's own default (cli/commands/bigdft.ts defaultVariants, f64)
+    if (device.target !== 'ts') return undefined;
+    const f = problemSpec(problem).filter;
+    return defaults()[f === 'magic' ? 'mf' : f === 'magic-t' ? 'mft' : 'kin'];
   },
 
   async verify(key: string, _device: Device, problem: string) {

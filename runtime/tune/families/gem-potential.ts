@@ -8,7 +8,8 @@
 // (verifyGemModule, f32: 5e-6 of the sum of |terms| per vertex); WGSL against the f64 reference
 // with the paper's RMSE bar (8.4e-5 kcal/mol/e).
 import { existsSync } from 'node:fs';
-import { libraryKeys, loadTsModule, manifest, variantParams } from '../../variants.ts';
+import { loadTsModule, variantParams } from '../../variants.ts';
+import { sameSemantics } from '../semantic.ts';
 import type { Device } from '../devices.ts';
 import type { PreparedProblem, ProblemClass, TuningFamily } from '../family.ts';
 import { problemOf } from '../family.ts';
@@ -57,12 +58,9 @@ export const family: TuningFamily = {
   problems: () => PROBLEMS,
 
   async candidates(device: Device, problem: string): Promise<string[]> {
+    // region 1, zero salt, f32 (the default's semantic axes), tuning axes free
     problemOf(family, problem);
-    const m = manifest();
-    return libraryKeys('gem-potential', device.target).filter((k) => {
-      const p = m.get(k)!.params;
-      return String(p.region) === '1' && p.salt === 'zero' && p.precision === 'f32';
-    });
+    return sameSemantics(family.defaultKey(device, problem)!);
   },
 
   defaultKey(device: Device): string {

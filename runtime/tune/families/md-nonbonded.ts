@@ -10,7 +10,8 @@
 // Measured: milliseconds of non-bonded work per MD step: one force-kernel call plus the pair
 // search for the variant's cluster shape, amortized over the list lifetime (nstlist steps).
 // The search is timed once per shape (warm, fastest of two builds) and added to every sample.
-import { libraryKeys, loadTsModule, manifest, variantParams } from '../../variants.ts';
+import { loadTsModule, variantParams } from '../../variants.ts';
+import { sameSemantics } from '../semantic.ts';
 import type { Device } from '../devices.ts';
 import type { PreparedProblem, ProblemClass, TuningFamily } from '../family.ts';
 import { problemOf } from '../family.ts';
@@ -47,9 +48,9 @@ export const family: TuningFamily = {
   problems: () => PROBLEMS.map(({ spec: _s, ...p }) => p),
 
   async candidates(device: Device, problem: string): Promise<string[]> {
-    const pre = prefix(device.target, specOf(problem));
-    const m = manifest();
-    return libraryKeys('md-nonbonded', device.target).filter((k) => k.startsWith(pre) && m.get(k)!.params.output === 'f');
+    // the problem's semantic axes (interaction, comb, shift, precision, output f), tuning axes free
+    const def = family.defaultKey(device, problem);
+    return def ? sameSemantics(def) : [];
   },
 
   defaultKey(device: Device, problem: string): string | undefined {
