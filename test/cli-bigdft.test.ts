@@ -58,7 +58,7 @@ describe('kernforge run bigdft: energies', () => {
     }
     expect(s64.iterations[2]!.ehpsi).toBeLessThan(s64.iterations[1]!.ehpsi);
     expect(s64.iterations[1]!.ehpsi).toBeLessThan(s64.iterations[0]!.ehpsi);
-    expect(s32.variants.kin).toBe('bigdft-conv.ts.kinetic.f32.separable-t.8x1.inline.table');
+    expect(s32.variants.kin).toBe('bigdft-conv.ts.kinetic.periodic.f32.separable-t.8x1.inline.table');
   });
 
   it('with V = c, E_pot = c <psi_r | psi_r>', async () => {
@@ -95,7 +95,7 @@ describe('kernforge run bigdft: command line and errors', () => {
     }
     const text = lines.join('\n');
     expect(text).toContain('31x29x30');
-    expect(text).toContain('magic.f32.separable-t.8x1.inline.table');
+    expect(text).toContain('magic.periodic.f32.separable-t.8x1.inline.table');
     expect(text).toMatch(/MF {3}\(magic filter\) +[\d.]+ ms +[\d.]+ GFlop\/s/);
     expect(text).toContain('3*2*29*n');
   });
@@ -131,9 +131,9 @@ describe('kernforge run bigdft: command line and errors', () => {
   });
 
   it('refuses a variant of the wrong filter, precision or family', async () => {
-    await expect(runBigdftWorkload({ grid: DIMS, variantMf: 'bigdft-conv.ts.kinetic.f64.separable-t.8x1.inline.table', log: quiet })).rejects.toThrow(/needs a magic variant/);
-    await expect(runBigdftWorkload({ grid: DIMS, variantKin: 'bigdft-conv.ts.kinetic.f32.separable-t.8x1.inline.table', log: quiet })).rejects.toThrow(/f32 variant but --precision is f64/);
-    await expect(runBigdftWorkload({ grid: DIMS, variantKin: 'bigdft-conv.ts.kinetic.f64.separable-t.3x3.inline.table', log: quiet })).rejects.toThrow(UserError);
-    await expect(runBigdftWorkload({ grid: DIMS, variantMf: 'md-nonbonded.ts.lj.geom.shift.f64.fev.4x4.mask.mask', log: quiet })).rejects.toThrow(/not a bigdft-conv TypeScript variant/);
+    await expect(runBigdftWorkload({ grid: DIMS, variantMf: 'bigdft-conv.ts.kinetic.periodic.f64.separable-t.8x1.inline.table', log: quiet })).rejects.toThrow(/needs a magic variant/);
+    await expect(runBigdftWorkload({ grid: DIMS, variantKin: 'bigdft-conv.ts.kinetic.periodic.f32.separable-t.8x1.inline.table', log: quiet })).rejects.toThrow(/f32 variant but --precision is f64/);
+    await expect(runBigdftWorkload({ grid: DIMS, variantKin: 'bigdft-conv.ts.kinetic.periodic.f64.separable-t.3x3.inline.table', log: quiet })).rejects.toThrow(UserError);
+    await expect(runBigdftWorkload({ grid: DIMS, variantMf: 'md-nonbonded.ts.lj.geom.shift.f64.fev.4x4.mask.mask', log: quiet })).rejects.toThrow(/not a bigdft-conv variant/);
   });
 });

@@ -18,7 +18,9 @@
 // renormalized, so the energies go down from one iteration to the next.
 import type { Command } from 'commander';
 import { prepare3d, ConvInputError, type Prepared3d } from '../../runtime/bigdft/apply.ts';
-import { separable, type Dims } from '../../runtime/bigdft/reference.ts';
+import type { Dims } from '../../runtime/bigdft/reference.ts';
+import { verifyConv } from '../../runtime/bigdft/verify.ts';
+import { NoAdapterError } from '../../runtime/backends/webgpu.ts';
 import { filter, type FilterName } from '../../runtime/bigdft/filters.ts';
 import { variantParams, siblingKey, UnknownVariantError } from '../../runtime/variants.ts';
 
@@ -109,7 +111,7 @@ export function parseGrid(s: string | Dims): Dims {
 
 /** Library-style default keys (the 8x1 inline table patterns) for a precision. */
 export function defaultVariants(precision: Precision): { mf: string; mft: string; kin: string } {
-  const k = (f: FilterName) => `bigdft-conv.ts.${f}.${precision}.separable-t.8x1.inline.table`;
+  const k = (f: FilterName) => `bigdft-conv.ts.${f}.periodic.${precision}.separable-t.8x1.inline.table`;
   return { mf: k('magic'), mft: k('magic-t'), kin: k('kinetic') };
 }
 
@@ -125,7 +127,9 @@ export async function tunedVariants(precision: Precision, given: { variantMf?: s
     const t = await loadTuned('bigdft-conv', f, { load: false });
     if (!t.tuned) return fallback;
     try {
-      return precision === 'f64' ? t.key : await siblingKey(t.key, { precision });
+      const k = precision === 'f64' ? t.key : await siblingKey(t.key, { precision });
+      await variantParams(k); // a key from an older spec (e.g. before the boundary axis) falls back
+      return k;
     } catch {
       return fallback;
     }
@@ -205,16 +209,14 @@ function finiteArray(name: string, x: ArrayLike<number>, n: number, dims: Dims):
   return y;
 }
 
-function random(n: number, seed: number): Float64Array {
-  let s = seed >>> 0;
-  return Float64Array.from({ length: n }, () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 31 - 1;
-  });
+/** A variant bound to the workload's grid: TypeScript (synchronous) or WGSL (through the queue). */
+interface Runner {
+  key: string;
+  run(x: Real): Real | Promise<Real>;
 }
 
-/** Load a variant, checking that it is the right filter and precision (user errors otherwise). */
-async function prepareChecked(key: string, want: FilterName, precision: Precision, dims: Dims, h: number): Promise<Prepared3d> {
+/** Check that a key is a periodic variant of the wanted filter and precision (user errors otherwise). */
+async function checkKey(key: string, want: FilterName, precision: Precision): Promise<Record<string, string | number>> {
   let p: Record<string, string | number>;
   try {
     p = await variantParams(key);
@@ -222,41 +224,53 @@ async function prepareChecked(key: string, want: FilterName, precision: Precisio
     if (e instanceof UnknownVariantError) throw new UserError(`variant ${key}: ${e.message}`);
     throw e;
   }
-  if (!key.startsWith('bigdft-conv.') || p.target !== 'ts') throw new UserError(`${key} is not a bigdft-conv TypeScript variant`);
+  if (!key.startsWith('bigdft-conv.')) throw new UserError(`${key} is not a bigdft-conv variant`);
   if (p.filter !== want) throw new UserError(`${key} applies the ${String(p.filter)} filter; this option needs a ${want} variant`);
+  if (p.boundary !== 'periodic') throw new UserError(`${key} has the ${String(p.boundary)} boundary; the workload's grid is periodic`);
   if (p.precision !== precision) throw new UserError(`${key} is an ${String(p.precision)} variant but --precision is ${precision}`);
+  return p;
+}
+
+/** Load a variant (TypeScript of any algorithm, or WGSL) for the grid, after checkKey. */
+async function prepareChecked(key: string, want: FilterName, precision: Precision, dims: Dims, h: number): Promise<Runner> {
+  const p = await checkKey(key, want, precision);
   try {
-    return await prepare3d(key, dims, { h: [h, h, h] });
+    if (p.target === 'wgsl') {
+      const { prepareWgsl3d } = await import('../../runtime/bigdft/wgsl.ts');
+      const pre = await prepareWgsl3d(key, dims, { h: [h, h, h] });
+      return {
+        key,
+        async run(x: Real) {
+          pre.upload(x);
+          await pre.dispatch();
+          return pre.result();
+        },
+      };
+    }
+    const pre: Prepared3d = await prepare3d(key, dims, { h: [h, h, h] });
+    return { key, run: (x: Real) => pre.run(x) };
   } catch (e) {
-    if (e instanceof ConvInputError || e instanceof UnknownVariantError) throw new UserError((e as Error).message);
+    if (e instanceof ConvInputError || e instanceof UnknownVariantError || e instanceof NoAdapterError) throw new UserError((e as Error).message);
     throw e;
   }
 }
 
 /**
- * Check one variant against the f64 separable reference on a small odd grid (17x19x21 for the
- * magic filters, 31x29x33 for the 29-tap kinetic filter). Bound as in test/runtime/bigdft.test.ts:
- * (f32: 8 * 2^-24, f64: 64 * 2^-53) * gain * max|x|, gain = (sum |f|)^3 (magic) or
- * sum_d |scale_d| sum |d2| (kinetic).
+ * Check one variant of the workload (periodic, the given filter and precision; TypeScript of any
+ * algorithm, or WGSL) against the f64 separable reference on a small odd grid (17x19x21 for the
+ * magic filters, 31x29x33 for the 29-tap kinetic filter); bound: convTolerance
+ * (runtime/bigdft/verify.ts), e.g. (f32: 8 * 2^-24, f64: 64 * 2^-53) * gain * max|x| for
+ * TypeScript, gain = (sum |f|)^3 (magic) or sum_d |scale_d| sum |d2| (kinetic).
  */
 export async function verifyBigdftVariant(key: string, want: FilterName, precision: Precision, h: number): Promise<VerificationResult> {
-  const dims: Dims = want === 'kinetic' ? [31, 29, 33] : [17, 19, 21];
-  const pre = await prepareChecked(key, want, precision, dims, h);
-  const n = dims[0] * dims[1] * dims[2];
-  const x = random(n, 2024);
-  const xin = precision === 'f32' ? Float32Array.from(x) : Float64Array.from(x);
-  const got = pre.run(xin);
-  const scale = -1 / (2 * h * h);
-  const ref = separable(want, Float64Array.from(xin), dims, [scale, scale, scale]);
-  const l1 = filter(want).coefficients.reduce((s, c) => s + Math.abs(c), 0);
-  const gain = want === 'kinetic' ? 3 * Math.abs(scale) * l1 : l1 ** 3;
-  const tolerance = (precision === 'f32' ? 8 * 2 ** -24 : 64 * 2 ** -53) * gain * 1;
-  let maxError = 0;
-  for (let i = 0; i < n; i++) {
-    const d = Math.abs(got[i]! - ref[i]!);
-    maxError = Number.isNaN(d) ? Infinity : Math.max(maxError, d);
+  await checkKey(key, want, precision);
+  try {
+    const v = await verifyConv(key, { h });
+    return { key, dims: v.dims, maxError: v.maxError, tolerance: v.tolerance };
+  } catch (e) {
+    if (e instanceof ConvInputError || e instanceof UnknownVariantError || e instanceof NoAdapterError) throw new UserError((e as Error).message);
+    throw e;
   }
-  return { key, dims, maxError, tolerance };
 }
 
 const median = (a: number[]): number => {
@@ -315,9 +329,9 @@ export async function runBigdftWorkload(opts: BigdftOptions = {}): Promise<Bigdf
   const hpsi = alloc();
 
   /** One application of H to x; returns E_pot (fused into the potential product) and timings. */
-  const apply = (): { epot: number; tpsi: Real; ms: IterationResult['ms'] } => {
+  const apply = async (): Promise<{ epot: number; tpsi: Real; ms: IterationResult['ms'] }> => {
     const t0 = performance.now();
-    const psir = mf.run(x);
+    const psir = await mf.run(x);
     const t1 = performance.now();
     let epot = 0;
     for (let i = 0; i < N; i++) {
@@ -326,9 +340,9 @@ export async function runBigdftWorkload(opts: BigdftOptions = {}): Promise<Bigdf
       epot += psir[i]! * v;
     }
     const t2 = performance.now();
-    const a = mft.run(vpsi);
+    const a = await mft.run(vpsi);
     const t3 = performance.now();
-    const tpsi = kin.run(x);
+    const tpsi = await kin.run(x);
     const t4 = performance.now();
     for (let i = 0; i < N; i++) hpsi[i] = a[i]! + tpsi[i]!;
     const t5 = performance.now();
@@ -345,13 +359,13 @@ export async function runBigdftWorkload(opts: BigdftOptions = {}): Promise<Bigdf
 
   // one untimed warm-up application (JIT, page faults)
   x.set(psi);
-  apply();
+  await apply();
 
   const results: IterationResult[] = [];
   log(`  iter        E_pot              E_kin              <psi|H psi>       H (ms)   MF (ms)  MF^T (ms)  kin (ms)`);
   for (let it = 1; it <= iterations; it++) {
     x.set(psi);
-    const { epot, tpsi, ms } = apply();
+    const { epot, tpsi, ms } = await apply();
     let ekin = 0;
     let ehpsi = 0;
     let norm = 0;
@@ -414,9 +428,9 @@ export function registerBigdft(run: Command): void {
     .option('--h <h>', 'grid spacing (bohr)', '0.4')
     .option('--iterations <K>', 'applications of H (one steepest-descent step between them)', '3')
     .option('--precision <p>', 'f64 or f32', 'f64')
-    .option('--variant-mf <key>', 'magic filter variant (default: bigdft-conv.ts.magic.<precision>.separable-t.8x1.inline.table)')
-    .option('--variant-mft <key>', 'transposed magic filter variant (default: bigdft-conv.ts.magic-t.<precision>.separable-t.8x1.inline.table)')
-    .option('--variant-kin <key>', 'kinetic variant (default: bigdft-conv.ts.kinetic.<precision>.separable-t.8x1.inline.table)')
+    .option('--variant-mf <key>', 'magic filter variant (default: bigdft-conv.ts.magic.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript or WGSL variant)')
+    .option('--variant-mft <key>', 'transposed magic filter variant (default: bigdft-conv.ts.magic-t.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript or WGSL variant)')
+    .option('--variant-kin <key>', 'kinetic variant (default: bigdft-conv.ts.kinetic.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript or WGSL variant)')
     .action(async (o: { grid: string; h: string; iterations: string; precision: string; variantMf?: string; variantMft?: string; variantKin?: string }) => {
       await runBigdftWorkload({
         grid: o.grid,

@@ -1,0 +1,87 @@
+// Verification of bigdft-conv variants before use: any variant (TypeScript of any algorithm,
+// or WGSL) against the plain f64 separable reference of its filter and boundary on a small odd
+// grid, within a bound derived from the precision and the filter's gain.
+import { variantParams } from '../variants.ts';
+import { filter, type FilterName } from './filters.ts';
+import { prepare3d, kineticScale } from './apply.ts';
+import { separable, type Boundary, type Dims } from './reference.ts';
+
+/** Small odd grids of the checks: the 16-tap magic filters, the 29-tap kinetic filter. */
+export const VERIFY_DIMS: Record<FilterName, Dims> = { magic: [17, 19, 21], 'magic-t': [17, 19, 21], kinetic: [31, 29, 33] };
+
+/**
+ * Bound on |result| per unit max|x|: (sum |f|)^3 for the magic filters (three passes),
+ * sum_d |scale_d| * sum |d2| for the kinetic operator.
+ */
+export function convGain(name: FilterName, scale: Dims = [-0.5, -0.5, -0.5]): number {
+  const l1 = filter(name).coefficients.reduce((s, c) => s + Math.abs(c), 0);
+  return name === 'kinetic' ? (Math.abs(scale[0]) + Math.abs(scale[1]) + Math.abs(scale[2])) * l1 : l1 ** 3;
+}
+
+/**
+ * Largest accepted max |got - ref| for max|x| = xmax.
+ * TypeScript f64: the kernels differ from the reference by summation order only, 64 ulps of
+ * the bound gain * xmax. TypeScript f32: storage in f32 (input and three intermediate
+ * roundings of 2^-24 relative each), arithmetic in doubles: 8 * 2^-24 * gain * xmax.
+ * WGSL (f32 arithmetic): each pass sums `taps` products in f32, at most (taps + 1) roundings of
+ * 2^-24 of the pass's bound, plus the input rounding, three passes: 3 * (taps + 2) * 2^-24.
+ */
+export function convTolerance(target: string, precision: string, name: FilterName, gain: number, xmax: number): number {
+  if (target === 'wgsl') return 3 * (filter(name).taps + 2) * 2 ** -24 * gain * xmax;
+  return (precision === 'f32' ? 8 * 2 ** -24 : 64 * 2 ** -53) * gain * xmax;
+}
+
+export interface ConvVerification {
+  key: string;
+  dims: Dims;
+  boundary: Boundary;
+  maxError: number;
+  tolerance: number;
+  ok: boolean;
+}
+
+/** Pseudo-random values in [-1, 1) (LCG), reproducible. */
+export function randomValues(n: number, seed: number): Float64Array {
+  let s = seed >>> 0;
+  return Float64Array.from({ length: n }, () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 31 - 1;
+  });
+}
+
+/** Run any bigdft-conv variant on a small odd grid against the f64 separable reference of its boundary. */
+export async function verifyConv(key: string, o: { h?: number; dims?: Dims } = {}): Promise<ConvVerification> {
+  const p = await variantParams(key);
+  const name = String(p.filter) as FilterName;
+  const boundary = (p.boundary === 'free' ? 'free' : 'periodic') as Boundary;
+  const dims = o.dims ?? VERIFY_DIMS[name];
+  const h = o.h ?? 1;
+  const hd: Dims = [h, h, h];
+  const n = dims[0] * dims[1] * dims[2];
+  const x = randomValues(n, 2024);
+  const f32 = p.precision === 'f32';
+  const xin = f32 ? Float32Array.from(x) : Float64Array.from(x);
+  let got: ArrayLike<number>;
+  if (p.target === 'wgsl') {
+    const { prepareWgsl3d } = await import('./wgsl.ts');
+    const pre = await prepareWgsl3d(key, dims, { h: hd });
+    try {
+      pre.upload(xin);
+      await pre.dispatch();
+      got = await pre.result();
+    } finally {
+      pre.destroy();
+    }
+  } else {
+    got = (await prepare3d(key, dims, { h: hd })).run(xin);
+  }
+  const scale = kineticScale(hd);
+  const ref = separable(name, Float64Array.from(xin), dims, scale, boundary);
+  const tolerance = convTolerance(String(p.target), String(p.precision), name, convGain(name, scale), 1);
+  let maxError = 0;
+  for (let i = 0; i < n; i++) {
+    const d = Math.abs(got[i]! - ref[i]!);
+    maxError = Number.isNaN(d) ? Infinity : Math.max(maxError, d);
+  }
+  return { key, dims, boundary, maxError, tolerance, ok: maxError <= tolerance };
+}
