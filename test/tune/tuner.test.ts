@@ -10,6 +10,7 @@ import { cpuDevice } from '../../runtime/tune/devices.ts';
 import { validateCache, type CacheFile } from '../../runtime/tune/cache.ts';
 import { loadTuned } from '../../runtime/tune/tuned.ts';
 import { BROKEN, keyOf } from './fake-family.ts';
+import { defaultVariants } from '../../cli/commands/bigdft.ts';
 
 process.env.KERNFORGE_TUNE_FAMILIES = new URL('./fake-family.ts', import.meta.url).pathname;
 const quiet = { log: () => {}, progress: createProgress({ quiet: true }) };
@@ -135,7 +136,7 @@ describe('tuner (fake family)', () => {
     const e = dir();
     const warnings: string[] = [];
     const t = await loadTuned<{ kernel: unknown }>('bigdft-conv', 'kinetic', { path: join(e, 'none.json'), warn: (l) => warnings.push(l) });
-    expect(t.key).toBe('bigdft-conv.ts.kinetic.f64.separable-t.8x1.inline.table');
+    expect(t.key).toBe(defaultVariants('f64').kin);
     expect(t.tuned).toBe(false);
     expect(typeof t.module!.kernel).toBe('function');
     expect(warnings).toHaveLength(1);
