@@ -18,6 +18,7 @@ function validate(spec: Spec): void {
   };
   check('target', (v) => v === 'ts' || v === 'wgsl', 'ts, wgsl');
   if (spec.axes.some((a) => a.name === 'workgroup')) check('workgroup', (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 256, 'integers 1 to 256');
+  if (spec.axes.some((a) => a.name === 'atoms')) check('atoms', (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 16, 'integers 1 to 16');
   check('region', (v) => v === 1 || v === 2 || v === 3, '1, 2, 3');
   check('precision', (v) => v === 'f32' || v === 'f64', 'f32, f64');
   check('salt', (v) => v === 'zero' || v === 'nonzero', 'zero, nonzero');
@@ -26,9 +27,17 @@ function validate(spec: Spec): void {
   check('block', (v) => Number.isInteger(v) && (v as number) >= 0, 'integers >= 0 (0 = no blocking)');
 }
 
-function context(_spec: Spec, v: Variant): Record<string, unknown> {
+function context(spec: Spec, v: Variant): Record<string, unknown> {
   const K = Number(v.unroll);
   const region = Number(v.region);
+  // WGSL: atoms per tile in workgroup memory (0: read from the storage buffer), atoms per inner
+  // step held in registers against the K vertices.
+  const wg = Number(v.workgroup ?? 0);
+  const tile = v.target === 'wgsl' ? Number(v.block) : 0;
+  const M = tile > 0 ? Number(v.atoms ?? 1) : 1;
+  if (tile > 0 && (tile % wg !== 0 || tile % M !== 0)) {
+    throw new SpecError(spec.file, spec.where(['rules']), 'rules', `WGSL tile ${tile} must be a multiple of the workgroup size ${wg} and of atoms ${M}`);
+  }
   return {
     K,
     block: Number(v.block),
@@ -41,6 +50,17 @@ function context(_spec: Spec, v: Variant): Record<string, unknown> {
     nr: v.rsqrt === 'nr',
     // WGSL: invocations per workgroup (each takes K consecutive vertices).
     workgroup: v.workgroup ?? 0,
+    tiled: tile > 0,
+    tile,
+    M,
+    // Tile loads per invocation: tile / workgroup, at these offsets from its local index.
+    loads: tile > 0 ? Array.from({ length: tile / wg }, (_, r) => ({ off: r * wg })) : [],
+    atomList: Array.from({ length: M }, (_, m) => ({ m })),
+    // Per (atom m, vertex u) pair of the register tile: the names of its locals.
+    pairs: Array.from({ length: M }, (_, m) => Array.from({ length: K }, (_, u) => {
+      const t = `${u}_${m}`;
+      return { u, m, aj: `a${m}.xyz`, qj: `a${m}.w`, dv: `dv${t}`, d2: `d2_${t}`, rd: `rd${t}`, dx: `dx${t}`, e2: `e2_${t}`, dp: `dp${t}`, h2: `h2_${t}`, rh: `rh${t}` };
+    })).flat(),
     // Per unrolled vertex: its index and the names of its locals.
     uList: Array.from({ length: K }, (_, u) => ({
       u,

@@ -1,6 +1,7 @@
 // gem-potential WGSL variants: vertices, normals and atoms as vec4 storage buffers, the
 // atom-independent terms folded on the host in f64 into the uniform block, one invocation per
-// `unroll` vertices, phi read back as f32.
+// `unroll` vertices, phi read back as f32. Tiled variants (block > 0: atoms staged through
+// workgroup memory) get the atoms padded to a multiple of the tile with zero charges far away.
 import { gpu, storage, readBack, pipeline, uniform, bindBuffers, grid2d, runPass } from '../backends/webgpu.ts';
 import { wgslSource, variantParams } from '../variants.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
@@ -35,6 +36,9 @@ export function gemWgslConstants(atoms: GemAtoms, P: GemParams, region: 1 | 2 | 
   return { scale, g: 0, h: 0, kc: 0, phi0 };
 }
 
+/** Where padding atoms sit (Angstrom): far from any molecule, near enough that 1/d stays a normal f32. */
+const PAD_AT = 1e4;
+
 export interface PreparedGemWgsl {
   /** Dispatch once and wait for completion. */
   dispatch(): Promise<void>;
@@ -55,12 +59,13 @@ export async function prepareGemWgsl(key: string, atoms: GemAtoms, v: GemVertice
   checkVariant(key, info, params);
   const K = Number(p.unroll);
   const wg = Number(p.workgroup);
+  const tile = Number(p.block);
   const ctx = await gpu();
   const { device } = ctx;
   const pl = await pipeline(device, await wgslSource(key), key, ['read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'uniform']);
 
   const nv = v.n;
-  const na = atoms.n;
+  const na = tile > 0 ? Math.ceil(atoms.n / tile) * tile : atoms.n;
   const verts = new Float32Array(4 * Math.max(nv, 1));
   const normals = new Float32Array(4 * Math.max(nv, 1));
   for (let i = 0; i < nv; i++) {
@@ -68,7 +73,9 @@ export async function prepareGemWgsl(key: string, atoms: GemAtoms, v: GemVertice
     normals.set([v.nx[i]!, v.ny[i]!, v.nz[i]!, 0], 4 * i);
   }
   const at = new Float32Array(4 * Math.max(na, 1));
-  for (let j = 0; j < na; j++) at.set([atoms.x[j]!, atoms.y[j]!, atoms.z[j]!, atoms.q[j]!], 4 * j);
+  for (let j = 0; j < atoms.n; j++) at.set([atoms.x[j]!, atoms.y[j]!, atoms.z[j]!, atoms.q[j]!], 4 * j);
+  // Padding atoms: charge 0 (their terms are exactly 0), far from every vertex (finite terms).
+  for (let j = atoms.n; j < na; j++) at.set([PAD_AT, PAD_AT, PAD_AT, 0], 4 * j);
 
   const groups = Math.max(1, Math.ceil(Math.ceil(nv / K) / wg));
   const g = grid2d(ctx, groups);
