@@ -8,12 +8,15 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { registerGem, runGemWorkload, chooseGemVariant, preferredGemKey, verifyGemModule, UserError } from '../cli/commands/gem.ts';
 import { readPqr, readVert, gemParams, type GemTsModule } from '../runtime/gem/index.ts';
+import { probeGpu } from '../runtime/backends/webgpu.ts';
 import { loadTsModule } from '../runtime/variants.ts';
 
 const DATA = new URL('../../shared/data/gem/', import.meta.url).pathname;
 const PQR = join(DATA, 'mb_hhelix.pqr');
 const VERT = join(DATA, 'mb_hhelix.vert');
 const tmp = () => mkdtempSync(join(tmpdir(), 'kf-gem-'));
+const probe = await probeGpu();
+const WGSL_KEY = 'gem-potential.wgsl.region1.f32.zero.unroll4.div.block64.workgroup64.atoms4';
 
 /** A commander program wired as cli/main.ts wires it: exitOverride, then `run`, then gem. */
 async function cli(...args: string[]): Promise<string> {
@@ -102,6 +105,52 @@ describe('kernforge run gem with a generated surface', () => {
     expect(s.vertices).toBeGreaterThan(5000);
     expect(s.verification.ok).toBe(true);
     expect(s.maxPhi).toBeLessThan(0); // net charge -144 e
+  });
+});
+
+describe.skipIf(!probe.ok)('kernforge run gem --variant <WGSL key> on the WebGPU adapter', () => {
+  it("verifies, runs every vertex, writes GEM's format with the published potentials, and names the adapter", async () => {
+    const dir = tmp();
+    const file = join(dir, 'phi.out');
+    const printed = await cli('run', 'gem', PQR, '--vert', VERT, '--variant', WGSL_KEY, '-o', file);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(lines.length - 1).toBe(5884);
+    const phi = lines.slice(1, 5).map((l) => Number(l.trim().split(/\s+/)[3]));
+    [2.897841, 2.902089, 2.986913, 2.624459].forEach((e, i) => expect(Math.abs(phi[i]! - e)).toBeLessThanOrEqual(2e-5));
+    for (const w of [`${WGSL_KEY} (given); verified on 200 vertices`, 'device     WebGPU ', 'pairs/s']) expect(printed).toContain(w);
+    if (/llvmpipe/i.test(printed)) expect(printed).toContain('a CPU rasterizer');
+  });
+
+  it('refuses a WGSL variant for another region, before touching the adapter', async () => {
+    const out = join(tmp(), 'phi.out');
+    const e = (await runGemWorkload({ molecule: PQR, vert: VERT, variant: WGSL_KEY.replace('region1', 'region3').replace('zero', 'nonzero'), output: out }).catch((x: Error) => x)) as Error;
+    expect(e.constructor.name).toBe('UserError');
+    expect(e.message).toMatch(/region 3, but .* give region 1/);
+    expect(existsSync(out)).toBe(false);
+  });
+});
+
+describe('kernforge run gem --variant <WGSL key> without an adapter', () => {
+  afterEach(() => {
+    vi.doUnmock('../runtime/gem/wgsl.ts');
+    vi.resetModules();
+  });
+  it('is a user error that says what is missing and how to run on the CPU, writing nothing', async () => {
+    vi.resetModules();
+    vi.doMock('../runtime/gem/wgsl.ts', async (orig) => ({
+      ...(await orig<typeof import('../runtime/gem/wgsl.ts')>()),
+      gemAdapter: async () => {
+        // the class of the module instance the command imports (modules were reset)
+        const { NoAdapterError } = await import('../runtime/backends/webgpu.ts');
+        throw new NoAdapterError('no WebGPU adapter: tried default backends, then backend=opengles.');
+      },
+    }));
+    const gem = await import('../cli/commands/gem.ts');
+    const out = join(tmp(), 'phi.out');
+    const e = (await gem.runGemWorkload({ molecule: PQR, vert: VERT, variant: WGSL_KEY, output: out }).catch((x: Error) => x)) as Error;
+    expect(e.constructor.name).toBe('UserError');
+    expect(e.message).toMatch(/is a WGSL variant and needs a WebGPU adapter, but none was found: tried default backends.*leave out --variant, or give a gem-potential\.ts key/);
+    expect(existsSync(out)).toBe(false);
   });
 });
 

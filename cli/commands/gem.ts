@@ -2,14 +2,15 @@
 // section 3) for one molecule. Reads the atoms and the MSMS surface (--vert, else `<molecule>.vert`
 // beside the .pqr) or generates one (runtime/gem/surface.ts: --surface, or when there is no .vert
 // file; --write-vert saves it), estimates the electrostatic
-// radius A (unless fixed), picks the region once, chooses a variant for that region and salt,
+// radius A (unless fixed), picks the region once, chooses a variant for that region and salt
+// (or takes --variant: a TS key runs here, a WGSL key on the WebGPU adapter, runtime/gem/wgsl.ts),
 // verifies it against the f64 reference on a subset of the vertices, runs it on all of them and
 // writes GEM's output format atomically (`<file>.tmp`, then rename), and on request pictures of
 // the potential on the surface (--picture x.png / x.html, runtime/gem/picture.ts).
 import { Command, InvalidArgumentError } from 'commander';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { libraryKeys, loadTsModule, manifest, siblingKey } from '../../runtime/variants.ts';
+import { libraryKeys, loadTsModule, manifest, siblingKey, variantParams } from '../../runtime/variants.ts';
 import {
   GemInputError, readPqr, readVert, gemParams, gemReference, pairPotential, selectRegion, checkVariant, gemArgs, gemVariantInfo,
   type GemAtoms, type GemVertices, type GemParams, type GemRegion, type GemTsModule, type GemPrecision,
@@ -96,6 +97,8 @@ export interface GemWorkloadSummary {
   variant: string;
   /** Where the variant came from. */
   variantSource: 'library' | 'on-demand' | 'given' | 'tuned';
+  /** Where the kernel ran: 'TypeScript (this process)' or `WebGPU <adapter>`. */
+  device: string;
   verification: GemVerification;
   minPhi: number;
   maxPhi: number;
@@ -147,18 +150,20 @@ function subset(v: GemVertices, idx: number[]): GemVertices {
  */
 export const GEM_VERIFY_RTOL: Record<GemPrecision, number> = { f32: 5e-6, f64: 1e-11 };
 
+/** `count` vertex indices spread evenly over the surface (every vertex when there are fewer). */
+function spread(n: number, count: number): number[] {
+  const m = Math.min(count, n);
+  return Array.from({ length: m }, (_, i) => Math.floor((i * n) / m));
+}
+
 /**
- * Check a loaded variant against the f64 reference on `count` vertices spread evenly over the
- * surface (every vertex when there are fewer). NaN or infinity always fails.
+ * Compare potentials computed on the vertices `idx` of v with the f64 reference there: each
+ * vertex within rtol of the sum of the magnitudes of its per-atom terms. NaN or infinity fails.
  */
-export function verifyGemModule(mod: GemTsModule, precision: GemPrecision, atoms: GemAtoms, v: GemVertices, P: GemParams, region: GemRegion, count = 200): GemVerification {
-  const m = Math.min(count, v.n);
-  const idx = Array.from({ length: m }, (_, i) => Math.floor((i * v.n) / m));
+export function checkGemPotentials(got: ArrayLike<number>, idx: number[], rtol: number, atoms: GemAtoms, v: GemVertices, P: GemParams, region: GemRegion): GemVerification {
+  const m = idx.length;
   const sub = subset(v, idx);
-  const args = gemArgs(atoms, sub, P, precision);
-  mod.kernel(args);
   const ref = gemReference(atoms, sub, P, region);
-  const rtol = GEM_VERIFY_RTOL[precision];
   let worst = 0, maxAbs = 0, detail = '';
   for (let i = 0; i < m; i++) {
     // The scale: sum over atoms of |term| at this vertex, from the same formula as the reference.
@@ -170,16 +175,39 @@ export function verifyGemModule(mod: GemTsModule, precision: GemPrecision, atoms
       const dp = Math.hypot(ex - atoms.x[j]!, ey - atoms.y[j]!, ez - atoms.z[j]!);
       scale += Math.abs(pairPotential(region, P, P.qScale * atoms.q[j]!, d, dp));
     }
-    const got = args.phi[i]!;
-    const err = Math.abs(got - ref[i]!);
-    const frac = Number.isFinite(got) ? err / (rtol * scale + Number.MIN_VALUE) : Infinity;
+    const g = got[i]!;
+    const err = Math.abs(g - ref[i]!);
+    const frac = Number.isFinite(g) ? err / (rtol * scale + Number.MIN_VALUE) : Infinity;
     if (Number.isFinite(err)) maxAbs = Math.max(maxAbs, err);
     if (!(frac <= worst)) {
       worst = frac;
-      detail = `vertex ${idx[i]! + 1}: ${got} vs reference ${ref[i]} (|diff| ${err.toExponential(2)}, tolerance ${(rtol * scale).toExponential(2)})`;
+      detail = `vertex ${idx[i]! + 1}: ${g} vs reference ${ref[i]} (|diff| ${err.toExponential(2)}, tolerance ${(rtol * scale).toExponential(2)})`;
     }
   }
   return { ok: worst <= 1, vertices: m, worst, maxAbs, detail };
+}
+
+/**
+ * Check a loaded variant against the f64 reference on `count` vertices spread evenly over the
+ * surface (every vertex when there are fewer). NaN or infinity always fails.
+ */
+export function verifyGemModule(mod: GemTsModule, precision: GemPrecision, atoms: GemAtoms, v: GemVertices, P: GemParams, region: GemRegion, count = 200): GemVerification {
+  const idx = spread(v.n, count);
+  const args = gemArgs(atoms, subset(v, idx), P, precision);
+  mod.kernel(args);
+  return checkGemPotentials(args.phi, idx, GEM_VERIFY_RTOL[precision], atoms, v, P, region);
+}
+
+/**
+ * Check a WGSL variant (one dispatch on the `count` spread vertices) against the f64 reference,
+ * with the f32 tolerance. WGSL computes and accumulates in f32, yet its worst vertex on the
+ * bundled molecules (every library variant, region and salt) is at 0.12 of that tolerance.
+ */
+export async function verifyGemWgsl(key: string, atoms: GemAtoms, v: GemVertices, P: GemParams, region: GemRegion, count = 200): Promise<GemVerification> {
+  const { runGemWgsl } = await import('../../runtime/gem/wgsl.ts');
+  const idx = spread(v.n, count);
+  const { phi } = await runGemWgsl(key, atoms, subset(v, idx), { params: P });
+  return checkGemPotentials(phi, idx, GEM_VERIFY_RTOL.f32, atoms, v, P, region);
 }
 
 /** GEM's output format: header, then `x y z  phi` per vertex. */
@@ -226,6 +254,55 @@ function findVert(molecule: string, vert?: string, surface?: SurfaceKind): strin
   if (surface) return undefined;
   const guess = join(dirname(molecule), `${basename(molecule, extname(molecule))}.vert`);
   return existsSync(guess) ? guess : undefined;
+}
+
+interface VariantRun {
+  phi: ArrayLike<number>;
+  verification: GemVerification;
+  kernelSeconds: number;
+  /** WGSL: the WebGPU adapter. */
+  device?: string;
+}
+
+const refuse = (key: string, v: GemVerification): UserError =>
+  new UserError(`variant ${key} failed verification against the f64 reference on ${v.vertices} vertices (${v.worst.toFixed(2)} x tolerance): ${v.detail}; refusing to use it`);
+
+/** A TypeScript variant: verified on a subset, then run on every vertex. */
+async function runTsVariant(key: string, precision: GemPrecision, atoms: GemAtoms, verts: GemVertices, params: GemParams, region: GemRegion, count: number): Promise<VariantRun> {
+  const mod = await loadTsModule<GemTsModule>(key);
+  const verification = verifyGemModule(mod, precision, atoms, verts, params, region, count);
+  if (!verification.ok) throw refuse(key, verification);
+  const args = gemArgs(atoms, verts, params, precision);
+  const tk = performance.now();
+  mod.kernel(args);
+  return { phi: args.phi, verification, kernelSeconds: (performance.now() - tk) / 1000 };
+}
+
+/**
+ * A WGSL variant on the WebGPU adapter: verified on a subset (one dispatch), then one dispatch
+ * over every vertex (kernelSeconds: that dispatch, uploads and read-back left out).
+ */
+async function runWgslVariant(key: string, atoms: GemAtoms, verts: GemVertices, params: GemParams, region: GemRegion, count: number): Promise<VariantRun> {
+  const { NoAdapterError } = await import('../../runtime/backends/webgpu.ts');
+  const { prepareGemWgsl, gemAdapter } = await import('../../runtime/gem/wgsl.ts');
+  let adapter: { name: string; cpu: boolean };
+  try {
+    adapter = await gemAdapter();
+  } catch (e) {
+    if (e instanceof NoAdapterError) throw new UserError(`variant ${key} is a WGSL variant and needs a WebGPU adapter, but ${e.message.replace(/^no WebGPU adapter: /, 'none was found: ')} (leave out --variant, or give a gem-potential.ts key, to run on the CPU)`);
+    throw e;
+  }
+  const verification = await verifyGemWgsl(key, atoms, verts, params, region, count);
+  if (!verification.ok) throw refuse(key, verification);
+  const prep = await prepareGemWgsl(key, atoms, verts, { params });
+  try {
+    const tk = performance.now();
+    await prep.dispatch();
+    const kernelSeconds = (performance.now() - tk) / 1000;
+    return { phi: await prep.result(), verification, kernelSeconds, device: `WebGPU ${adapter.name}${adapter.cpu ? ' (a CPU rasterizer, not a GPU)' : ''}` };
+  } finally {
+    prep.destroy();
+  }
 }
 
 /** The whole workload; returns the summary (the output file is written on success only). */
@@ -303,18 +380,9 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
   } catch (e) {
     throw new UserError(`${(e as Error).message} (leave out --variant to choose one automatically)`);
   }
-  const mod = await loadTsModule<GemTsModule>(key);
-
-  const verification = verifyGemModule(mod, info.precision, atoms, verts, params, region, o.verifyVertices ?? 200);
-  if (!verification.ok) {
-    throw new UserError(`variant ${key} failed verification against the f64 reference on ${verification.vertices} vertices (${verification.worst.toFixed(2)} x tolerance): ${verification.detail}; refusing to use it`);
-  }
-
-  const args = gemArgs(atoms, verts, params, info.precision);
-  const tk = performance.now();
-  mod.kernel(args);
-  const kernelSeconds = (performance.now() - tk) / 1000;
-  const phi = args.phi;
+  const { phi, verification, kernelSeconds, device } = (await variantParams(key)).target === 'wgsl'
+    ? await runWgslVariant(key, atoms, verts, params, region, o.verifyVertices ?? 200)
+    : await runTsVariant(key, info.precision, atoms, verts, params, region, o.verifyVertices ?? 200);
   let minPhi = Infinity, maxPhi = -Infinity;
   for (let i = 0; i < verts.n; i++) {
     const x = phi[i]!;
@@ -346,7 +414,7 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
   return {
     molecule: o.molecule, vert: vertPath ?? `generated ${generated!.kind}`, surface, pictures, output,
     atoms: atoms.n, vertices: verts.n, A: params.A, aEstimated: o.fixA === undefined, region, params,
-    variant: key, variantSource: source, verification, minPhi, maxPhi,
+    variant: key, variantSource: source, device: device ?? 'TypeScript (this process, one thread)', verification, minPhi, maxPhi,
     kernelSeconds, totalSeconds: (performance.now() - t0) / 1000,
     pairsPerSecond: (atoms.n * verts.n) / Math.max(kernelSeconds, 1e-9),
   };
@@ -365,6 +433,7 @@ export function formatGemSummary(s: GemWorkloadSummary): string {
       : []),
     `  A          ${s.A.toFixed(4)} Angstrom (${s.aEstimated ? 'estimated' : 'fixed'})`,
     `  region     ${s.region} (p = ${P.p}, eps ${P.epsOut}/${P.epsIn}, kappa ${P.kappa.toPrecision(4)})`,
+    `  device     ${s.device}`,
     `  variant    ${s.variant} (${s.variantSource}); verified on ${s.verification.vertices} vertices, worst ${s.verification.worst.toPrecision(2)} of tolerance, max |diff| ${s.verification.maxAbs.toExponential(2)}`,
     `  potential  min ${s.minPhi.toFixed(6)}, max ${s.maxPhi.toFixed(6)} kcal/mol/e`,
     `  time       ${(s.kernelSeconds * 1000).toFixed(1)} ms kernel, ${(s.totalSeconds * 1000).toFixed(1)} ms in all`,
@@ -397,7 +466,7 @@ export function registerGem(run: Command): void {
     .option('--proj-len <L>', 'projection length p along the normals (Angstrom)', num('--proj-len'), 0)
     .option('--fix-a <A>', 'electrostatic radius (Angstrom); estimated from the atoms when absent', num('--fix-a'))
     .option('-o, --output <file>', 'output file', 'phi.out')
-    .option('--variant <key>', 'gem-potential variant (default: f32 unroll 4 for the region and salt)')
+    .option('--variant <key>', 'gem-potential variant, TS or WGSL (default: TS f32 unroll 4 for the region and salt); a WGSL key runs on the WebGPU adapter')
     .action(async (molecule: string, o: { vert?: string; surface?: SurfaceKind; probe?: number; density?: number; writeVert?: string; picture?: string[]; epsOut: number; epsIn: number; salt: number; projLen: number; fixA?: number; output: string; variant?: string }) => {
       const s = await runGemWorkload({ molecule, ...o });
       console.log(formatGemSummary(s));

@@ -36,6 +36,15 @@ export function gemWgslConstants(atoms: GemAtoms, P: GemParams, region: 1 | 2 | 
   return { scale, g: 0, h: 0, kc: 0, phi0 };
 }
 
+/** The WebGPU adapter, named with what its info tells (Dawn's GL backend names the renderer only in `device`), and whether it is a CPU rasterizer. */
+export async function gemAdapter(): Promise<{ name: string; cpu: boolean }> {
+  const ctx = await gpu();
+  const info = (ctx.device as GPUDevice & { adapterInfo?: GPUAdapterInfo }).adapterInfo;
+  const extra = [info?.vendor, info?.architecture, info?.device].filter((x) => x && !ctx.adapterName.includes(x)).join(' ');
+  const name = extra ? `${ctx.adapterName} [${extra}]` : ctx.adapterName;
+  return { name, cpu: /llvmpipe|swiftshader|softpipe|lavapipe/i.test(name) };
+}
+
 /** Where padding atoms sit (Angstrom): far from any molecule, near enough that 1/d stays a normal f32. */
 const PAD_AT = 1e4;
 
