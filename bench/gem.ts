@@ -4,6 +4,10 @@
 // Molecules: 1uwo_A (1441 atoms x 16529 vertices) and Mb.Hhelix; region 1 (p = 0), no salt,
 // eps 80/1, as GEM's defaults; optionally region 3 (p = 3) for the C/TS comparison. Every TS
 // variant and both C builds are checked against the f64 reference (model.ts) before timing.
+// WGSL rungs (untiled, unrolled, atoms tiled through workgroup memory, plus the vertices x atoms
+// register tile) run on the WebGPU adapter, one dispatch timed (uploads and read-back left out),
+// checked against the same reference, as a ratio to the C f32 build; llvmpipe, where that is the
+// adapter, is a CPU rasterizer using every core, which the output says.
 // The larger case: a molecule without a .vert file (the nucleosome, 25086 atoms) on a generated
 // SES (runtime/gem/surface.ts, default density 3, ~250k vertices): the C reference and three TS
 // variants, each checked against the f64 reference on a spread subset of the vertices (the full
@@ -51,6 +55,8 @@ export interface GemBenchOptions {
   compareSurfaces?: boolean;
   /** Timed runs per variant in the large (generated surface) case (default 1). */
   largeReps?: number;
+  /** WGSL rungs on the WebGPU adapter (default true; skipped with the reason when there is none). */
+  wgsl?: boolean;
   /** Data directory (default GEM_DATA_DIR). */
   dataDir?: string;
   /** Where the text goes (default console.log). */
@@ -176,6 +182,56 @@ function ladder(region: GemRegion): { rung: string; key: string }[] {
   ];
 }
 
+/** The WGSL rungs: one vertex per invocation, unrolled, tiled (workgroup memory), tiled with the register tile. */
+export function wgslLadder(region: GemRegion): { rung: string; key: string }[] {
+  const k = (unroll: number, tile: number, atoms: number): string =>
+    `gem-potential.wgsl.region${region}.f32.zero.unroll${unroll}.div.block${tile}.workgroup64${tile > 0 ? `.atoms${atoms}` : ''}`;
+  const rows = [
+    { rung: 'WGSL unrolled', key: k(4, 0, 1) },
+    { rung: 'WGSL tiled (workgroup memory)', key: k(4, 64, 1) },
+    { rung: 'WGSL tiled + 4x4 register tile', key: k(4, 64, 4) },
+  ];
+  return region === 1 ? [{ rung: 'WGSL (one vertex per invocation)', key: k(1, 0, 1) }, ...rows] : rows;
+}
+
+/** The WebGPU adapter for the WGSL rungs, or why there is none (printed once per run). */
+export async function benchAdapter(): Promise<{ name: string; cpu: boolean } | { why: string }> {
+  const { probeGpu } = await import('../runtime/backends/webgpu.ts');
+  const p = await probeGpu();
+  if (!p.ok) return { why: p.why };
+  const { gemAdapter } = await import('../runtime/gem/wgsl.ts');
+  return gemAdapter();
+}
+
+/**
+ * Time WGSL variants on one problem: each prepared once (upload, pipeline), one dispatch whose
+ * result is checked against `ref` (the paper's f32 RMSE bar), one more to warm up, then `reps`
+ * timed dispatches (each waits for completion). Throws when a variant misses the bar.
+ */
+export async function benchGemWgsl(rungs: { rung: string; key: string }[], atoms: GemAtoms, verts: GemVertices, params: GemParams, ref: Float64Array, reps: number): Promise<Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>[]> {
+  const { prepareGemWgsl } = await import('../runtime/gem/wgsl.ts');
+  const out: Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>[] = [];
+  for (const { rung, key } of rungs) {
+    const prep = await prepareGemWgsl(key, atoms, verts, { params });
+    try {
+      await prep.dispatch();
+      const acc = gemAccuracy(await prep.result(), ref, 'f32');
+      if (!acc.ok) throw new Error(`${key} failed verification (${acc.bar}): RMSE ${acc.rmse.toExponential(2)}, max |diff| ${acc.maxAbs.toExponential(2)}`);
+      await prep.dispatch();
+      const times: number[] = [];
+      for (let r = 0; r < reps; r++) {
+        const t0 = performance.now();
+        await prep.dispatch();
+        times.push((performance.now() - t0) / 1000);
+      }
+      out.push({ rung, key, precision: 'f32', seconds: fastest(times), spread: (median(times) - fastest(times)) / fastest(times), rmse: acc.rmse, maxAbs: acc.maxAbs });
+    } finally {
+      prep.destroy();
+    }
+  }
+  return out;
+}
+
 function timeCalls(run: () => void, reps: number): number[] {
   const times: number[] = [];
   for (let r = 0; r < reps; r++) {
@@ -198,6 +254,12 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
   try {
     const build = compileGemRef(dir);
     log(build.bins ? `C reference: ${build.cmd} (one thread, no -ffast-math)` : `C reference skipped: ${build.why}; no ratios to C`);
+    const adapter = o.wgsl === false ? { why: 'not asked for' } : await benchAdapter();
+    if ('why' in adapter) log(`WGSL rungs skipped: ${adapter.why}`);
+    else {
+      log(`WGSL rungs on the WebGPU adapter ${adapter.name}: one dispatch timed, uploads and read-back left out`);
+      if (adapter.cpu) log(`  note: ${adapter.name.includes('llvmpipe') ? 'llvmpipe' : 'this adapter'} is a CPU rasterizer (Mesa's software renderer), not a GPU: the WGSL rows run on this machine's CPU cores, all of them (the C and TS rows use one thread)`);
+    }
     for (const mol of molecules) {
       if (!existsSync(join(data, `${mol}.vert`))) {
         rows.push(...(await benchGemLarge({ molecule: mol, dataDir: data, reps: o.largeReps ?? 1, density: o.density, verifyVertices: o.verifyVertices, log, build, dir })));
@@ -259,9 +321,12 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
           const times = timeCalls(() => mod.kernel(args), reps);
           push({ rung, key, precision: info.precision, seconds: fastest(times), spread: (median(times) - fastest(times)) / fastest(times), rmse: acc.rmse, maxAbs: acc.maxAbs });
         }
+        if (!('why' in adapter)) {
+          for (const r of await benchGemWgsl(wgslLadder(region), atoms, verts, params, ref, reps)) push(r);
+        }
         for (const r of mine) if (cTime[r.precision] !== undefined) r.vsC = cTime[r.precision]! / r.seconds;
         log(formatGemTable(mine, region === 1));
-        const ts = mine.filter((r) => r.key.startsWith('gem-potential.'));
+        const ts = mine.filter((r) => r.key.startsWith('gem-potential.ts.'));
         const best = ts.reduce((a, b) => (a.seconds <= b.seconds ? a : b));
         const c64 = cTime.f64, c32 = cTime.f32;
         log(
@@ -270,6 +335,11 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
               ? `; ${(c64 / best.seconds).toFixed(2)}x the C f64 and ${(c32 / best.seconds).toFixed(2)}x the C f32 reference`
               : '; no C reference to compare with'),
         );
+        const wg = mine.filter((r) => r.key.startsWith('gem-potential.wgsl.'));
+        if (wg.length > 0) {
+          const bw = wg.reduce((a, b) => (a.seconds <= b.seconds ? a : b));
+          log(`  best WGSL: ${bw.key} ${(bw.seconds * 1e3).toFixed(1)} ms, ${bw.pairsPerSecond.toExponential(3)} pairs/s${c32 !== undefined ? `; ${(c32 / bw.seconds).toFixed(2)}x the C f32 reference` : ''}${'cpu' in adapter && adapter.cpu ? ' (on a CPU rasterizer)' : ''}`);
+        }
       }
     }
     if (o.compareSurfaces !== false) {
@@ -279,7 +349,7 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
         log(formatSurfaceComparison(withVert.map((m) => compareSurfaceWithMsms(m, data))));
       }
     }
-    log('Ratio "vs C" = C time / TS time for the same precision (> 1: faster than C). TS f32 variants store f32 but compute in double (JS numbers); the C f32 build computes and accumulates in float.');
+    log('Ratio "vs C" = C time / TS or WGSL time for the same precision (> 1: faster than C). TS f32 variants store f32 but compute in double (JS numbers); the C f32 build and the WGSL variants compute and accumulate in float.');
     return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });

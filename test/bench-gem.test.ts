@@ -7,9 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compileGemRef, writeGemRefInput, runGemRef, benchGemLarge, GEM_LARGE_KEYS, GEM_DATA_DIR, GEM_F32_RMSE, rmseOf, type GemRefBuild } from '../bench/gem.ts';
+import { compileGemRef, writeGemRefInput, runGemRef, benchGemLarge, benchGemWgsl, wgslLadder, GEM_LARGE_KEYS, GEM_DATA_DIR, GEM_F32_RMSE, rmseOf, type GemRefBuild } from '../bench/gem.ts';
+import { probeGpu } from '../runtime/backends/webgpu.ts';
+import { variantParams } from '../runtime/variants.ts';
 import { benchGemCommand } from '../cli/commands/bench-gem.ts';
-import { readPqr, readVert, gemParams, gemReference, type GemRegion } from '../runtime/gem/index.ts';
+import { readPqr, readVert, gemParams, gemReference, type GemRegion, type GemVertices } from '../runtime/gem/index.ts';
 
 const hasGcc = ((): boolean => {
   try {
@@ -69,4 +71,34 @@ describe('GEM benchmark on a generated surface (tiny: Mb.Hhelix at 0.3 vertices 
   it('the bench command refuses a bad density', async () => {
     await expect(benchGemCommand({ molecules: 'mb_hhelix', density: '-1' })).rejects.toThrow(/--density must be a positive number/);
   });
+});
+
+const probe = await probeGpu();
+
+describe('GEM benchmark WGSL rungs', () => {
+  it('untiled, unrolled, tiled and register-tiled, all valid keys (region 3 ones rendered on demand)', async () => {
+    for (const region of [1, 3] as GemRegion[]) {
+      const rungs = wgslLadder(region);
+      expect(rungs.map((r) => r.rung)).toEqual([...(region === 1 ? ['WGSL (one vertex per invocation)'] : []), 'WGSL unrolled', 'WGSL tiled (workgroup memory)', 'WGSL tiled + 4x4 register tile']);
+      for (const { key } of rungs) expect((await variantParams(key)).target).toBe('wgsl');
+    }
+  });
+
+  it.skipIf(!probe.ok)('are verified against the f64 reference and timed (Mb.Hhelix, every 8th vertex)', async () => {
+    const atoms = readPqr(`${GEM_DATA_DIR}mb_hhelix.pqr`);
+    const all = readVert(`${GEM_DATA_DIR}mb_hhelix.vert`);
+    const idx = Array.from({ length: Math.ceil(all.n / 8) }, (_, i) => 8 * i);
+    const pick = (a: Float64Array) => Float64Array.from(idx, (i) => a[i]!);
+    const verts: GemVertices = { n: idx.length, x: pick(all.x), y: pick(all.y), z: pick(all.z), nx: pick(all.nx), ny: pick(all.ny), nz: pick(all.nz) };
+    for (const region of [1, 3] as GemRegion[]) {
+      const P = gemParams(atoms, { p: region === 1 ? 0 : 3 });
+      const rows = await benchGemWgsl(wgslLadder(region), atoms, verts, P, gemReference(atoms, verts, P, region), 1);
+      expect(rows.map((r) => r.key)).toEqual(wgslLadder(region).map((r) => r.key));
+      for (const r of rows) {
+        expect(r.precision).toBe('f32');
+        expect(r.rmse).toBeLessThanOrEqual(GEM_F32_RMSE);
+        expect(r.seconds).toBeGreaterThan(0);
+      }
+    }
+  }, 60_000);
 });

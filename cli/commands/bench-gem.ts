@@ -1,6 +1,7 @@
 // `kernforge bench gem-potential`: the paper's CPU optimization ladder for GEM (seed 003,
 // Fig. 1b/4a in kind) against a plain C reference compiled and timed in the same run, plus the
-// larger case on a generated surface (nucleosome) and generated-vs-MSMS surface table.
+// larger case on a generated surface (nucleosome) and generated-vs-MSMS surface table; WGSL
+// rungs on the WebGPU adapter unless --targets leaves wgsl out.
 // Options arrive as strings, as commander gives them to `bench`.
 import { benchGem, type GemBenchRow } from '../../bench/gem.ts';
 
@@ -17,6 +18,8 @@ export interface BenchGemCommandOptions {
   largeReps?: string | number;
   /** 'no' leaves out the region-3 comparison. */
   region3?: string | boolean;
+  /** Comma-separated targets (default ts,wgsl): without wgsl the WGSL rungs are left out. */
+  targets?: string;
   log?: (line: string) => void;
 }
 
@@ -42,6 +45,7 @@ export async function benchGemCommand(o: BenchGemCommandOptions = {}): Promise<{
     region3: !(o.region3 === false || o.region3 === 'no'),
     density: o.density === undefined ? undefined : positive('density', o.density),
     largeReps: count('large-reps', o.largeReps, 1),
+    wgsl: o.targets === undefined || String(o.targets).split(',').map((t) => t.trim()).includes('wgsl'),
     log: o.log,
   });
   return { status: 0, rows };
