@@ -15,6 +15,7 @@ export class UserError extends Error {}
 export interface TuneCliOptions {
   device?: string;
   strategy?: string;
+  space?: string;
   maxEvals?: number;
   timeLimit?: number;
   problem?: string[];
@@ -43,7 +44,7 @@ export async function listTuning(families: string[], o: TuneCliOptions): Promise
     log(`${f.family}: ${f.measures}`);
     for (const p of f.problems()) {
       const counts: string[] = [];
-      for (const d of devices) counts.push(`${d.id} ${(await f.candidates(d, p.name)).length} candidates`);
+      for (const d of devices) counts.push(`${d.id} ${(await f.candidates(d, p.name, { space: spaceOf(o.space) })).length} candidates`);
       log(`  ${p.name.padEnd(16)} ${p.quick ? '(quick) ' : ''}${p.description}; ${counts.join(', ')}`);
     }
   }
@@ -55,6 +56,11 @@ function devicesOf(s: string | undefined): DeviceId[] {
   if (d === 'all') return ['cpu', 'webgpu'];
   if (d === 'cpu' || d === 'webgpu') return [d];
   throw new UserError(`--device ${d}: allowed cpu, webgpu, all`);
+}
+
+function spaceOf(s: string | undefined): 'library' | 'full' {
+  if (s === undefined || s === 'library' || s === 'full') return s ?? 'library';
+  throw new UserError(`--space ${s}: allowed library, full`);
 }
 
 /** Run a tuning session with CLI options; returns the exit status (130 when interrupted). */
@@ -74,6 +80,7 @@ export async function runTuneCommand(families: string[], o: TuneCliOptions): Pro
     families,
     devices: devicesOf(o.device),
     strategy: (o.strategy ?? 'exhaustive') as StrategyName,
+    space: spaceOf(o.space),
     maxEvals: o.maxEvals,
     timeLimitS: o.timeLimit,
     problems: o.problem?.flatMap((p) => p.split(',')).filter(Boolean),
@@ -133,6 +140,7 @@ export function registerTune(program: Command, setStatus: (s: number) => void): 
     .argument('[families...]', 'md-nonbonded, gem-potential, bigdft-conv (default: all)')
     .option('--device <d>', 'cpu, webgpu or all', 'cpu')
     .option('--strategy <s>', 'exhaustive, random, annealing or bandit', 'exhaustive')
+    .option('--space <s>', "candidates: 'library' (the committed variants) or 'full' (every valid point of the tuning axes, rendered on demand)", 'library')
     .option('--max-evals <n>', 'evaluations per device, family and problem chosen by the strategy (default: every candidate)', int('--max-evals', 1))
     .option('--time-limit <s>', 'wall-clock limit of the session in seconds (no new evaluation after it)', pos('--time-limit'))
     .option('--problem <name>', "problem class(es), repeatable or comma-separated; 'quick' = the small classes, 'all' (default: the full-size classes)", (v: string, prev: string[] = []) => [...prev, v])

@@ -32,6 +32,17 @@ export interface PreparedProblem {
   dispose(): void | Promise<void>;
 }
 
+/**
+ * Where candidates come from: 'library' = the committed default library (generated/), 'full' =
+ * every valid point of the spec's tuning axes (rules applied), rendered on demand when not in the
+ * library.
+ */
+export type CandidateSpace = 'library' | 'full';
+
+export interface CandidateOptions {
+  space?: CandidateSpace;
+}
+
 export interface TuningFamily {
   family: string;
   /** What the timed quantity is (shown by `kernforge tune --list`). */
@@ -42,7 +53,7 @@ export interface TuningFamily {
    * rules applied, with the semantic axes the problem fixes; only tuning axes vary. Empty when
    * the problem cannot run on that target.
    */
-  candidates(device: Device, problem: string): Promise<string[]>;
+  candidates(device: Device, problem: string, o?: CandidateOptions): Promise<string[]>;
   /** The variant the workload uses when nothing is tuned (undefined: none on this target). */
   defaultKey(device: Device, problem: string): string | undefined;
   /** Axis values of a key (default: the spec's, through variantParams). */

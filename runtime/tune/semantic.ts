@@ -28,10 +28,21 @@ export async function semanticParams(key: string): Promise<Record<string, string
   return Object.fromEntries(Object.entries(p).filter(([a]) => sem.has(a)));
 }
 
-/** Library variants of the reference key's target whose semantic axes all equal the reference's (it included when in the library). */
-export async function sameSemantics(reference: string): Promise<string[]> {
+/**
+ * Variants of the reference key's target whose semantic axes all equal the reference's: from the
+ * library (the reference included when it is there), or with space 'full' every valid point of
+ * the tuning axes (rules applied), in key order.
+ */
+export async function sameSemantics(reference: string, space: 'library' | 'full' = 'library'): Promise<string[]> {
   const want = await semanticParams(reference);
   const family = reference.split('.')[0]!;
+  if (space === 'full') {
+    const gen = await import('../../generator/index.ts');
+    const path = gen.projectSpecs().find((s: string) => s.endsWith(`/${family}.yaml`))!;
+    const spec = gen.loadAndValidate(path);
+    const choices = Object.fromEntries(Object.entries(want).map(([a, v]) => [a, [v]]));
+    return gen.expand(spec, choices).map((v: Record<string, string | number>) => gen.variantKey(spec, v)).sort();
+  }
   const m = manifest();
   return libraryKeys(family, String(want.target)).filter((k) => {
     const p = m.get(k)!.params;

@@ -12,7 +12,7 @@
 import type { Device, DeviceId } from './devices.ts';
 import { deviceById, DEVICE_IDS, watchDeviceLost } from './devices.ts';
 import { TuneCache, type CacheResult, type CacheRun, type ResultStatus } from './cache.ts';
-import type { TuningFamily, PreparedProblem } from './family.ts';
+import type { TuningFamily, PreparedProblem, CandidateSpace } from './family.ts';
 import { tuningFamilies } from './families/index.ts';
 import { seededRng, strategyByName, STRATEGY_NAMES, type Candidate, type Params, type StrategyName } from './strategies.ts';
 import { createProgress, type Progress } from './progress.ts';
@@ -35,6 +35,8 @@ export interface TuneOptions {
   /** Devices (default ['cpu']). */
   devices?: DeviceId[];
   strategy?: StrategyName;
+  /** Candidates from the committed library (default) or every valid point of the tuning axes. */
+  space?: CandidateSpace;
   /** Evaluations per device, family and problem chosen by the strategy (default: all candidates). */
   maxEvals?: number;
   /** Wall-clock limit for the whole session, seconds; no new evaluation starts after it. */
@@ -199,7 +201,7 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
     }
     for (const f of families) {
       for (const problem of selectProblems(f, o.problems)) {
-        const keys = await f.candidates(device, problem);
+        const keys = await f.candidates(device, problem, { space: o.space });
         if (keys.length === 0) {
           outcome.rows.push({ device: id, fingerprint: device.fingerprint, family: f.family, problem, candidates: 0, measured: 0, cached: 0, failed: 0, note: `no ${device.target} variants for this problem` });
           continue;

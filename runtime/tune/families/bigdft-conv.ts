@@ -12,7 +12,7 @@ import { defaultVariants } from '../../../cli/commands/bigdft.ts';
 
 const defaults = () => defaultVariants('f64');
 import type { Device } from '../devices.ts';
-import type { PreparedProblem, ProblemClass, TuningFamily } from '../family.ts';
+import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions } from '../family.ts';
 import { problemOf } from '../family.ts';
 import type { FilterName } from '../../bigdft/filters.ts';
 import type { Dims } from '../../bigdft/reference.ts';
@@ -35,11 +35,11 @@ export const family: TuningFamily = {
   measures: 'ms of one 3-D convolution (three transposing 1-D passes) on the grid',
   problems: () => PROBLEMS.map(({ filter: _f, dims: _d, ...p }) => p),
 
-  async candidates(device: Device, problem: string): Promise<string[]> {
+  async candidates(device: Device, problem: string, o: CandidateOptions = {}): Promise<string[]> {
     // the workload's semantic axes (filter, boundary, precision...), every tuning axis free;
     // only the TypeScript target has a runner here (prepare3d)
     const def = family.defaultKey(device, problem);
-    return def ? sameSemantics(def) : [];
+    return def ? sameSemantics(def, o.space) : [];
   },
 
   defaultKey(device: Device, problem: string): string | undefined {

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { loadTsModule, variantParams } from '../../variants.ts';
 import { sameSemantics } from '../semantic.ts';
 import type { Device } from '../devices.ts';
-import type { PreparedProblem, ProblemClass, TuningFamily } from '../family.ts';
+import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions } from '../family.ts';
 import { problemOf } from '../family.ts';
 import type { GemAtoms, GemVertices, GemParams, GemTsModule } from '../../gem/index.ts';
 
@@ -57,10 +57,10 @@ export const family: TuningFamily = {
   measures: 'ms of one kernel call over all vertices x atoms (WGSL: one dispatch)',
   problems: () => PROBLEMS,
 
-  async candidates(device: Device, problem: string): Promise<string[]> {
+  async candidates(device: Device, problem: string, o: CandidateOptions = {}): Promise<string[]> {
     // region 1, zero salt, f32 (the default's semantic axes), tuning axes free
     problemOf(family, problem);
-    return sameSemantics(family.defaultKey(device, problem)!);
+    return sameSemantics(family.defaultKey(device, problem)!, o.space);
   },
 
   defaultKey(device: Device): string {

@@ -13,7 +13,7 @@
 import { loadTsModule, variantParams } from '../../variants.ts';
 import { sameSemantics } from '../semantic.ts';
 import type { Device } from '../devices.ts';
-import type { PreparedProblem, ProblemClass, TuningFamily } from '../family.ts';
+import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions } from '../family.ts';
 import { problemOf } from '../family.ts';
 
 interface MdProblemSpec {
@@ -47,10 +47,10 @@ export const family: TuningFamily = {
   measures: 'ms of non-bonded work per MD step: one force-kernel call + the pair search of its cluster shape / nstlist',
   problems: () => PROBLEMS.map(({ spec: _s, ...p }) => p),
 
-  async candidates(device: Device, problem: string): Promise<string[]> {
+  async candidates(device: Device, problem: string, o: CandidateOptions = {}): Promise<string[]> {
     // the problem's semantic axes (interaction, comb, shift, precision, output f), tuning axes free
     const def = family.defaultKey(device, problem);
-    return def ? sameSemantics(def) : [];
+    return def ? sameSemantics(def, o.space) : [];
   },
 
   defaultKey(device: Device, problem: string): string | undefined {
