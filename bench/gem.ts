@@ -257,7 +257,7 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
     const adapter = o.wgsl === false ? { why: 'not asked for' } : await benchAdapter();
     if ('why' in adapter) log(`WGSL rungs skipped: ${adapter.why}`);
     else {
-      log(`WGSL rungs on the WebGPU adapter ${adapter.name}: one dispatch timed, uploads and read-back left out`);
+      log(`WGSL rungs of the ladders (MSMS surfaces) on the WebGPU adapter ${adapter.name}: one dispatch timed, uploads and read-back left out`);
       if (adapter.cpu) log(`  note: ${adapter.name.includes('llvmpipe') ? 'llvmpipe' : 'this adapter'} is a CPU rasterizer (Mesa's software renderer), not a GPU: the WGSL rows run on this machine's CPU cores, all of them (the C and TS rows use one thread)`);
     }
     for (const mol of molecules) {

@@ -89,7 +89,7 @@ async function cmdVerify(keys: string[], o: { target?: string }): Promise<number
 async function cmdBench(family: string, o: Record<string, string>): Promise<number> {
   if (family === 'gem-potential') {
     const { benchGemCommand } = await import('./commands/bench-gem.ts');
-    return (await benchGemCommand({ reps: o.reps, molecules: o.molecules === '3000' ? undefined : o.molecules })).status;
+    return (await benchGemCommand({ reps: o.reps, molecules: o.molecules === '3000' ? undefined : o.molecules, density: o.density, largeReps: o.largeReps, targets: o.targets })).status;
   }
   if (family === 'bigdft-conv') {
     const { benchBigdftCommand } = await import('./commands/bench-bigdft.ts');
@@ -197,6 +197,8 @@ export async function main(argv: string[]): Promise<number> {
     .argument('<family>')
     .option('--molecules <n>', 'md-nonbonded: SPC/E molecules in the water box; gem-potential: molecule names (mb_hhelix,1uwo_A)', '3000')
     .option('--grid <n1xn2xn3>', 'bigdft-conv: grid (default 128x126x130)')
+    .option('--density <d>', 'gem-potential: vertices per A^2 of generated surfaces (default 3)')
+    .option('--large-reps <n>', 'gem-potential: timed runs per variant on a generated surface (default 1)')
     .option('--reps <n>', 'timed repetitions per variant', '5')
     .option('--targets <list>', 'ts,wgsl', 'ts,wgsl')
     .option('--precisions <list>', 'f32,f64', 'f32,f64')

@@ -4,6 +4,7 @@
 // rungs on the WebGPU adapter unless --targets leaves wgsl out.
 // Options arrive as strings, as commander gives them to `bench`.
 import { benchGem, type GemBenchRow } from '../../bench/gem.ts';
+import { UserError } from './gem.ts';
 
 export interface BenchGemCommandOptions {
   /** Timed repetitions per variant (default 5). */
@@ -26,13 +27,13 @@ export interface BenchGemCommandOptions {
 const count = (name: string, v: string | number | undefined, dflt: number): number => {
   if (v === undefined) return dflt;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${v}`);
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`--${name} must be a positive integer, got ${v}`);
   return n;
 };
 
 const positive = (name: string, v: string | number): number => {
   const x = Number(v);
-  if (!(Number.isFinite(x) && x > 0)) throw new Error(`--${name} must be a positive number, got ${v}`);
+  if (!(Number.isFinite(x) && x > 0)) throw new UserError(`--${name} must be a positive number, got ${v}`);
   return x;
 };
 
