@@ -33,3 +33,30 @@ describe('bench bigdft-conv: C convrot reference', () => {
     expect('skipped' in c && c.skipped).toMatch(/not found/);
   });
 });
+
+describe('bench bigdft-conv: the ladder in the shape of Table I', () => {
+  it('times naive (direct), separable, transposed, unrolled and WGSL rows on a small grid, each verified, with ratios to C', async () => {
+    const { benchBigdft, LADDER, TABLE_I } = await import('../bench/bigdft.ts');
+    const { probeGpu } = await import('../runtime/backends/webgpu.ts');
+    const keys = TABLE_I.flatMap((t) => (t.key ? [t.key] : []));
+    keys.push('bigdft-conv.ts.magic.periodic.f64.separable-t.4x1.inline.split', 'bigdft-conv.wgsl.magic.periodic.f32.separable-t.16x16.outputs2');
+    for (const key of keys) expect(LADDER.some((r) => r.key === key), key).toBe(true);
+    const lines: string[] = [];
+    const r = await benchBigdft({ grid: [20, 17, 18], reps: 1, keys, log: (l) => lines.push(l) });
+    const gpu = await probeGpu();
+    expect(r.rows.map((x) => x.key).sort()).toEqual(keys.filter((k) => gpu.ok || !k.includes('.wgsl.')).sort());
+    for (const row of r.rows) {
+      expect(row.relError, row.key).toBeLessThan(row.target === 'wgsl' ? 1e-5 : 1e-13);
+      expect(row.checkError, row.key).toBeLessThanOrEqual(row.checkTolerance);
+      expect(row.gflops).toBeGreaterThan(0);
+      if (hasGcc) expect(row.vsC).toBeGreaterThan(0);
+    }
+    expect(r.tableI.map((t) => t.row)).toEqual(TABLE_I.map((t) => t.row).filter((n) => gpu.ok || !n.startsWith('WGSL')));
+    expect(r.best?.target).toBe('ts');
+    const text = lines.join('\n');
+    expect(text).toContain("Table I shape");
+    expect(text).toMatch(/\| naive \(direct\) +\| ts\.magic\.periodic\.f64\.direct\.1x1\.inline\.split/);
+    if (gpu.ok) expect(text).toMatch(/best WGSL variant: bigdft-conv\.wgsl\./);
+    else expect(text).toContain('WGSL rows skipped');
+  }, 60_000);
+});

@@ -1,5 +1,5 @@
 // `kernforge bench bigdft-conv`: the BigDFT magic-filter benchmark (bench/bigdft.ts; issue 5,
-// "Measure", CPU part). Options arrive as strings from commander; `grid` is "n1xn2xn3".
+// "Measure": TypeScript ladder, C convrot reference, WGSL rows). Options arrive as strings from commander; `grid` is "n1xn2xn3".
 import { benchBigdft, LADDER, BENCH_GRID, type BigdftBenchResult } from '../../bench/bigdft.ts';
 import { parseGrid, UserError } from './bigdft.ts';
 

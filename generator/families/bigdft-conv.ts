@@ -121,6 +121,13 @@ function block(o: BlockOpts) {
       loads.push({ v: `x${r}_${p}`, expr, updates });
     }
   }
+  // The body: each input loaded once and fed to every accumulator that needs it. (Ordering
+  // the updates by tap instead, to reuse each coefficient C times, measured the same in V8.)
+  const body: string[] = [];
+  for (const l of loads) {
+    body.push(`const ${l.v} = ${l.expr};`);
+    for (const u of l.updates) body.push(`${u.acc} += ${u.coef} * ${l.v};`);
+  }
   const stores: string[] = [];
   for (let c = 0; c < C; c++) {
     for (let r = 0; r < L; r++) {
@@ -146,7 +153,7 @@ function block(o: BlockOpts) {
     lines: Array.from({ length: L }, (_, r) => ({ r })),
     accs: Array.from({ length: C * L }, (_, t) => ({ acc: acc(t % C, Math.floor(t / C)), out: `a${t % C}_${Math.floor(t / C)}` })),
     prelude,
-    loads,
+    body,
     stores,
     // direct: the final stores of the block's sums
     outs: Array.from({ length: C * L }, (_, t) => {
