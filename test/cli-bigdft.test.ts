@@ -1,6 +1,7 @@
 // `kernforge run bigdft` (issue 5, part 1): the local Hamiltonian workload against plain f64
 // computations from runtime/bigdft/reference.ts, two analytic checks (constant potential,
 // plane-wave kinetic energy), the command-line wiring, and the user errors.
+import { probeGpu } from '../runtime/backends/webgpu.ts';
 import { describe, it, expect } from 'vitest';
 import { Command } from 'commander';
 import { runBigdftWorkload, registerBigdft, parseGrid, defaultPsi, defaultPotential, UserError } from '../cli/commands/bigdft.ts';
@@ -135,5 +136,22 @@ describe('kernforge run bigdft: command line and errors', () => {
     await expect(runBigdftWorkload({ grid: DIMS, variantKin: 'bigdft-conv.ts.kinetic.periodic.f32.separable-t.8x1.inline.table', log: quiet })).rejects.toThrow(/f32 variant but --precision is f64/);
     await expect(runBigdftWorkload({ grid: DIMS, variantKin: 'bigdft-conv.ts.kinetic.periodic.f64.separable-t.3x3.inline.table', log: quiet })).rejects.toThrow(UserError);
     await expect(runBigdftWorkload({ grid: DIMS, variantMf: 'md-nonbonded.ts.lj.geom.shift.f64.fev.4x4.mask.mask', log: quiet })).rejects.toThrow(/not a bigdft-conv variant/);
+    await expect(runBigdftWorkload({ grid: DIMS, variantMf: 'bigdft-conv.ts.magic.free.f64.separable-t.1x4.inline.split', log: quiet })).rejects.toThrow(/free boundary; the workload's grid is periodic/);
+  });
+
+  it('runs the other algorithms and WGSL variants (verified first) with the same energies', async () => {
+    const base = await runBigdftWorkload({ grid: DIMS, iterations: 1, precision: 'f32', log: quiet });
+    const other = await runBigdftWorkload({
+      grid: DIMS,
+      iterations: 1,
+      precision: 'f32',
+      variantKin: 'bigdft-conv.ts.kinetic.periodic.f32.separable-t.4x1.inline.split',
+      ...((await probeGpu()).ok ? { variantMf: 'bigdft-conv.wgsl.magic.periodic.f32.separable-t.16x16.outputs2', variantMft: 'bigdft-conv.wgsl.magic-t.periodic.f32.separable-t.16x16.outputs1' } : {}),
+      log: quiet,
+    });
+    for (const e of ['epot', 'ekin', 'ehpsi'] as const) expect(other.iterations[0]![e]).toBeCloseTo(base.iterations[0]![e], 5);
+    const f64 = await runBigdftWorkload({ grid: DIMS, iterations: 1, variantMf: 'bigdft-conv.ts.magic.periodic.f64.separable.2x4.inline.split', log: quiet });
+    const f64base = await runBigdftWorkload({ grid: DIMS, iterations: 1, log: quiet });
+    expect(f64.iterations[0]!.epot).toBeCloseTo(f64base.iterations[0]!.epot, 12);
   });
 });

@@ -318,6 +318,14 @@ export async function runBigdftWorkload(opts: BigdftOptions = {}): Promise<Bigdf
     if (!ok) throw new UserError(`variant ${key} does not match the f64 reference (max error ${v.maxError.toExponential(3)} > ${v.tolerance.toExponential(3)}); refusing to use it`);
   }
 
+  if (Object.values(variants).some((k) => k.startsWith('bigdft-conv.wgsl.'))) {
+    const { gpu } = await import('../../runtime/backends/webgpu.ts');
+    const ctx = await gpu();
+    const dev = (ctx.device as GPUDevice & { adapterInfo?: { device?: string } }).adapterInfo?.device ?? '';
+    const cpu = /llvmpipe|swiftshader|lavapipe/i.test(`${ctx.adapterName} ${dev}`);
+    log(`  WGSL variants run on ${ctx.adapterName}${dev ? ` (${dev})` : ''}${cpu ? ': a CPU rasterizer, not a GPU' : ''}; their times include the upload and read-back`);
+  }
+
   // 2. bind the variants to the grid
   const mf = await prepareChecked(variants.mf, 'magic', precision, dims, h);
   const mft = await prepareChecked(variants.mft, 'magic-t', precision, dims, h);
