@@ -10,6 +10,7 @@ import { loadTemplates, banner, type TemplateSet } from './render.ts';
 import { familyModule, familyNames } from './families/index.ts';
 import { typeCheck } from './check.ts';
 import { bundle } from './bundle.ts';
+import { postStep } from './post.ts';
 
 export const GENERATOR_VERSION = '0.1.0';
 export const SPEC_ROOT = new URL('../specs/', import.meta.url).pathname;
@@ -18,6 +19,8 @@ export const SPEC_ROOT = new URL('../specs/', import.meta.url).pathname;
 export interface OutFile {
   path: string;
   text: string;
+  /** Binary content (a post-step's output); written instead of `text` when present. */
+  bytes?: Uint8Array;
 }
 
 export interface ManifestEntry {
@@ -71,7 +74,7 @@ export function renderVariant(spec: Spec, v: Variant): OutFile {
   const ctx = {
     ...mod.context(spec, v),
     key,
-    banner: banner({ specFile: spec.file, specHash: spec.hash, templates: t, generatorVersion: GENERATOR_VERSION, key }),
+    banner: banner({ specFile: spec.file, specHash: spec.hash, templates: t, generatorVersion: GENERATOR_VERSION, key, ext: t.kernelExt }),
   };
   return { path: variantFile(spec, v, t.kernelExt), text: t.kernel(ctx) };
 }
@@ -85,7 +88,8 @@ export function renderLibrary(spec: Spec): { files: OutFile[]; entries: Manifest
   for (const target of targets) {
     const t = templatesFor(target, spec.family);
     for (const [name, tpl] of t.once) {
-      files.push({ path: `${spec.family}/${target}/${name}`, text: tpl({ banner: banner({ specFile: spec.file, specHash: spec.hash, templates: t, generatorVersion: GENERATOR_VERSION }) }) });
+      const ext = name.split('.').pop();
+      files.push({ path: `${spec.family}/${target}/${name}`, text: tpl({ banner: banner({ specFile: spec.file, specHash: spec.hash, templates: t, generatorVersion: GENERATOR_VERSION, ext }) }) });
     }
     const mine = variants.filter((v) => v.target === target);
     for (const v of mine) {
@@ -134,6 +138,7 @@ export async function generate(o: GenerateOptions): Promise<{ manifest: Manifest
     manifest.specs.push({ family: s.family, file: s.file, sha256: s.hash });
     manifest.variants.push(...r.entries);
   }
+  await applyPostSteps(files, manifest.variants);
   const problems = typeCheck(files.filter((f) => f.path.endsWith('.ts')));
   if (problems.length > 0) {
     throw new Error(`generator bug: generated TypeScript does not type-check:\n${problems.slice(0, 20).join('\n')}`);
@@ -147,7 +152,7 @@ export async function generate(o: GenerateOptions): Promise<{ manifest: Manifest
   try {
     for (const f of files) {
       mkdirSync(dirname(join(tmp, f.path)), { recursive: true });
-      writeFileSync(join(tmp, f.path), f.text);
+      writeFileSync(join(tmp, f.path), f.bytes ?? f.text);
     }
     for (const s of specs) {
       if (files.some((f) => f.path === `${s.family}/ts/index.ts`)) {
@@ -164,6 +169,24 @@ export async function generate(o: GenerateOptions): Promise<{ manifest: Manifest
     return { manifest, files: files.length, diffs: [] };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Variant files whose extension has a post-step (e.g. .wat -> .wasm) get a binary sibling; the
+ * manifest entry then names the binary and its sha256, and the text stays for reading.
+ */
+async function applyPostSteps(files: OutFile[], entries: ManifestEntry[]): Promise<void> {
+  const byPath = new Map(entries.map((e) => [e.file, e]));
+  for (const f of [...files]) {
+    const step = postStep(f.path.split('.').pop() ?? '');
+    const entry = byPath.get(f.path);
+    if (!step || !entry) continue;
+    const path = `${f.path.slice(0, f.path.lastIndexOf('.'))}.${step.ext}`;
+    const bytes = await step.run(f.path, f.text);
+    files.push({ path, text: '', bytes });
+    entry.file = path;
+    entry.sha256 = createHash('sha256').update(bytes).digest('hex');
   }
 }
 

@@ -76,6 +76,31 @@ export async function wgslSource(key: string): Promise<string> {
   return r.text;
 }
 
+/**
+ * The binary of a WebAssembly variant: the committed .wasm of a library variant, or any other
+ * point of the space rendered and assembled on demand (cached per key for the process).
+ */
+const wasmCache = new Map<string, Promise<Uint8Array>>();
+export function wasmBytes(key: string): Promise<Uint8Array> {
+  let b = wasmCache.get(key);
+  if (!b) {
+    b = (async () => {
+      const entry = manifest().get(key);
+      if (entry) {
+        if (entry.target !== 'wasm') throw new UnknownVariantError(`variant ${key} is a ${entry.target} variant, not WebAssembly`);
+        return new Uint8Array(readFileSync(join(GENERATED_ROOT, entry.file)));
+      }
+      const r = await renderOnDemand(key);
+      if (r.target !== 'wasm') throw new UnknownVariantError(`variant ${key} is a ${r.target} variant, not WebAssembly`);
+      const gen = await import('../generator/index.ts');
+      return gen.assembleWat(`${key}.wat`, r.text);
+    })();
+    b.catch(() => wasmCache.delete(key));
+    wasmCache.set(key, b);
+  }
+  return b;
+}
+
 /** Parameters of any valid key (library or not). */
 export async function variantParams(key: string): Promise<Record<string, string | number>> {
   const entry = manifest().get(key);

@@ -134,6 +134,41 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     pairVars: { i: '', j: '', diagK: 'dk', fast: false },
     workgroup: v.workgroup ?? 0,
     jsplit: v.jsplit ?? 1,
+    wasm: v.target === 'wasm' ? wasmContext(M, N) : false,
+  };
+}
+
+/** Bytes per 4-atom cluster of the wasm memory layout: x, y, z, q, sqrt C6, sqrt C12 (4 f32 each); forces fx, fy, fz. */
+export const WASM_XQ_BYTES = 96;
+export const WASM_F_BYTES = 48;
+
+/**
+ * The wasm (M x 4, f32x4) layout: i-atom i of a cluster lies in 4-atom block i >> 2, lane i & 3;
+ * its mask lanes are bits 4i..4i+3; the RF pair-once test of lane j compares d with i - j.
+ */
+function wasmContext(M: number, N: number): Record<string, unknown> {
+  if (N !== 4 || M % 4 !== 0) throw new Error(`wasm md-nonbonded kernels need M x 4 clusters with M a multiple of 4 (got ${M}x${N})`);
+  const hex = (x: number): string => `0x${(x >>> 0).toString(16)}`;
+  return {
+    iStride: (M / 4) * WASM_XQ_BYTES,
+    fiStride: (M / 4) * WASM_F_BYTES,
+    xqBytes: WASM_XQ_BYTES,
+    fBytes: WASM_F_BYTES,
+    iList: Array.from({ length: M }, (_, i) => {
+      const o = (i >> 2) * WASM_XQ_BYTES + (i & 3) * 4;
+      return {
+        i,
+        x: o,
+        y: o + 16,
+        z: o + 32,
+        q: o + 48,
+        c6: o + 64,
+        c12: o + 80,
+        bits: [0, 1, 2, 3].map((j) => hex(2 ** (i * N + j))).join(' '),
+        diag: [0, 1, 2, 3].map((j) => i - j).join(' '),
+      };
+    }),
+    groups: Array.from({ length: M / 4 }, (_, g) => ({ g, ia: 4 * g, ib: 4 * g + 1, ic: 4 * g + 2, id: 4 * g + 3, fx: g * WASM_F_BYTES, fy: g * WASM_F_BYTES + 16, fz: g * WASM_F_BYTES + 32 })),
   };
 }
 

@@ -1,0 +1,83 @@
+// Every WebAssembly SIMD variant of the default library against the f64 reference on the same
+// three systems as the TypeScript variants, and the gate failing on deliberately broken builds.
+import { describe, it, expect } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { libraryKeys, manifest, GENERATED_ROOT } from '../../runtime/variants.ts';
+import { verifyVariant } from '../../runtime/md/verify.ts';
+import { verificationCases } from '../../runtime/md/cases.ts';
+import { runWasm, runWasmWith, loadWasmKernel } from '../../runtime/md/wasm.ts';
+import { runTs } from '../../runtime/md/kernels.ts';
+import { MdProblem } from '../../runtime/md/problem.ts';
+import { waterBox } from '../../runtime/md/system.ts';
+import { assembleWat } from '../../generator/index.ts';
+
+const cases = verificationCases('full');
+const keys = libraryKeys('md-nonbonded', 'wasm');
+
+describe('md-nonbonded WebAssembly SIMD library', () => {
+  it('has the MD workloads kernels: lj and lj-rf, shift and plain, f/fe/fev, 4x4 and 8x4, f32 only', () => {
+    expect(keys.length).toBe(24);
+    for (const k of keys) expect(k).toMatch(/^md-nonbonded\.wasm\.(lj|lj-rf)\.geom\.(shift|plain)\.f32\.(f|fe|fev)\.(4x4|8x4)\.mask\.mask$/);
+    // The binary is committed next to its text, and the manifest names the binary.
+    for (const k of keys) expect(manifest().get(k)!.file).toMatch(/\.wasm$/);
+  });
+
+  describe.each(keys)('%s', (key) => {
+    it.each(cases.map((c) => [c.name, c] as const))('matches the reference on %s', async (_name, c) => {
+      const d = await verifyVariant(key, c, runWasm);
+      expect(d.ok, d.detail).toBe(true);
+    });
+  });
+
+  it('reuses one instance across problems of different sizes (memory grows) and accumulates like TS', async () => {
+    const key = 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.4x4.mask.mask';
+    const settings = { interaction: 'lj-rf', comb: 'geom', shift: true, rc: 0.8 } as const;
+    for (const n of [216, 600, 216]) {
+      const p = new MdProblem(waterBox(n, 7), settings, 4, 4, 0.85);
+      const [w, t] = [await runWasm(key, p), await runTs('md-nonbonded.ts.lj-rf.geom.shift.f32.fev.4x4.mask.mask', p)];
+      expect(Math.abs(w.coul - t.coul)).toBeLessThan(1e-4 * Math.abs(t.coul));
+      let worst = 0;
+      let scale = 0;
+      for (let i = 0; i < t.f.length; i++) {
+        worst = Math.max(worst, Math.abs(w.f[i]! - t.f[i]!));
+        scale = Math.max(scale, Math.abs(t.f[i]!));
+      }
+      expect(worst).toBeLessThan(1e-4 * scale);
+    }
+    // The kernel interface adds into the outputs, as the TS kernels do.
+    const p = new MdProblem(waterBox(216, 7), settings, 4, 4, 0.85);
+    const mod = await loadWasmKernel(key);
+    const out = p.outputs('f32');
+    mod.kernel({ ...p.args('f32'), ...out });
+    const once = Float32Array.from(out.f as Float32Array);
+    const e1 = out.energy[1]!;
+    mod.kernel({ ...p.args('f32'), ...out });
+    for (let i = 0; i < once.length; i += 7) expect(out.f[i]).toBeCloseTo(2 * once[i]!, 3);
+    expect(out.energy[1]).toBeCloseTo(2 * e1, 6);
+  });
+
+  it('refuses f64 arrays and non-wasm keys', async () => {
+    const key = 'md-nonbonded.wasm.lj.geom.plain.f32.f.4x4.mask.mask';
+    const p = new MdProblem(waterBox(216, 7), { interaction: 'lj', comb: 'geom', shift: false, rc: 0.8 }, 4, 4, 0.85);
+    const mod = await loadWasmKernel(key);
+    expect(() => mod.kernel({ ...p.args('f64'), ...p.outputs('f64') })).toThrow(/f32/);
+    await expect(loadWasmKernel('md-nonbonded.ts.lj.geom.plain.f32.f.4x4.mask.mask')).rejects.toThrow(/not WebAssembly/);
+  });
+
+  // The gate can fail: the committed text with one deliberate mistake, assembled and verified.
+  const broken: [string, string, string, string][] = [
+    ['exclusion mask ignored', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.4x4.mask.mask', '(v128.and (local.get $m) (v128.const i32x4', '(v128.or (local.get $m) (v128.const i32x4'],
+    ['j force with the wrong sign', 'md-nonbonded.wasm.lj.geom.plain.f32.f.8x4.mask.mask', '(local.set $fjx (f32x4.sub (local.get $fjx)', '(local.set $fjx (f32x4.add (local.get $fjx)'],
+    ['RF self pair counted (d >= i - j)', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fe.4x4.mask.mask', '(i32x4.gt_s (local.get $dv)', '(i32x4.ge_s (local.get $dv)'],
+    ['shift forces dropped', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.8x4.mask.mask', '(f64.promote_f32 (local.get $fsy))', '(f64.promote_f32 (f32.const 0))'],
+  ];
+  it.each(broken)('fails a build with the %s', async (_what, key, from, to) => {
+    const wat = readFileSync(join(GENERATED_ROOT, manifest().get(key)!.file.replace(/\.wasm$/, '.wat')), 'utf8');
+    expect(wat).toContain(from);
+    const bytes = await assembleWat('broken.wat', wat.split(from).join(to));
+    const c = cases.find((x) => x.name === 'water-216')!;
+    const d = await verifyVariant(key, c, (k, p) => runWasmWith(k, p, bytes));
+    expect(d.ok).toBe(false);
+  });
+});
