@@ -9,6 +9,7 @@ import { MdProblem, type Precision } from './problem.ts';
 import type { MdSettings } from './interaction.ts';
 import type { MdSystem } from './system.ts';
 import { MdInputError } from './errors.ts';
+import { loadWasmKernel } from './wasm.ts';
 
 export interface NonbondedEnergies {
   vdw: number;
@@ -61,13 +62,15 @@ export class NonbondedForce {
   static async create(o: { topology: MdSystem; settings: MdSettings; rlist: number; keyF: string; keyE: string; search?: SearchOptions }): Promise<NonbondedForce> {
     const [sf, se] = [await mdShape(o.keyF), await mdShape(o.keyE)];
     if (se.output !== 'fev') throw new MdInputError(`variant ${o.keyE} computes "${se.output}"; energy steps need output fev`);
-    if (sf.M !== se.M || sf.N !== se.N || sf.precision !== se.precision || sf.target !== 'ts' || se.target !== 'ts') {
-      throw new MdInputError(`variants ${o.keyF} and ${o.keyE} must both be TypeScript with the same cluster shape and precision`);
+    // TypeScript and WebAssembly variants share the kernel interface (wasm.ts adapts the latter).
+    if (sf.M !== se.M || sf.N !== se.N || sf.precision !== se.precision || sf.target !== se.target || !['ts', 'wasm'].includes(sf.target)) {
+      throw new MdInputError(`variants ${o.keyF} and ${o.keyE} must both be TypeScript (or both WebAssembly) with the same cluster shape and precision`);
     }
     const full = (await variantParams(o.keyF)).list === 'full';
     if (((await variantParams(o.keyE)).list === 'full') !== full) throw new MdInputError(`variants ${o.keyF} and ${o.keyE} use different list types (half/full)`);
-    const modF = await loadTsModule<MdTsModule>(o.keyF);
-    const modE = o.keyE === o.keyF ? modF : await loadTsModule<MdTsModule>(o.keyE);
+    const load = (k: string): Promise<MdTsModule> => (sf.target === 'wasm' ? loadWasmKernel(k) : loadTsModule<MdTsModule>(k));
+    const modF = await load(o.keyF);
+    const modE = o.keyE === o.keyF ? modF : await load(o.keyE);
     return new NonbondedForce(o.topology, o.settings, o.rlist, o.keyF, o.keyE, modF, modE, sf.M, sf.N, sf.precision, full, o.search ?? {});
   }
 

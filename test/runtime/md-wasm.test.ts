@@ -11,6 +11,7 @@ import { runTs } from '../../runtime/md/kernels.ts';
 import { MdProblem } from '../../runtime/md/problem.ts';
 import { waterBox } from '../../runtime/md/system.ts';
 import { assembleWat } from '../../generator/index.ts';
+import { NonbondedForce } from '../../runtime/md/forces.ts';
 
 const cases = verificationCases('full');
 const keys = libraryKeys('md-nonbonded', 'wasm');
@@ -63,6 +64,41 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
     const mod = await loadWasmKernel(key);
     expect(() => mod.kernel({ ...p.args('f64'), ...p.outputs('f64') })).toThrow(/f32/);
     await expect(loadWasmKernel('md-nonbonded.ts.lj.geom.plain.f32.f.4x4.mask.mask')).rejects.toThrow(/not WebAssembly/);
+  });
+
+  it('drives NonbondedForce (the MD engine) like the TS f32 variants, forces-only and energy steps', async () => {
+    const sys = waterBox(216, 3);
+    const settings = { interaction: 'lj-rf', comb: 'geom', shift: true, rc: 0.8 } as const;
+    const make = (t: string) => NonbondedForce.create({
+      topology: sys, settings, rlist: 0.85,
+      keyF: `md-nonbonded.${t}.lj-rf.geom.shift.f32.f.4x4.mask.mask`, keyE: `md-nonbonded.${t}.lj-rf.geom.shift.f32.fev.4x4.mask.mask`,
+    });
+    const [w, t] = [await make('wasm'), await make('ts')];
+    w.rebuild(sys.x);
+    t.rebuild(sys.x);
+    // Move the atoms a little (no rebuild): the per-step path copies positions into the kernel arrays.
+    const x = Float64Array.from(sys.x, (v, i) => v + 0.002 * Math.sin(i));
+    for (const energies of [false, true, false]) {
+      const fw = new Float64Array(sys.x.length);
+      const ft = new Float64Array(sys.x.length);
+      const ew = w.compute(x, fw, energies);
+      const et = t.compute(x, ft, energies);
+      let worst = 0;
+      let scale = 0;
+      for (let i = 0; i < ft.length; i++) {
+        worst = Math.max(worst, Math.abs(fw[i]! - ft[i]!));
+        scale = Math.max(scale, Math.abs(ft[i]!));
+      }
+      expect(worst).toBeLessThan(1e-4 * scale);
+      expect(ew === null).toBe(!energies);
+      if (ew && et) {
+        expect(Math.abs(ew.coul - et.coul)).toBeLessThan(1e-5 * Math.abs(et.coul));
+        expect(Math.abs(ew.vdw - et.vdw)).toBeLessThan(1e-4 * Math.abs(et.vdw));
+        for (let k = 0; k < 9; k++) expect(Math.abs(ew.virial[k]! - et.virial[k]!)).toBeLessThan(1e-3 * Math.max(...et.virial.map(Math.abs)));
+      }
+    }
+    await expect(NonbondedForce.create({ topology: sys, settings, rlist: 0.85, keyF: 'md-nonbonded.wasm.lj-rf.geom.shift.f32.f.4x4.mask.mask', keyE: 'md-nonbonded.ts.lj-rf.geom.shift.f32.fev.4x4.mask.mask' }))
+      .rejects.toThrow(/TypeScript \(or both WebAssembly\)/);
   });
 
   // The gate can fail: the committed text with one deliberate mistake, assembled and verified.
