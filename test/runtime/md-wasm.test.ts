@@ -17,9 +17,9 @@ const cases = verificationCases('full');
 const keys = libraryKeys('md-nonbonded', 'wasm');
 
 describe('md-nonbonded WebAssembly SIMD library', () => {
-  it('has the MD workloads kernels: lj and lj-rf, shift and plain, f/fe/fev, 4x4 and 8x4, f32 only', () => {
-    expect(keys.length).toBe(24);
-    for (const k of keys) expect(k).toMatch(/^md-nonbonded\.wasm\.(lj|lj-rf)\.geom\.(shift|plain)\.f32\.(f|fe|fev)\.(4x4|8x4)\.mask\.mask$/);
+  it('has the MD workloads kernels: lj and lj-rf, shift and plain, f/fe/fev, 4x4 and 8x4, cut-off mask and branch, f32 only', () => {
+    expect(keys.length).toBe(48);
+    for (const k of keys) expect(k).toMatch(/^md-nonbonded\.wasm\.(lj|lj-rf)\.geom\.(shift|plain)\.f32\.(f|fe|fev)\.(4x4|8x4)\.mask\.(mask|branch)$/);
     // The binary is committed next to its text, and the manifest names the binary.
     for (const k of keys) expect(manifest().get(k)!.file).toMatch(/\.wasm$/);
   });
@@ -104,7 +104,7 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
   // The gate can fail: the committed text with one deliberate mistake, assembled and verified.
   const broken: [string, string, string, string][] = [
     ['exclusion mask ignored', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.4x4.mask.mask', '(v128.and (local.get $m) (v128.const i32x4', '(v128.or (local.get $m) (v128.const i32x4'],
-    ['j force with the wrong sign', 'md-nonbonded.wasm.lj.geom.plain.f32.f.8x4.mask.mask', '(local.set $fjx (f32x4.sub (local.get $fjx)', '(local.set $fjx (f32x4.add (local.get $fjx)'],
+    ['j force with the wrong sign', 'md-nonbonded.wasm.lj.geom.plain.f32.f.8x4.mask.branch', '(local.set $fjx (f32x4.sub (local.get $fjx)', '(local.set $fjx (f32x4.add (local.get $fjx)'],
     ['RF self pair counted (d >= i - j)', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fe.4x4.mask.mask', '(i32x4.gt_s (local.get $dv)', '(i32x4.ge_s (local.get $dv)'],
     ['shift forces dropped', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.8x4.mask.mask', '(f64.promote_f32 (local.get $fsy))', '(f64.promote_f32 (f32.const 0))'],
   ];
