@@ -127,9 +127,9 @@ async function cmdMain(): Promise<number> {
   if ((await cmdGenerate([], { check: true, quiet: true })) !== 0) await cmdGenerate([], { quiet: true });
   console.log('\n2. devices');
   await cmdDevices();
-  console.log('\n3. autotune (short: the quick problem classes, bandit strategy, at most 8 evaluations each, 3 timed runs; `kernforge tune` does the full search)');
+  console.log('\n3. autotune (short: the quick problem classes, the additive-model strategy, at most 8 evaluations each, 3 timed runs; `kernforge tune` does the full search)');
   const { runTuneCommand } = await import('./commands/tune.ts');
-  const tuned = await runTuneCommand([], { device: 'cpu', problem: ['quick'], strategy: 'bandit', maxEvals: 8, reps: 3, seed: 1, timeLimit: 150 });
+  const tuned = await runTuneCommand([], { device: 'cpu', problem: ['quick'], strategy: 'model', maxEvals: 8, reps: 3, seed: 1, timeLimit: 150 });
   if (tuned.status !== 0) return tuned.status;
   const summary: string[] = [];
   for (const r of tuned.outcome.rows) {

@@ -139,7 +139,7 @@ export function registerTune(program: Command, setStatus: (s: number) => void): 
     .description('autotune: verify and time candidate variants per device, family and problem; cache every measurement; write the winners to kernforge-tuned.json')
     .argument('[families...]', 'md-nonbonded, gem-potential, bigdft-conv (default: all)')
     .option('--device <d>', 'cpu, webgpu or all', 'cpu')
-    .option('--strategy <s>', 'exhaustive, random, annealing or bandit', 'exhaustive')
+    .option('--strategy <s>', 'exhaustive, random, annealing, bandit, descent (coordinate descent) or model (additive surrogate)', 'exhaustive')
     .option('--space <s>', "candidates: 'library' (the committed variants) or 'full' (every valid point of the tuning axes, rendered on demand)", 'library')
     .option('--max-evals <n>', 'evaluations per device, family and problem chosen by the strategy (default: every candidate)', int('--max-evals', 1))
     .option('--time-limit <s>', 'wall-clock limit of the session in seconds (no new evaluation after it)', pos('--time-limit'))

@@ -13,7 +13,7 @@ import { replayStrategy } from './strategies.ts';
 import { DEFAULT_CACHE_DIR } from './cache.ts';
 
 export type TuneStatus = 'ok' | 'wrong' | 'compile-error' | 'timeout' | 'device-lost' | 'error';
-export type Strategy = 'random' | 'annealing' | 'bandit' | 'exhaustive';
+export type Strategy = 'random' | 'annealing' | 'bandit' | 'descent' | 'model' | 'exhaustive';
 export type ParamValue = string | number;
 
 export interface CacheResult {
@@ -77,7 +77,7 @@ export class ReportInputError extends Error {
   override name = 'ReportInputError';
 }
 
-export const NON_EXHAUSTIVE: Strategy[] = ['random', 'annealing', 'bandit'];
+export const NON_EXHAUSTIVE: Strategy[] = ['random', 'annealing', 'bandit', 'descent', 'model'];
 export const STRATEGIES: Strategy[] = [...NON_EXHAUSTIVE, 'exhaustive'];
 export { DEFAULT_CACHE_DIR };
 

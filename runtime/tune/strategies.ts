@@ -16,8 +16,8 @@ export interface Candidate {
 export type Evaluate = (key: string) => Promise<number | null>;
 export type Rng = () => number;
 export type Strategy = (candidates: Candidate[], evaluate: Evaluate, budget: number, rng: Rng) => Promise<void>;
-export type StrategyName = 'exhaustive' | 'random' | 'annealing' | 'bandit';
-export const STRATEGY_NAMES: readonly StrategyName[] = ['exhaustive', 'random', 'annealing', 'bandit'];
+export type StrategyName = 'exhaustive' | 'random' | 'annealing' | 'bandit' | 'descent' | 'model';
+export const STRATEGY_NAMES: readonly StrategyName[] = ['exhaustive', 'random', 'annealing', 'bandit', 'descent', 'model'];
 
 /** mulberry32: a small, fast, seeded generator of uniform numbers in [0, 1). */
 export function seededRng(seed: number): Rng {
@@ -178,7 +178,137 @@ export const bandit: Strategy = async (cands, evaluate, budget, rng) => {
   }
 };
 
-export const STRATEGIES: Record<StrategyName, Strategy> = { exhaustive, random: randomSampling, annealing, bandit };
+/** Axes whose value differs between candidates (the tuning axes of this candidate set). */
+function varyingAxes(cands: Candidate[]): string[] {
+  return [...new Set(cands.flatMap((c) => Object.keys(c.params)))].filter((a) => new Set(cands.map((c) => String(c.params[a]))).size > 1);
+}
+
+/**
+ * Coordinate descent: from a random start, take the axes one at a time (fewest values first, ties
+ * at random) and evaluate every candidate that differs from the current one in that axis only;
+ * move to the fastest. A full pass without improvement is a local optimum: restart from the
+ * unevaluated candidate that shares the most axis values with the best found so far. Finds the
+ * optimum of a landscape whose axes act independently in one pass, in about sum(|axis values|)
+ * evaluations.
+ */
+export const descent: Strategy = async (cands, evaluate, budget, rng) => {
+  if (cands.length === 0) return;
+  const b = budgeted(evaluate, budget);
+  const cost = (v: number | null) => (v === null || !(v > 0) ? Infinity : v);
+  const axes = varyingAxes(cands);
+  const distinct = (a: string) => new Set(cands.map((c) => String(c.params[a]))).size;
+  let cur = cands[Math.floor(rng() * cands.length)]!;
+  let curCost = cost(await b.eval(cur.key));
+  let best = cur;
+  let bestCost = curCost;
+  while (b.left() > 0 && b.seen.size < cands.length) {
+    let improved = false;
+    const order = shuffled(axes, rng).sort((x, y) => distinct(x) - distinct(y));
+    for (const a of order) {
+      if (b.left() <= 0) return;
+      const line = cands.filter((o) => o.key !== cur.key && Object.keys(cur.params).every((x) => x === a || !(x in o.params) || o.params[x] === cur.params[x]) && o.params[a] !== cur.params[a]);
+      for (const o of shuffled(line, rng)) {
+        if (b.left() <= 0) return;
+        const t = cost(await b.eval(o.key));
+        if (t < curCost) {
+          cur = o;
+          curCost = t;
+          improved = true;
+        }
+      }
+      if (curCost < bestCost) {
+        best = cur;
+        bestCost = curCost;
+      }
+    }
+    if (!improved) {
+      const rest = cands.filter((c) => !b.seen.has(c.key));
+      if (rest.length === 0) return;
+      const shared = (c: Candidate) => Object.keys(best.params).filter((x) => c.params[x] === best.params[x]).length;
+      const top = Math.max(...rest.map(shared));
+      const pool = rest.filter((c) => shared(c) === top);
+      cur = pool[Math.floor(rng() * pool.length)]!;
+      curCost = cost(await b.eval(cur.key));
+    }
+  }
+};
+
+/**
+ * Additive model (a cheap surrogate): log(time) ~ mu + sum over tuning axes of an effect per axis
+ * value, fitted by ridge-regularised least squares to everything measured so far. Start with
+ * random candidates until every axis value has been seen once (or a third of the budget is
+ * spent), then repeatedly measure the unevaluated candidate the model predicts fastest (every
+ * fourth pick a random one, so a wrong model cannot lock the search) and refit.
+ */
+export const model: Strategy = async (cands, evaluate, budget, rng) => {
+  if (cands.length === 0) return;
+  const b = budgeted(evaluate, budget);
+  const axes = varyingAxes(cands);
+  const cols = new Map<string, number>();
+  for (const a of axes) for (const c of cands) if (a in c.params && !cols.has(`${a}=${c.params[a]}`)) cols.set(`${a}=${c.params[a]}`, cols.size);
+  const P = cols.size + 1;
+  const features = (c: Candidate): number[] => [0, ...axes.filter((a) => a in c.params).map((a) => 1 + cols.get(`${a}=${c.params[a]}`)!)];
+  const measured = new Map<string, number>();
+  const measure = async (c: Candidate) => {
+    const t = await b.eval(c.key);
+    // a failed variant is modelled as 10x the slowest success so far
+    const ok = [...measured.values()];
+    measured.set(c.key, t !== null && t > 0 ? Math.log(t) : (ok.length ? Math.max(...ok) : 0) + Math.log(10));
+  };
+  const unseen = new Set(cols.keys());
+  const seed = shuffled(cands, rng);
+  for (const c of seed) {
+    if (b.left() <= 0 || unseen.size === 0 || b.seen.size >= Math.max(2, Math.floor(budget / 3))) break;
+    const covers = axes.some((a) => unseen.has(`${a}=${c.params[a]}`));
+    if (!covers) continue;
+    await measure(c);
+    for (const a of axes) unseen.delete(`${a}=${c.params[a]}`);
+  }
+  let pick = 0;
+  while (b.left() > 0 && b.seen.size < cands.length) {
+    const rest = cands.filter((c) => !b.seen.has(c.key));
+    pick++;
+    if (pick % 4 === 0) {
+      await measure(rest[Math.floor(rng() * rest.length)]!);
+      continue;
+    }
+    // Normal equations (X^T X + lambda I) w = X^T y, solved by Gaussian elimination (P is small).
+    const A = Array.from({ length: P }, () => new Float64Array(P + 1));
+    for (const c of cands) {
+      const y = measured.get(c.key);
+      if (y === undefined) continue;
+      const f = features(c);
+      for (const i of f) {
+        for (const j of f) A[i]![j]! += 1;
+        A[i]![P]! += y;
+      }
+    }
+    for (let i = 0; i < P; i++) A[i]![i]! += 1e-3;
+    for (let i = 0; i < P; i++) {
+      let piv = i;
+      for (let r = i + 1; r < P; r++) if (Math.abs(A[r]![i]!) > Math.abs(A[piv]![i]!)) piv = r;
+      [A[i], A[piv]] = [A[piv]!, A[i]!];
+      for (let r = 0; r < P; r++) {
+        if (r === i || A[r]![i] === 0) continue;
+        const m = A[r]![i]! / A[i]![i]!;
+        for (let k = i; k <= P; k++) A[r]![k]! -= m * A[i]![k]!;
+      }
+    }
+    const w = A.map((row, i) => row[P]! / row[i]!);
+    let top: Candidate[] = [];
+    let topY = Infinity;
+    for (const c of rest) {
+      const y = features(c).reduce((s, i) => s + w[i]!, 0);
+      if (y < topY - 1e-12) {
+        topY = y;
+        top = [c];
+      } else if (Math.abs(y - topY) <= 1e-12) top.push(c);
+    }
+    await measure(top[Math.floor(rng() * top.length)]!);
+  }
+};
+
+export const STRATEGIES: Record<StrategyName, Strategy> = { exhaustive, random: randomSampling, annealing, bandit, descent, model };
 
 /** A strategy by name (throws with the allowed names). */
 export function strategyByName(name: string): Strategy {

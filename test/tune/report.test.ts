@@ -125,7 +125,7 @@ describe('report numbers', () => {
     expect(d.convergence).toHaveLength(3);
     for (const c of d.convergence) {
       expect(c.note).toBe('');
-      expect(c.replays.map((r) => r.strategy)).toEqual(['random', 'annealing', 'bandit', 'exhaustive']);
+      expect(c.replays.map((r) => r.strategy)).toEqual(['random', 'annealing', 'bandit', 'descent', 'model', 'exhaustive']);
       for (const r of c.replays) {
         expect(r.median).toHaveLength(c.variants);
         expect(r.median.at(-1)).toBe(1); // the whole set as budget always finds the best
@@ -255,7 +255,7 @@ describe.skipIf(!haveChromium && !inCi)('the report page in headless Chromium', 
       for (const c of by('axes')) expect(c.drawn).toBeGreaterThan(c.points);
       // recorded evaluations + the four replayed medians over each exhaustive set
       const recorded = fixtures.reduce((n, c) => n + c.runs.reduce((m, u) => m + u.evaluations.length, 0), 0);
-      expect(sum('convergence')).toBe(recorded + 4 * (28 + 12 + 24));
+      expect(sum('convergence')).toBe(recorded + 6 * (28 + 12 + 24));
       expect(sum('devices')).toBe(4);
       expect(by('devices')[0]!.drawn).toBe(4);
       // failures are listed with their status
@@ -356,7 +356,7 @@ describe('bench/tuner.ts', () => {
   it('refuses caches without an exhaustive set unless told to assume one', async () => {
     await expect(benchTuner({ caches: [landscape(spike, false)], seeds: 2 })).rejects.toThrow(/no exhaustive result set.*--assume-exhaustive/);
     const r = await benchTuner({ caches: [landscape(spike, false)], seeds: 2, assumeExhaustive: true, replay: rotating });
-    expect(r.rows).toHaveLength(3);
+    expect(r.rows).toHaveLength(5);
   });
 
   it('kernforge bench tuner on the fixture caches prints PASS/FAIL per family and strategy', async () => {

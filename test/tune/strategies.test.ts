@@ -70,6 +70,28 @@ describe('strategies', () => {
     }
   });
 
+  it('descent and model find the optimum of an additive landscape in far fewer evaluations than the space', async () => {
+    // 5 x 4 x 3 x 2 = 120 variants; log time is a sum of per-axis effects (plus a failing corner)
+    const t2 = new Map<string, number | null>();
+    const p2 = new Map<string, Record<string, string | number>>();
+    const eff = { a: [0.5, 0.1, 0.9, 0.3, 0.7], b: [0.2, 0, 0.6, 0.4], c: [0.3, 0.1, 0], d: [0, 0.25] };
+    for (let a = 0; a < 5; a++) for (let b = 0; b < 4; b++) for (let c = 0; c < 3; c++) for (let d = 0; d < 2; d++) {
+      const key = `t.a${a}.b${b}.c${c}.d${d}`;
+      p2.set(key, { a, b, c, d });
+      t2.set(key, a === 2 && b === 2 ? null : Math.exp(eff.a[a]! + eff.b[b]! + eff.c[c]! + eff.d[d]!));
+    }
+    const best = Math.exp(0.1 + 0 + 0 + 0);
+    for (const name of ['descent', 'model'] as const) {
+      let found = 0;
+      for (let seed = 1; seed <= 10; seed++) {
+        // budget: a quarter of the space
+        const r = await replayStrategy(name, t2, 30, seed, p2);
+        if (Math.abs(r.bestMs! - best) < 1e-12) found++;
+      }
+      expect(found, name).toBeGreaterThanOrEqual(9);
+    }
+  });
+
   it('a strategy can be stopped by evaluate throwing', async () => {
     let n = 0;
     await expect(
