@@ -153,6 +153,8 @@ function wasmContext(M: number, N: number): Record<string, unknown> {
     iStride: (M / 4) * WASM_XQ_BYTES,
     fiStride: (M / 4) * WASM_F_BYTES,
     xqBytes: WASM_XQ_BYTES,
+    /** The mask word of a j-entry whose M x 4 pairs all interact. */
+    fullMask: hex(2 ** (M * N) - 1),
     fBytes: WASM_F_BYTES,
     iList: Array.from({ length: M }, (_, i) => {
       const o = (i >> 2) * WASM_XQ_BYTES + (i & 3) * 4;
