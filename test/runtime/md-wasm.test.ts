@@ -12,6 +12,8 @@ import { MdProblem } from '../../runtime/md/problem.ts';
 import { waterBox } from '../../runtime/md/system.ts';
 import { assembleWat } from '../../generator/index.ts';
 import { NonbondedForce } from '../../runtime/md/forces.ts';
+import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
+import { MdEngine } from '../../runtime/md/engine.ts';
 
 const cases = verificationCases('full');
 const keys = libraryKeys('md-nonbonded', 'wasm');
@@ -99,6 +101,27 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
     }
     await expect(NonbondedForce.create({ topology: sys, settings, rlist: 0.85, keyF: 'md-nonbonded.wasm.lj-rf.geom.shift.f32.f.4x4.mask.mask', keyE: 'md-nonbonded.ts.lj-rf.geom.shift.f32.fev.4x4.mask.mask' }))
       .rejects.toThrow(/TypeScript \(or both WebAssembly\)/);
+  });
+
+  // The MD engine with the wasm kernels in place of the TS f32 ones (setup.ts picks TS keys; the
+  // run's keys are swapped here): the same trajectory to f32 accuracy over a short run.
+  it.each([
+    ['MiniMD LJ fluid', { system: 'lj', cells: 6, cluster: '4x4', precision: 'f32', nstcalcenergy: 20 } as MdOptions, 40],
+    ['SPC/E water', { system: 'water', gro: new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname, cluster: '4x4', precision: 'f32', nstcalcenergy: 10 } as MdOptions, 20],
+  ])('runs the MD engine (%s) like the TS f32 kernels', async (_name, o, steps) => {
+    const thermo = async (target: string) => {
+      const p = await prepareRun(o);
+      const run = { ...p.run, keyF: p.run.keyF.replace('.ts.', `.${target}.`), keyE: p.run.keyE.replace('.ts.', `.${target}.`) };
+      expect(run.keyF).toContain(`.${target}.`);
+      return (await MdEngine.create(run)).simulate(steps).thermo;
+    };
+    const [w, t] = [await thermo('wasm'), await thermo('ts')];
+    expect(t.length).toBeGreaterThan(1);
+    expect(w.map((r) => r.step)).toEqual(t.map((r) => r.step));
+    for (let i = 0; i < t.length; i++) {
+      expect(Math.abs(w[i]!.epot - t[i]!.epot)).toBeLessThan(1e-4 * Math.abs(t[i]!.epot));
+      expect(Math.abs(w[i]!.T - t[i]!.T)).toBeLessThan(1e-3 * t[i]!.T);
+    }
   });
 
   // The gate can fail: the committed text with one deliberate mistake, assembled and verified.
