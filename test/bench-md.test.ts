@@ -24,7 +24,7 @@ describe('peer timing reports', () => {
     expect(r.why).toMatch(/Loop time/);
   });
   it('GROMACS 2022 md.log accounting (12,177-atom SPC/E water, 201 timed steps)', () => {
-    const r = parseMdLog(fixture('gromacs-2022-md.log'));
+    const r = parseMdLog(fixture('gromacs-2022-md.txt'));
     expect(r.timedSteps).toBe(201);
     expect(r.nonbondedMsPerStep).toBeCloseTo((1000 * 2.187) / 201, 9);
     expect(r.searchMsPerStep).toBeCloseTo((1000 * 0.489) / 201, 9);
