@@ -88,7 +88,7 @@ async function timeRun(o: MdOptions, steps: number): Promise<Timed> {
   const out = eng.simulate(steps);
   const ms = performance.now() - t;
   const tm = out.timers;
-  return { key: p.run.keyF, msPerStep: ms / steps, searchMs: tm.search / steps, kernelMs: (tm.kernel - tm.search) / steps, integrateMs: tm.integrate / steps, outcome: out };
+  return { key: p.run.keyF, msPerStep: ms / steps, searchMs: tm.search / steps, kernelMs: tm.kernel / steps, integrateMs: tm.integrate / steps, outcome: out };
 }
 
 const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '-');

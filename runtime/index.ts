@@ -8,6 +8,7 @@ export { derive, ewaldBeta, ONE_4PI_EPS0, type MdSettings } from './md/interacti
 export { reference, type MdResult, type ReferenceResult } from './md/reference.ts';
 export { runTs, mdShape, type MdTsModule } from './md/kernels.ts';
 export { runWgsl, prepareWgsl, type PreparedWgsl } from './md/wgsl.ts';
+export { runWasm, loadWasmKernel } from './md/wasm.ts';
 export { verifyVariant, compare, tolerance, settingsOf, type Deviation, type VerifyCase } from './md/verify.ts';
 export { verificationCases } from './md/cases.ts';
 export { manifest, libraryKeys, loadTsModule, wgslSource, variantParams, UnknownVariantError } from './variants.ts';

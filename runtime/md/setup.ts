@@ -208,8 +208,8 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     keyF = `md-nonbonded.ts.${settings.interaction}.geom.${settings.shift ? 'shift' : 'plain'}.${precision}.f.${cluster}${list}.mask.mask`;
   }
   const p = await variantParams(keyF);
-  if (p.interaction !== settings.interaction || p.ljShift !== (settings.shift ? 'shift' : 'plain') || p.ljComb !== 'geom' || p.target !== 'ts') {
-    throw new MdInputError(`variant ${keyF} does not compute this system's interaction (${settings.interaction}, geometric LJ, ${settings.shift ? 'potential-shift' : 'plain'}) on the TypeScript target`);
+  if (p.interaction !== settings.interaction || p.ljShift !== (settings.shift ? 'shift' : 'plain') || p.ljComb !== 'geom' || (p.target !== 'ts' && p.target !== 'wasm')) {
+    throw new MdInputError(`variant ${keyF} does not compute this system's interaction (${settings.interaction}, geometric LJ, ${settings.shift ? 'potential-shift' : 'plain'}) on the TypeScript or WebAssembly target`);
   }
   const keyE = p.output === 'fev' ? keyF : await siblingKey(keyF, { output: 'fev' });
   const [M, N] = String(p.cluster).split('x').map(Number) as [number, number];
