@@ -156,6 +156,16 @@ export class MdEngine {
   private guard(step: number, x: Float64Array, lastGood: { step: number; x: Float64Array; v: Float64Array }): void {
     const f = this.f;
     const fmax = this.run.maxForce ?? (this.run.units === 'lj' ? 1e6 : 1e7);
+    // Fast pass without branches: the largest |F| (NaN-propagating through max) and x * 0, which
+    // is NaN for a non-finite position. Only a failure walks the arrays again to name the atom.
+    let worst = 0;
+    let probe = 0;
+    for (let i = 0; i < f.length; i++) {
+      const a = Math.abs(f[i]!);
+      worst = a > worst || a !== a ? a : worst;
+      probe += x[i]! * 0;
+    }
+    if (worst <= fmax && probe === 0) return;
     for (let i = 0; i < f.length; i++) {
       const fi = f[i]!;
       if (!(Math.abs(fi) <= fmax) || !Number.isFinite(x[i]!)) {
@@ -198,6 +208,9 @@ export class MdEngine {
     const thermoRows: ThermoRow[] = [];
     const tStart = performance.now();
     const xOld = new Float64Array(3 * n);
+    // dt / (2 m) per coordinate: the update loops run flat over 3N numbers.
+    const halfDtIm3 = new Float64Array(3 * n);
+    for (let i = 0; i < 3 * n; i++) halfDtIm3[i] = 0.5 * dt * invMass[Math.floor(i / 3)]!;
     const cvir = new Float64Array(9);
     const lastGood = { step: step0, x: Float64Array.from(x), v: Float64Array.from(v) };
     const isEnergyStep = (s: number): boolean => s === step0 || s === step0 + nsteps || (nste > 0 && s % nste === 0);
@@ -219,14 +232,12 @@ export class MdEngine {
       cvir.fill(0);
       if (run.integrator === 'vv') {
         // v(t + dt/2) = v(t) + dt/2 F(t)/m; x(t + dt) = x(t) + dt v(t + dt/2); constrain.
-        for (let a = 0; a < n; a++) {
-          const h = 0.5 * dt * invMass[a]!;
-          for (let d = 0; d < 3; d++) {
-            const i = 3 * a + d;
-            v[i]! += h * f[i]!;
-            xOld[i] = x[i]!;
-            x[i]! += dt * v[i]!;
-          }
+        for (let i = 0; i < 3 * n; i++) {
+          const vi = v[i]! + halfDtIm3[i]! * f[i]!;
+          v[i] = vi;
+          const xi = x[i]!;
+          xOld[i] = xi;
+          x[i] = xi + dt * vi;
         }
         run.constraints?.positions(xOld, x, v, 1 / dt, cvir);
       } else {
@@ -236,14 +247,12 @@ export class MdEngine {
           lambda = run.thermostat.factor(ekinHalfOld, this.ndof, dt);
           this.thermostatEnergy += (1 - lambda * lambda) * ekinHalfOld;
         }
-        for (let a = 0; a < n; a++) {
-          const h = dt * invMass[a]!;
-          for (let d = 0; d < 3; d++) {
-            const i = 3 * a + d;
-            v[i] = lambda * v[i]! + h * f[i]!;
-            xOld[i] = x[i]!;
-            x[i]! += dt * v[i]!;
-          }
+        for (let i = 0; i < 3 * n; i++) {
+          const vi = lambda * v[i]! + 2 * halfDtIm3[i]! * f[i]!;
+          v[i] = vi;
+          const xi = x[i]!;
+          xOld[i] = xi;
+          x[i] = xi + dt * vi;
         }
         run.constraints?.positions(xOld, x, v, 1 / dt, cvir);
         if (isEnergyStep(s)) {
@@ -265,10 +274,7 @@ export class MdEngine {
       const t2 = performance.now();
       if (run.integrator === 'vv') {
         cvir.fill(0);
-        for (let a = 0; a < n; a++) {
-          const h = 0.5 * dt * invMass[a]!;
-          for (let d = 0; d < 3; d++) v[3 * a + d]! += h * f[3 * a + d]!;
-        }
+        for (let i = 0; i < 3 * n; i++) v[i] = v[i]! + halfDtIm3[i]! * f[i]!;
         run.constraints?.velocities(x, v, cvir);
         if (run.thermostat) {
           const ek = this.kinetic(v);
