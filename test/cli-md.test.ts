@@ -50,12 +50,20 @@ describe('kernforge run md', () => {
     ['a cut-off longer than half the box', () => ['--gro', WATER, '--rc', '1.6'], /half the smallest box edge/],
     ['an unknown ordering', () => ['--cells', '4', '--ordering', 'spiral'], /--ordering spiral: unknown \(allowed: row-major, hilbert/],
     ['a full list on a 4x4 cluster', () => ['--cells', '4', '--cluster', '4x4', '--list', 'full'], /--list full needs --cluster 1x1/],
+    ['f64 on the WebAssembly SIMD target', () => ['--cells', '4', '--target', 'wasm', '--precision', 'f64'], /--target wasm: the WebAssembly SIMD kernels are f32/],
   ];
   it.each(bad)('rejects %s with one clear line and exit status 2', (_what, args, message) => {
     const r = cli(...args(), '--steps', '1');
     expect(r.status, r.stderr + r.stdout).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  }, 30_000);
+
+  it('runs on the WebAssembly SIMD kernels with --target wasm', () => {
+    const r = cli('--cells', '4', '--target', 'wasm', '--steps', '20', '--thermo', '20');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/variant md-nonbonded\.wasm\.lj\.geom\.plain\.f32\.f\.4x4\.mask\.mask/);
+    expect(r.stdout).toMatch(/^\s+20\s+\d/m);
   }, 30_000);
 
   it('stops a blown-up run with a message and keeps the last good frame, not a final one', () => {

@@ -114,7 +114,7 @@ export async function runMdWorkload(o: RunMdOptions): Promise<RunMdSummary> {
   const n = run.mass.length;
   log(p.description);
   log(
-    `variant ${run.keyF} (energy steps: ${run.keyE.split('.').slice(2).join('.')}); ${run.integrator === 'vv' ? 'velocity Verlet' : 'leap-frog'}, dt ${run.dt}, ` +
+    `variant ${run.keyF} (energy steps: ${run.keyE.split('.').slice(1).join('.')}); ${run.integrator === 'vv' ? 'velocity Verlet' : 'leap-frog'}, dt ${run.dt}, ` +
       `rc ${run.settings.rc}, buffer ${p.rb.toFixed(4)} (${p.rbSource}), rlist ${run.rlist.toFixed(4)}, list every ${run.nstlist} steps${run.thermostat ? `, ${o.thermostat} thermostat` : ', NVE'}`,
   );
   const engine = await MdEngine.create(run);
@@ -227,9 +227,10 @@ export function registerMd(run: Command): void {
     .option('--tau-t <tau>', 'thermostat time constant')
     .option('--seed <n>', 'random seed (velocities, v-rescale)', '1')
     .option('--variant <key>', 'force-only md-nonbonded TS variant (its fev sibling computes energy steps)')
-    .option('--cluster <MxN>', 'cluster shape when no --variant: 1x1 2x2 4x2 4x4 4x8 8x4 8x8', '4x4')
-    .option('--precision <p>', 'f64 or f32 when no --variant', 'f64')
-    .option('--list <half|full>', 'neighbour list type for --cluster 1x1', 'half')
+    .option('--target <t>', 'ts (TypeScript) or wasm (WebAssembly SIMD, f32, 4x4/8x4) when no --variant')
+    .option('--cluster <MxN>', 'cluster shape when no --variant: 1x1 2x2 4x2 4x4 4x8 8x4 8x8 (default: the tuned one, else 4x4)')
+    .option('--precision <p>', 'f64 or f32 when no --variant (default f64; wasm: f32)')
+    .option('--list <half|full>', 'neighbour list type for --cluster 1x1 (default half)')
     .option('--ordering <name>', 'memory order of the grid columns: row-major, hilbert, morton, hilbert-rm, hilbert-cm, morton-rm, morton-cm', 'row-major')
     .option('--thermo <n>', 'energies and a thermo line every n steps (default 100)')
     .option('--traj <file>', 'trajectory (.gro or .xyz)')
@@ -256,6 +257,7 @@ export function registerMd(run: Command): void {
         tauT: int(o.tauT!),
         seed: int(o.seed!),
         variant: o.variant,
+        target: o.target as 'ts' | 'wasm' | undefined,
         cluster: o.cluster,
         precision: o.precision as 'f64',
         list: o.list as 'half',

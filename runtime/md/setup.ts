@@ -38,8 +38,10 @@ export interface MdOptions {
   refT?: number;
   tauT?: number;
   seed?: number;
-  /** A force variant key; or cluster + precision + list to build one. */
+  /** A force variant key; or target + cluster + precision + list to build one. */
   variant?: string;
+  /** 'ts' (default) or 'wasm' (WebAssembly SIMD, f32, 4x4 or 8x4). */
+  target?: 'ts' | 'wasm';
   cluster?: string;
   precision?: 'f32' | 'f64';
   list?: 'half' | 'full';
@@ -185,6 +187,15 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
 
   // Variant pair.
   let keyF = o.variant;
+  if (o.target !== undefined && !['ts', 'wasm'].includes(o.target)) throw new MdInputError(`--target ${o.target}: allowed ts (TypeScript), wasm (WebAssembly SIMD, f32)`);
+  if (!keyF && o.target === 'wasm') {
+    // WebAssembly SIMD: f32 kernels with j-clusters of 4 in one vector register (4x4, 8x4).
+    const cluster = o.cluster ?? '4x4';
+    if (!['4x4', '8x4'].includes(cluster)) throw new MdInputError(`--cluster ${cluster} with --target wasm: allowed 4x4, 8x4`);
+    if ((o.precision ?? 'f32') !== 'f32') throw new MdInputError(`--precision ${o.precision} with --target wasm: the WebAssembly SIMD kernels are f32`);
+    if (o.list === 'full') throw new MdInputError('--list full needs --cluster 1x1 on the TypeScript target');
+    keyF = `md-nonbonded.wasm.${settings.interaction}.geom.${settings.shift ? 'shift' : 'plain'}.f32.f.${cluster}.mask.mask`;
+  }
   if (!keyF && !o.cluster && !o.list) {
     // No explicit choice: the variant tuned on this machine (kernforge tune), else the default below.
     const { loadTuned } = await import('../tune/tuned.ts');
