@@ -413,10 +413,23 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
             let m1 = full1;
             if (!special) {
               if (!within) {
+                // Cheap exact rejection first: a j atom farther than rlist from the i box is
+                // farther than rlist from every i atom. Only j atoms inside that reach are
+                // tested against the i atoms one by one.
+                let near = 0;
+                for (let b = 0; b < N; b++) {
+                  const pb = 3 * (j0s + b);
+                  const gx = Math.max(0, ilx - xs[pb]!, xs[pb]! - ihx);
+                  const gy = Math.max(0, ily - xs[pb + 1]!, xs[pb + 1]! - ihy);
+                  const gz = Math.max(0, ilz - xs[pb + 2]!, xs[pb + 2]! - ihz);
+                  if (gx * gx + gy * gy + gz * gz < rl2) near |= 1 << b;
+                }
+                if (near === 0) continue;
                 for (let a = 0; a < M && !within; a++) {
                   const pa = 3 * (i0 + a);
                   const xa = xs[pa]! + shx, ya = xs[pa + 1]! + shy, za = xs[pa + 2]! + shz;
                   for (let b = 0; b < N; b++) {
+                    if (((near >> b) & 1) === 0) continue;
                     const pb = 3 * (j0s + b);
                     const dx = xa - xs[pb]!, dy = ya - xs[pb + 1]!, dz = za - xs[pb + 2]!;
                     if (dx * dx + dy * dy + dz * dz < rl2) {
