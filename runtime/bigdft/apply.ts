@@ -10,6 +10,8 @@
 import { loadTsModule, variantParams } from '../variants.ts';
 import { filter, type FilterName } from './filters.ts';
 import type { Boundary, Dims } from './reference.ts';
+import { Pool, parseThreads, sharedArray, splitRange, ThreadCountError, toShared } from '../parallel/pool.ts';
+import type { ConvSPassArgs, ConvTPassArgs } from '../parallel/tasks.ts';
 
 type Real = Float32Array | Float64Array;
 
@@ -34,6 +36,8 @@ export class ConvInputError extends Error {}
 export interface Apply3dOptions {
   /** Grid spacings h1, h2, h3 of the kinetic operator, scale_d = -1 / (2 h_d^2); default 1. */
   h?: Dims;
+  /** apply3d: worker threads (default 1: this thread); each pass's lines are split between them. */
+  threads?: number;
 }
 
 /** A variant bound to one grid, with its buffers allocated once (for benchmarks). */
@@ -62,8 +66,8 @@ export function kineticScale(h: Dims = [1, 1, 1]): [number, number, number] {
   return [-1 / (2 * h[0] * h[0]), -1 / (2 * h[1] * h[1]), -1 / (2 * h[2] * h[2])];
 }
 
-/** Load a TypeScript variant and allocate its buffers for an n1 x n2 x n3 grid. */
-export async function prepare3d(key: string, dims: Dims, o: Apply3dOptions = {}): Promise<Prepared3d> {
+/** Check a TypeScript variant's key against the grid and load it. */
+async function loadChecked(key: string, dims: Dims): Promise<{ name: FilterName; boundary: Boundary; mod: ConvTsModule; precision: 'f32' | 'f64' }> {
   const p = await variantParams(key);
   if (!String(key).startsWith('bigdft-conv.')) throw new ConvInputError(`${key} is not a bigdft-conv variant`);
   if (p.target !== 'ts') throw new ConvInputError(`${key} is a ${String(p.target)} variant: use prepareWgsl3d (runtime/bigdft/wgsl.ts) or apply3d`);
@@ -73,6 +77,12 @@ export async function prepare3d(key: string, dims: Dims, o: Apply3dOptions = {})
   checkDims(dims, f.taps, name, boundary);
   const mod = await loadTsModule<ConvTsModule>(key);
   const precision = p.precision === 'f32' ? 'f32' : 'f64';
+  return { name, boundary, mod, precision };
+}
+
+/** Load a TypeScript variant and allocate its buffers for an n1 x n2 x n3 grid. */
+export async function prepare3d(key: string, dims: Dims, o: Apply3dOptions = {}): Promise<Prepared3d> {
+  const { name, boundary, mod, precision } = await loadChecked(key, dims);
   const [n1, n2, n3] = dims;
   const size = n1 * n2 * n3;
   const alloc = (): Real => (precision === 'f32' ? new Float32Array(size) : new Float64Array(size));
@@ -156,8 +166,120 @@ export async function apply3d(key: string, x: ArrayLike<number>, n1: number, n2:
     const { applyWgsl3d } = await import('./wgsl.ts');
     return applyWgsl3d(key, x, dims, o);
   }
+  let threads: number;
+  try {
+    threads = parseThreads(o.threads ?? 1, 'threads');
+  } catch (e) {
+    if (e instanceof ThreadCountError) throw new ConvInputError(e.message);
+    throw e;
+  }
+  if (threads > 1) {
+    const pool = await Pool.create(threads);
+    try {
+      const pre = await prepareParallel3d(key, dims, pool, o);
+      checkInput(x, dims);
+      return Float64Array.from(await pre.run(pre.precision === 'f32' ? Float32Array.from(x) : Float64Array.from(x)));
+    } finally {
+      await pool.close();
+    }
+  }
   const pre = await prepare3d(key, dims, o);
   checkInput(x, dims);
   const input = pre.precision === 'f32' ? Float32Array.from(x) : Float64Array.from(x);
   return Float64Array.from(pre.run(input));
+}
+
+/** A variant bound to one grid and a worker pool; run is asynchronous. */
+export interface PreparedParallel3d extends Omit<Prepared3d, 'run'> {
+  /** Workers the passes are split over (1 for direct variants, which run on this thread). */
+  threads: number;
+  /** Runs the convolution on `x` (of the variant's precision; copied to shared memory unless it is there); returns an internal shared buffer. */
+  run(x: Real): Promise<Real>;
+}
+
+/**
+ * prepare3d on a worker pool: each 1-D pass is split over the pool's workers, every worker
+ * calling the variant's own pass on a contiguous range of lines (separable-t: lines of the
+ * transposing pass, aligned to the variant's lines per iteration; separable: lines, or groups
+ * for the middle axis). Each output line is computed exactly as in one call over the whole
+ * grid, so the result is identical bit for bit to prepare3d's. All buffers lie on
+ * SharedArrayBuffers. Direct variants (one 3-D call, no ranges) run on this thread.
+ */
+export async function prepareParallel3d(key: string, dims: Dims, pool: Pool, o: Apply3dOptions = {}): Promise<PreparedParallel3d> {
+  const { name, boundary, mod, precision } = await loadChecked(key, dims);
+  const algorithm = mod.algorithm;
+  if (algorithm === 'direct') {
+    const single = await prepare3d(key, dims, o);
+    return { ...single, threads: 1, run: async (x) => single.run(x) };
+  }
+  await pool.preload([key]);
+  const [n1, n2, n3] = dims;
+  const size = n1 * n2 * n3;
+  const alloc = (): Real => sharedArray(precision, size);
+  const scale = kineticScale(o.h);
+  const kinetic = name === 'kinetic';
+  const align = Math.max(1, Number(mod.L) || 1);
+  const task = (t: string, args: ConvTPassArgs | ConvSPassArgs) => ({ task: t, args: args as unknown as Record<string, unknown> });
+  let run: (x: Real) => Promise<Real>;
+  if (algorithm === 'separable') {
+    const geo = [
+      { n: n1, ps: 1, groups: 1, gs: 0, lines: n2 * n3, ls: n1 },
+      { n: n2, ps: n1, groups: n3, gs: n1 * n2, lines: n1, ls: 1 },
+      { n: n3, ps: n1 * n2, groups: 1, gs: 0, lines: n1 * n2, ls: 1 },
+    ];
+    const bufs = [alloc(), alloc()] as const;
+    const zero = kinetic ? alloc() : bufs[0];
+    const pass = (d: number, x: Real, y: Real, yin?: Real, sc?: number): Promise<unknown> => {
+      const g = geo[d]!;
+      // the middle axis splits its groups (planes), the others their lines
+      const byGroups = g.groups > 1;
+      const parts = splitRange(byGroups ? g.groups : g.lines, pool.size, byGroups ? 1 : align);
+      return pool.run(parts.map(([a, b]) => task('conv-s', {
+        key, x, y, yin, scale: sc, ...g,
+        off: byGroups ? a * g.gs : a * g.ls,
+        groups: byGroups ? b - a : g.groups,
+        lines: byGroups ? g.lines : b - a,
+      })));
+    };
+    run = async (x0) => {
+      const x = toShared(x0);
+      let cur = x;
+      let acc = zero;
+      for (let d = 0; d < 3; d++) {
+        const y = bufs[d % 2]!;
+        if (kinetic) {
+          await pass(d, x, y, acc, scale[d]!);
+          acc = y;
+        } else {
+          await pass(d, cur, y);
+          cur = y;
+        }
+      }
+      return kinetic ? acc : cur;
+    };
+  } else {
+    const bufs = [alloc(), alloc(), alloc(), alloc()] as const;
+    const zero = kinetic ? alloc() : bufs[0];
+    run = async (x0) => {
+      let cur = toShared(x0);
+      let acc = zero;
+      for (let d = 0; d < 3; d++) {
+        const n = dims[d]!;
+        const m = size / n;
+        const y = bufs[d % 2 === 0 ? 0 : 1];
+        const parts = splitRange(m, pool.size, align);
+        if (kinetic) {
+          const xt = bufs[d % 2 === 0 ? 2 : 3];
+          await pool.run(parts.map(([j0, j1]) => task('conv-t', { key, x: cur, y, n, m, j0, j1, yin: acc, xt, scale: scale[d]! })));
+          cur = xt;
+        } else {
+          await pool.run(parts.map(([j0, j1]) => task('conv-t', { key, x: cur, y, n, m, j0, j1 })));
+          cur = y;
+        }
+        acc = y;
+      }
+      return kinetic ? acc : cur;
+    };
+  }
+  return { key, filter: name, boundary, algorithm, precision, dims, threads: pool.size, run };
 }

@@ -5,6 +5,7 @@ import type { GemArgs } from '../../generated/gem-potential/ts/abi.ts';
 import { loadTsModule, variantParams } from '../variants.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
 import { gemParams, selectRegion, type GemParams, type GemRegion, type GemSettings } from './model.ts';
+import { Pool, splitRange, toShared, parseThreads } from '../parallel/pool.ts';
 
 export type GemPrecision = 'f32' | 'f64';
 
@@ -49,6 +50,10 @@ export function checkVariant(key: string, info: GemVariantInfo, P: GemParams): v
 export interface GemRunOptions extends GemSettings {
   /** Kernel constants to use as they are (overrides the settings). */
   params?: GemParams;
+  /** Worker threads (default 1: this thread); the vertices are split between them. */
+  threads?: number;
+  /** A pool to run on (its size is the thread count; left open). */
+  pool?: Pool;
 }
 
 export interface GemRunResult {
@@ -57,13 +62,48 @@ export interface GemRunResult {
   region: GemRegion;
 }
 
-/** Run one TypeScript variant over all vertices and atoms. */
+/** Run one TypeScript variant over all vertices and atoms (split over worker threads with opts.threads > 1 or opts.pool). */
 export async function runGem(key: string, atoms: GemAtoms, vertices: GemVertices, opts: GemRunOptions = {}): Promise<GemRunResult> {
   const info = await gemVariantInfo(key);
   const params = opts.params ?? gemParams(atoms, opts);
   checkVariant(key, info, params);
   const mod = await loadTsModule<GemTsModule>(key);
   const args = gemArgs(atoms, vertices, params, info.precision);
-  mod.kernel(args);
+  const threads = opts.pool ? opts.pool.size : parseThreads(opts.threads ?? 1, 'threads');
+  if (opts.pool) await runGemParallel(opts.pool, key, args);
+  else if (threads > 1) {
+    const pool = await Pool.create(threads);
+    try {
+      await runGemParallel(pool, key, args);
+    } finally {
+      await pool.close();
+    }
+  } else mod.kernel(args);
   return { phi: Float64Array.from(args.phi), params, region: info.region };
+}
+
+/**
+ * Move the arrays of kernel arguments onto SharedArrayBuffers (arrays already there are kept),
+ * so that runGemParallel's workers read them and write phi in place.
+ */
+export function shareGemArgs(a: GemArgs): GemArgs {
+  return {
+    vx: toShared(a.vx), vy: toShared(a.vy), vz: toShared(a.vz), nx: toShared(a.nx), ny: toShared(a.ny), nz: toShared(a.nz),
+    ax: toShared(a.ax), ay: toShared(a.ay), az: toShared(a.az), aq: toShared(a.aq), phi: toShared(a.phi), params: a.params,
+  };
+}
+
+/**
+ * The kernel of variant `key` on the pool: the vertices are split into one contiguous chunk per
+ * worker (boundaries on multiples of the variant's unroll of 4), each worker runs the variant
+ * on its chunk against all atoms. Each potential is computed exactly as by one call over every
+ * vertex, so the result is identical bit for bit. Arrays not on SharedArrayBuffers are copied
+ * there first and phi copied back into a.phi.
+ */
+export async function runGemParallel(pool: Pool, key: string, a: GemArgs): Promise<void> {
+  const s = shareGemArgs(a);
+  const n = s.phi.length;
+  const parts = splitRange(n, pool.size, 4);
+  await pool.run(parts.map(([v0, v1]) => ({ task: 'gem', args: { key, ...s, v0, v1 } as unknown as Record<string, unknown> })));
+  if (s.phi !== a.phi) a.phi.set(s.phi);
 }

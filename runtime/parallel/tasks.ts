@@ -1,0 +1,99 @@
+// The tasks a pool worker runs (runtime/parallel/pool.ts). Each works on a range of independent
+// items of arrays shared with the main thread: the same variant code as the single-thread path,
+// called on subarrays, so every output value is computed exactly as there.
+import { loadTsModule } from '../variants.ts';
+import type { GemTsModule } from '../gem/run.ts';
+import type { GemParams } from '../gem/model.ts';
+import type { ConvTsModule } from '../bigdft/apply.ts';
+
+type Real = Float32Array | Float64Array;
+export type TaskFn = (args: Record<string, unknown>) => unknown;
+
+const modules = new Map<string, Promise<unknown>>();
+function load<T>(key: string): Promise<T> {
+  let m = modules.get(key);
+  if (!m) {
+    m = loadTsModule<T>(key);
+    modules.set(key, m);
+  }
+  return m as Promise<T>;
+}
+
+/** Worker-local scratch arrays, one per slot and precision, grown on demand. */
+const scratch = new Map<string, Real>();
+function scratchArray(slot: number, like: Real, length: number): Real {
+  const f32 = like instanceof Float32Array;
+  const name = `${slot}.${f32 ? 'f32' : 'f64'}`;
+  let a = scratch.get(name);
+  if (!a || a.length < length) {
+    a = f32 ? new Float32Array(length) : new Float64Array(length);
+    scratch.set(name, a);
+  }
+  return a.subarray(0, length);
+}
+
+/** Copy t (n rows of cnt values, t[i*cnt + jj]) into columns j0.. of y (n rows of m values). */
+function scatter(t: Real, y: Real, n: number, m: number, j0: number, cnt: number): void {
+  for (let i = 0; i < n; i++) y.set(t.subarray(i * cnt, i * cnt + cnt), i * m + j0);
+}
+
+export interface GemTaskArgs {
+  key: string;
+  vx: Real; vy: Real; vz: Real; nx: Real; ny: Real; nz: Real;
+  ax: Real; ay: Real; az: Real; aq: Real;
+  phi: Real;
+  params: GemParams;
+  /** Vertices [v0, v1) of this task. */
+  v0: number;
+  v1: number;
+}
+
+/** separable-t: lines [j0, j1) of one transposing pass over m lines of n points. */
+export interface ConvTPassArgs {
+  key: string;
+  x: Real; y: Real; n: number; m: number; j0: number; j1: number;
+  yin?: Real; xt?: Real; scale?: number;
+}
+
+/** separable: one strided pass on the part of the grid from `off` (groups and lines of that part). */
+export interface ConvSPassArgs {
+  key: string;
+  x: Real; y: Real; off: number;
+  n: number; ps: number; groups: number; gs: number; lines: number; ls: number;
+  yin?: Real; scale?: number;
+}
+
+export const TASKS: Record<string, TaskFn> = {
+  ping: () => 'ok',
+  load: async (a) => {
+    for (const k of a.keys as string[]) await load(k);
+  },
+  gem: async (args) => {
+    const a = args as unknown as GemTaskArgs;
+    const mod = await load<GemTsModule>(a.key);
+    const s = (x: Real): Real => x.subarray(a.v0, a.v1);
+    mod.kernel({ vx: s(a.vx), vy: s(a.vy), vz: s(a.vz), nx: s(a.nx), ny: s(a.ny), nz: s(a.nz), ax: a.ax, ay: a.ay, az: a.az, aq: a.aq, phi: s(a.phi), params: a.params });
+  },
+  'conv-t': async (args) => {
+    const a = args as unknown as ConvTPassArgs;
+    const mod = await load<ConvTsModule>(a.key);
+    const { n, m, j0, j1 } = a;
+    const cnt = j1 - j0;
+    const x = a.x.subarray(j0 * n, j1 * n);
+    const y = scratchArray(0, a.y, n * cnt);
+    if (a.yin) {
+      const xt = scratchArray(1, a.y, n * cnt);
+      mod.kernel!({ x, y, n, m: cnt, yin: a.yin.subarray(j0 * n, j1 * n), xt, scale: a.scale });
+      scatter(xt, a.xt!, n, m, j0, cnt);
+    } else mod.kernel!({ x, y, n, m: cnt });
+    scatter(y, a.y, n, m, j0, cnt);
+  },
+  'conv-s': async (args) => {
+    const a = args as unknown as ConvSPassArgs;
+    const mod = await load<ConvTsModule>(a.key);
+    const { off } = a;
+    const geo = { n: a.n, ps: a.ps, groups: a.groups, gs: a.gs, lines: a.lines, ls: a.ls };
+    if (a.yin) mod.kernel!({ x: a.x.subarray(off), y: a.y.subarray(off), ...geo, yin: a.yin.subarray(off), scale: a.scale });
+    else mod.kernel!({ x: a.x.subarray(off), y: a.y.subarray(off), ...geo });
+  },
+};
