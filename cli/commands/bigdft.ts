@@ -17,7 +17,8 @@
 // energies and then takes one steepest-descent step psi <- psi - tau (H psi - <psi|H psi> psi),
 // renormalized, so the energies go down from one iteration to the next.
 import type { Command } from 'commander';
-import { prepare3d, ConvInputError, type Prepared3d } from '../../runtime/bigdft/apply.ts';
+import { prepare3d, prepareParallel3d, ConvInputError, type Prepared3d } from '../../runtime/bigdft/apply.ts';
+import { Pool, parseThreads, sharedArray, ThreadCountError } from '../../runtime/parallel/pool.ts';
 import type { Dims } from '../../runtime/bigdft/reference.ts';
 import { verifyConv } from '../../runtime/bigdft/verify.ts';
 import { NoAdapterError } from '../../runtime/backends/webgpu.ts';
@@ -56,6 +57,8 @@ export interface BigdftOptions {
   step?: number | 'auto';
   /** Output lines; default console.log. */
   log?: (line: string) => void;
+  /** Worker threads for the TypeScript variants (default 1: this thread); each pass's lines are split between them. */
+  threads?: number | string;
 }
 
 export interface IterationResult {
@@ -231,8 +234,8 @@ async function checkKey(key: string, want: FilterName, precision: Precision): Pr
   return p;
 }
 
-/** Load a variant (TypeScript of any algorithm, or WGSL) for the grid, after checkKey. */
-async function prepareChecked(key: string, want: FilterName, precision: Precision, dims: Dims, h: number): Promise<Runner> {
+/** Load a variant (TypeScript of any algorithm, or WGSL) for the grid, after checkKey; TypeScript on the pool when there is one. */
+async function prepareChecked(key: string, want: FilterName, precision: Precision, dims: Dims, h: number, pool?: Pool): Promise<Runner> {
   const p = await checkKey(key, want, precision);
   try {
     if (p.target === 'wgsl') {
@@ -246,6 +249,10 @@ async function prepareChecked(key: string, want: FilterName, precision: Precisio
           return pre.result();
         },
       };
+    }
+    if (pool) {
+      const par = await prepareParallel3d(key, dims, pool, { h: [h, h, h] });
+      return { key, run: (x: Real) => par.run(x) };
     }
     const pre: Prepared3d = await prepare3d(key, dims, { h: [h, h, h] });
     return { key, run: (x: Real) => pre.run(x) };
@@ -279,8 +286,28 @@ const median = (a: number[]): number => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-/** Run the workload; prints through `log` and returns the summary. Throws UserError for bad input. */
+/**
+ * Run the workload; prints through `log` and returns the summary. Throws UserError for bad input.
+ * With threads > 1 the TypeScript variants' passes run on a pool of worker threads (closed at the end).
+ */
 export async function runBigdftWorkload(opts: BigdftOptions = {}): Promise<BigdftSummary> {
+  let threads: number;
+  try {
+    threads = parseThreads(opts.threads ?? 1);
+  } catch (e) {
+    if (e instanceof ThreadCountError) throw new UserError(e.message);
+    throw e;
+  }
+  if (threads === 1) return runWorkload(opts);
+  const pool = await Pool.create(threads);
+  try {
+    return await runWorkload(opts, pool);
+  } finally {
+    await pool.close();
+  }
+}
+
+async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSummary> {
   const log = opts.log ?? ((l: string) => console.log(l));
   const dims = parseGrid(opts.grid ?? DEFAULT_GRID);
   const h = positive('--h', opts.h ?? 0.4, false);
@@ -307,6 +334,7 @@ export async function runBigdftWorkload(opts: BigdftOptions = {}): Promise<Bigdf
 
   log(`kernforge run bigdft: local Hamiltonian H psi = MF^T (V MF psi) + T psi on a periodic ${dims.join('x')} grid (${N} points), h = ${h} bohr, ${precision}`);
   log(`  convention: ${CONVENTION}`);
+  if (pool) log(`  threads: ${pool.size} worker threads for the TypeScript variants (each pass's lines split between them)`);
 
   // 1. verify every chosen variant against the f64 reference before use
   const verification: VerificationResult[] = [];
@@ -327,10 +355,11 @@ export async function runBigdftWorkload(opts: BigdftOptions = {}): Promise<Bigdf
   }
 
   // 2. bind the variants to the grid
-  const mf = await prepareChecked(variants.mf, 'magic', precision, dims, h);
-  const mft = await prepareChecked(variants.mft, 'magic-t', precision, dims, h);
-  const kin = await prepareChecked(variants.kin, 'kinetic', precision, dims, h);
-  const alloc = (): Real => (precision === 'f32' ? new Float32Array(N) : new Float64Array(N));
+  const mf = await prepareChecked(variants.mf, 'magic', precision, dims, h, pool);
+  const mft = await prepareChecked(variants.mft, 'magic-t', precision, dims, h, pool);
+  const kin = await prepareChecked(variants.kin, 'kinetic', precision, dims, h, pool);
+  // with threads, in shared memory so that the workers read the inputs where they are
+  const alloc = (): Real => (pool ? sharedArray(precision, N) : precision === 'f32' ? new Float32Array(N) : new Float64Array(N));
   const x = alloc(); // psi in the working precision
   const Vw = precision === 'f32' ? Float32Array.from(V) : V;
   const vpsi = alloc();
@@ -439,7 +468,8 @@ export function registerBigdft(run: Command): void {
     .option('--variant-mf <key>', 'magic filter variant (default: bigdft-conv.ts.magic.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript or WGSL variant)')
     .option('--variant-mft <key>', 'transposed magic filter variant (default: bigdft-conv.ts.magic-t.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript or WGSL variant)')
     .option('--variant-kin <key>', 'kinetic variant (default: bigdft-conv.ts.kinetic.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript or WGSL variant)')
-    .action(async (o: { grid: string; h: string; iterations: string; precision: string; variantMf?: string; variantMft?: string; variantKin?: string }) => {
+    .option('--threads <n>', 'worker threads for the TypeScript variants, each pass split between them (default 1: this thread)', '1')
+    .action(async (o: { grid: string; h: string; iterations: string; precision: string; variantMf?: string; variantMft?: string; variantKin?: string; threads: string }) => {
       await runBigdftWorkload({
         grid: o.grid,
         h: o.h,
@@ -448,6 +478,7 @@ export function registerBigdft(run: Command): void {
         variantMf: o.variantMf,
         variantMft: o.variantMft,
         variantKin: o.variantKin,
+        threads: o.threads,
       });
     });
 }

@@ -17,6 +17,8 @@ import {
 } from '../../runtime/gem/index.ts';
 import { generateSurface, surfaceOptions, writeVert, type GemSurface, type SurfaceKind } from '../../runtime/gem/surface.ts';
 import { writePicture } from '../../runtime/gem/picture.ts';
+import { runGemParallel, shareGemArgs } from '../../runtime/gem/run.ts';
+import { Pool, parseThreads, ThreadCountError } from '../../runtime/parallel/pool.ts';
 
 /** An error whose message is for the user as it stands (the CLI recognises the class by its name). */
 export class UserError extends Error {}
@@ -50,6 +52,8 @@ export interface GemWorkloadOptions {
   variant?: string;
   /** Vertices checked against the f64 reference before the run (default 200). */
   verifyVertices?: number;
+  /** Worker threads for a TypeScript variant (default 1: this thread); the vertices are split between them. */
+  threads?: number | string;
 }
 
 export interface GemVerification {
@@ -267,11 +271,26 @@ interface VariantRun {
 const refuse = (key: string, v: GemVerification): UserError =>
   new UserError(`variant ${key} failed verification against the f64 reference on ${v.vertices} vertices (${v.worst.toFixed(2)} x tolerance): ${v.detail}; refusing to use it`);
 
-/** A TypeScript variant: verified on a subset, then run on every vertex. */
-async function runTsVariant(key: string, precision: GemPrecision, atoms: GemAtoms, verts: GemVertices, params: GemParams, region: GemRegion, count: number): Promise<VariantRun> {
+/**
+ * A TypeScript variant: verified on a subset, then run on every vertex, on this thread or split
+ * over `threads` workers (kernelSeconds leaves out starting them and loading the variant there).
+ */
+async function runTsVariant(key: string, precision: GemPrecision, atoms: GemAtoms, verts: GemVertices, params: GemParams, region: GemRegion, count: number, threads = 1): Promise<VariantRun> {
   const mod = await loadTsModule<GemTsModule>(key);
   const verification = verifyGemModule(mod, precision, atoms, verts, params, region, count);
   if (!verification.ok) throw refuse(key, verification);
+  if (threads > 1) {
+    const pool = await Pool.create(threads);
+    try {
+      await pool.preload([key]);
+      const args = shareGemArgs(gemArgs(atoms, verts, params, precision));
+      const tk = performance.now();
+      await runGemParallel(pool, key, args);
+      return { phi: args.phi, verification, kernelSeconds: (performance.now() - tk) / 1000, device: `TypeScript (this process, ${threads} worker threads)` };
+    } finally {
+      await pool.close();
+    }
+  }
   const args = gemArgs(atoms, verts, params, precision);
   const tk = performance.now();
   mod.kernel(args);
@@ -313,6 +332,13 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
   checkNumber('--salt', o.salt, (x) => x >= 0, 'a number >= 0 (mol/L)');
   checkNumber('--proj-len', o.projLen, () => true, 'a number (Angstrom)');
   checkNumber('--fix-a', o.fixA, (x) => x > 0, 'a positive number (Angstrom)');
+  let threads: number;
+  try {
+    threads = parseThreads(o.threads ?? 1);
+  } catch (e) {
+    if (e instanceof ThreadCountError) throw new UserError(e.message);
+    throw e;
+  }
   const output = o.output ?? 'phi.out';
   if (o.vert && o.surface) throw new UserError('--vert reads a surface and --surface generates one: give one of them');
   const vertPath = findVert(o.molecule, o.vert, o.surface);
@@ -382,7 +408,7 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
   }
   const { phi, verification, kernelSeconds, device } = (await variantParams(key)).target === 'wgsl'
     ? await runWgslVariant(key, atoms, verts, params, region, o.verifyVertices ?? 200)
-    : await runTsVariant(key, info.precision, atoms, verts, params, region, o.verifyVertices ?? 200);
+    : await runTsVariant(key, info.precision, atoms, verts, params, region, o.verifyVertices ?? 200, threads);
   let minPhi = Infinity, maxPhi = -Infinity;
   for (let i = 0; i < verts.n; i++) {
     const x = phi[i]!;
@@ -467,7 +493,8 @@ export function registerGem(run: Command): void {
     .option('--fix-a <A>', 'electrostatic radius (Angstrom); estimated from the atoms when absent', num('--fix-a'))
     .option('-o, --output <file>', 'output file', 'phi.out')
     .option('--variant <key>', 'gem-potential variant, TS or WGSL (default: TS f32 unroll 4 for the region and salt); a WGSL key runs on the WebGPU adapter')
-    .action(async (molecule: string, o: { vert?: string; surface?: SurfaceKind; probe?: number; density?: number; writeVert?: string; picture?: string[]; epsOut: number; epsIn: number; salt: number; projLen: number; fixA?: number; output: string; variant?: string }) => {
+    .option('--threads <n>', 'worker threads for a TypeScript variant, the vertices split between them (default 1: this thread)')
+    .action(async (molecule: string, o: { vert?: string; surface?: SurfaceKind; probe?: number; density?: number; writeVert?: string; picture?: string[]; epsOut: number; epsIn: number; salt: number; projLen: number; fixA?: number; output: string; variant?: string; threads?: string }) => {
       const s = await runGemWorkload({ molecule, ...o });
       console.log(formatGemSummary(s));
     });
