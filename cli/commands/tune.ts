@@ -4,7 +4,7 @@
 // measured so far is already in the cache, the winners so far are written, exit status 130.
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { tune, formatSummary, TuneOptionsError, type TuneOptions, type TuneOutcome } from '../../runtime/tune/tuner.ts';
+import { tune, formatSummary, formatTargets, TuneOptionsError, type TuneOptions, type TuneOutcome } from '../../runtime/tune/tuner.ts';
 import type { DeviceId } from '../../runtime/tune/devices.ts';
 import type { StrategyName } from '../../runtime/tune/strategies.ts';
 import { createProgress } from '../../runtime/tune/progress.ts';
@@ -39,13 +39,22 @@ export async function listTuning(families: string[], o: TuneCliOptions): Promise
   const { tuningFamilies } = await import('../../runtime/tune/families/index.ts');
   const { detectDevices } = await import('../../runtime/tune/devices.ts');
   const devices = (await detectDevices(devicesOf(o.device))).filter((d) => d.available);
+  for (const d of devices) {
+    const off = Object.entries(d.unavailableTargets ?? {}).map(([t, why]) => `; ${t} not available: ${why}`).join('');
+    log(`${d.id}: targets ${d.targets.join(', ')}${off}`);
+  }
   for (const f of await tuningFamilies()) {
     if (families.length > 0 && !families.includes(f.family)) continue;
     log(`${f.family}: ${f.measures}`);
     for (const p of f.problems()) {
       const counts: string[] = [];
-      for (const d of devices) counts.push(`${d.id} ${(await f.candidates(d, p.name, { space: spaceOf(o.space) })).length} candidates`);
-      log(`  ${p.name.padEnd(16)} ${p.quick ? '(quick) ' : ''}${p.description}; ${counts.join(', ')}`);
+      for (const d of devices) {
+        const keys = await f.candidates(d, p.name, { space: spaceOf(o.space) });
+        const per = new Map<string, number>();
+        for (const k of keys) per.set(k.split('.')[1]!, (per.get(k.split('.')[1]!) ?? 0) + 1);
+        counts.push(`${d.id} ${keys.length} candidates${per.size > 1 ? ` (${[...per].map(([t, n]) => `${t} ${n}`).join(', ')})` : ''}`);
+      }
+      log(`  ${p.name.padEnd(18)} ${p.quick ? '(quick) ' : ''}${p.description}; ${counts.join(', ')}`);
     }
   }
   return 0;
@@ -112,6 +121,7 @@ export async function runTuneCommand(families: string[], o: TuneCliOptions): Pro
   const failed = rows.reduce((s, r) => s + r.failed, 0);
   log('');
   log(formatSummary(rows));
+  for (const l of formatTargets(rows)) log(l);
   log('');
   if (measured === 0 && cached > 0) log(`warm cache: all ${cached} evaluations came from the cache, 0 new measurements`);
   else log(`${measured} new measurement(s), ${cached} from the cache, ${failed} failed (recorded, never chosen)`);
@@ -138,7 +148,7 @@ export function registerTune(program: Command, setStatus: (s: number) => void): 
     .command('tune')
     .description('autotune: verify and time candidate variants per device, family and problem; cache every measurement; write the winners to kernforge-tuned.json')
     .argument('[families...]', 'md-nonbonded, gem-potential, bigdft-conv (default: all)')
-    .option('--device <d>', 'cpu, webgpu or all', 'cpu')
+    .option('--device <d>', 'cpu (targets ts, and wasm where WebAssembly SIMD validates; KERNFORGE_WASM_SIMD=off leaves wasm out), webgpu or all', 'cpu')
     .option('--strategy <s>', 'exhaustive, random, annealing, bandit, descent (coordinate descent) or model (additive surrogate)', 'exhaustive')
     .option('--space <s>', "candidates: 'library' (the committed variants) or 'full' (every valid point of the tuning axes, rendered on demand)", 'library')
     .option('--max-evals <n>', 'evaluations per device, family and problem chosen by the strategy (default: every candidate)', int('--max-evals', 1))

@@ -198,16 +198,22 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
   }
   if (!keyF && !o.cluster && !o.list) {
     // No explicit choice: the variant tuned on this machine (kernforge tune), else the default below.
+    // f32: the winner of the f32 class (water-rf-f32 / lj-fluid-f32: TypeScript or WebAssembly
+    // SIMD; --target ts keeps TypeScript), else the f64 class's winner at f32; f64: the f64 class.
     const { loadTuned } = await import('../tune/tuned.ts');
-    const t = await loadTuned('md-nonbonded', kind === 'lj' ? 'lj-fluid' : 'water-rf', { load: false });
+    const precision = o.precision ?? 'f64';
+    if (!['f32', 'f64'].includes(precision)) throw new MdInputError(`--precision ${precision}: allowed f32, f64`);
+    const base = kind === 'lj' ? 'lj-fluid' : 'water-rf';
+    const held: string[] = [];
+    let t = precision === 'f32' ? await loadTuned('md-nonbonded', `${base}-f32`, { load: false, warn: (l) => held.push(l) }) : undefined;
+    if (!t?.tuned) t = await loadTuned('md-nonbonded', base, { load: false, ...(t ? { warn: () => {} } : {}) });
     if (t.tuned) {
       const tp = await variantParams(t.key);
-      const precision = o.precision ?? 'f64';
-      if (!['f32', 'f64'].includes(precision)) throw new MdInputError(`--precision ${precision}: allowed f32, f64`);
-      const want = { interaction: settings.interaction, ljComb: 'geom', ljShift: settings.shift ? 'shift' : 'plain', output: 'f', target: 'ts', precision };
+      const target = o.target ?? (tp.target === 'wasm' && precision === 'f32' ? 'wasm' : 'ts');
+      const want = { interaction: settings.interaction, ljComb: 'geom', ljShift: settings.shift ? 'shift' : 'plain', output: 'f', target, precision };
       const changes = Object.fromEntries(Object.entries(want).filter(([k, v]) => tp[k] !== v));
       keyF = Object.keys(changes).length === 0 ? t.key : await siblingKey(t.key, changes).catch(() => undefined);
-    }
+    } else for (const l of held) process.stderr.write(`${l}\n`); // nothing tuned for either class: say so once, for the f32 one
   }
   if (!keyF) {
     const cluster = o.cluster ?? d.cluster;

@@ -1,5 +1,8 @@
-// Devices the tuner can measure on: the CPU (TypeScript variants) and a WebGPU adapter (WGSL
-// variants). Each has a fingerprint, a stable hex hash of what makes timings comparable: for
+// Devices the tuner can measure on: the CPU (TypeScript variants, and WebAssembly SIMD variants
+// where the runtime validates a SIMD module) and a WebGPU adapter (WGSL variants). A device may
+// offer several targets (`targets`): a family's candidates for a problem can then come from all of
+// them, and the tuner picks among them (e.g. md-nonbonded f32: TypeScript vs WebAssembly SIMD).
+// `target` stays the device's primary target (what the cache and the artefact record as before). Each has a fingerprint, a stable hex hash of what makes timings comparable: for
 // the CPU its model, core count and the Node version; for WebGPU the adapter's vendor,
 // architecture, device and description (which carries the driver, e.g. "Mesa 22.3.6") and Dawn's
 // backend (Vulkan, OpenGL ES, ...). Tuning results are stored per fingerprint
@@ -9,12 +12,16 @@ import { createHash } from 'node:crypto';
 import { cpus, totalmem, platform, arch } from 'node:os';
 
 export type DeviceId = 'cpu' | 'webgpu';
-export type DeviceTarget = 'ts' | 'wgsl';
+export type DeviceTarget = 'ts' | 'wgsl' | 'wasm';
 
 export interface Device {
   id: DeviceId;
-  /** The generated target whose variants run on it. */
+  /** The primary generated target whose variants run on it (its defaults come from this one). */
   target: DeviceTarget;
+  /** Every target available on it, the primary first (cpu: ts, then wasm when WebAssembly SIMD validates). */
+  targets: DeviceTarget[];
+  /** Targets the device could offer but does not here, with the reason (cpu: wasm without SIMD). */
+  unavailableTargets?: Partial<Record<DeviceTarget, string>>;
   name: string;
   available: boolean;
   /** Why the device is not available. */
@@ -32,19 +39,65 @@ export function fingerprintOf(fields: Record<string, unknown>): string {
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 16);
 }
 
-/** The CPU device (always available). */
-export function cpuDevice(): Device {
+/** Outcome of the WebAssembly SIMD probe. */
+export interface WasmSimdProbe {
+  ok: boolean;
+  why?: string;
+}
+
+/**
+ * The smallest module using SIMD: (func (result v128) (v128.const i32x4 0 0 0 0)). The wasm
+ * md-nonbonded kernels need nothing beyond SIMD128 (no threads, no relaxed SIMD).
+ */
+const SIMD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, // type section: () -> v128
+  0x03, 0x02, 0x01, 0x00, // function section
+  0x0a, 0x16, 0x01, 0x14, 0x00, 0xfd, 0x0c, ...new Array<number>(16).fill(0), 0x0b, // code: v128.const 0, end
+]);
+
+/**
+ * Whether this runtime runs WebAssembly SIMD: WebAssembly.validate accepts a tiny SIMD module.
+ * KERNFORGE_WASM_SIMD=off turns the wasm target off (as if the probe failed), to tune without it.
+ */
+export function probeWasmSimd(): WasmSimdProbe {
+  if (/^(off|0|no|false)$/i.test(process.env.KERNFORGE_WASM_SIMD ?? '')) return { ok: false, why: `turned off by KERNFORGE_WASM_SIMD=${process.env.KERNFORGE_WASM_SIMD}` };
+  const wa = (globalThis as { WebAssembly?: typeof WebAssembly }).WebAssembly;
+  if (!wa || typeof wa.validate !== 'function') return { ok: false, why: 'this runtime has no WebAssembly' };
+  try {
+    return wa.validate(SIMD_PROBE) ? { ok: true } : { ok: false, why: `WebAssembly.validate rejects a SIMD (v128) module in node ${process.version}` };
+  } catch (e) {
+    return { ok: false, why: `WebAssembly.validate failed on a SIMD module (${(e as Error).message})` };
+  }
+}
+
+export interface CpuDeviceOptions {
+  /** The WebAssembly SIMD probe result to use instead of probing (tests; default probeWasmSimd()). */
+  wasmSimd?: WasmSimdProbe;
+}
+
+/**
+ * The CPU device (always available): targets ts, and wasm when WebAssembly SIMD validates. The
+ * fingerprint does not depend on the targets (the Node version, which decides SIMD, is in it), so
+ * TS timings stay comparable whether or not wasm is on.
+ */
+export function cpuDevice(o: CpuDeviceOptions = {}): Device {
   const list = cpus();
   const model = (list[0]?.model ?? 'unknown CPU').trim();
   const cores = list.length;
   const node = process.version;
+  const simd = o.wasmSimd ?? probeWasmSimd();
+  const targets: DeviceTarget[] = simd.ok ? ['ts', 'wasm'] : ['ts'];
+  const unavailableTargets: Device['unavailableTargets'] = simd.ok ? undefined : { wasm: simd.why ?? 'WebAssembly SIMD is not available' };
   return {
     id: 'cpu',
     target: 'ts',
+    targets,
+    ...(unavailableTargets ? { unavailableTargets } : {}),
     name: `${model} x ${cores}, node ${node}`,
     available: true,
     fingerprint: fingerprintOf({ device: 'cpu', model, cores, node }),
-    details: { model, cores, node, v8: process.versions.v8, platform: platform(), arch: arch(), memoryBytes: totalmem(), speedMHz: list[0]?.speed },
+    details: { model, cores, node, v8: process.versions.v8, platform: platform(), arch: arch(), memoryBytes: totalmem(), speedMHz: list[0]?.speed, targets, ...(unavailableTargets ? { unavailableTargets } : {}) },
   };
 }
 
@@ -56,7 +109,7 @@ export function webgpuDevice(): Promise<Device> {
     const { probeGpu, gpu } = await import('../backends/webgpu.ts');
     const probe = await probeGpu();
     if (!probe.ok) {
-      return { id: 'webgpu', target: 'wgsl', name: 'WebGPU', available: false, why: probe.why, fingerprint: fingerprintOf({ device: 'webgpu', unavailable: true }), details: {} };
+      return { id: 'webgpu', target: 'wgsl', targets: ['wgsl'], name: 'WebGPU', available: false, why: probe.why, fingerprint: fingerprintOf({ device: 'webgpu', unavailable: true }), details: {} };
     }
     const ctx = await gpu();
     const info = ((ctx.device as unknown as { adapterInfo?: GPUAdapterInfo }).adapterInfo ?? {}) as Partial<GPUAdapterInfo>;
@@ -76,6 +129,7 @@ export function webgpuDevice(): Promise<Device> {
     return {
       id: 'webgpu',
       target: 'wgsl',
+      targets: ['wgsl'],
       name: ctx.adapterName,
       available: true,
       fingerprint: fingerprintOf(id),
@@ -92,9 +146,9 @@ export async function detectDevices(ids: readonly DeviceId[] = DEVICE_IDS): Prom
   return out;
 }
 
-/** One device by id. */
-export async function deviceById(id: DeviceId): Promise<Device> {
-  return id === 'cpu' ? cpuDevice() : webgpuDevice();
+/** One device by id (`cpu` options: an injected WebAssembly SIMD probe result). */
+export async function deviceById(id: DeviceId, o: CpuDeviceOptions = {}): Promise<Device> {
+  return id === 'cpu' ? cpuDevice(o) : webgpuDevice();
 }
 
 /** For WebGPU: a function telling whether the shared device has been lost since this call. */

@@ -49,15 +49,21 @@ export interface TuningFamily {
   measures: string;
   problems(): ProblemClass[];
   /**
-   * Candidate variant keys for a device and problem: library variants of the device's target,
-   * rules applied, with the semantic axes the problem fixes; only tuning axes vary. Empty when
-   * the problem cannot run on that target.
+   * Candidate variant keys for a device and problem: library variants of the device's targets
+   * (device.targets; a family may draw on several, e.g. TS and wasm on the CPU), rules applied,
+   * with the semantic axes the problem fixes; only tuning axes (and, across targets, the target)
+   * vary. Empty when the problem cannot run on any of them.
    */
   candidates(device: Device, problem: string, o?: CandidateOptions): Promise<string[]>;
   /** The variant the workload uses when nothing is tuned (undefined: none on this target). */
   defaultKey(device: Device, problem: string): string | undefined;
   /** Axis values of a key (default: the spec's, through variantParams). */
   params?(key: string): Promise<Params>;
+  /**
+   * The loaded module of a chosen key for loadTuned (default: the TypeScript module of a ts key,
+   * none for other targets).
+   */
+  load?(key: string): Promise<unknown>;
   /** Check a variant against the f64 reference on a small input (the family's existing gate). */
   verify(key: string, device: Device, problem: string): Promise<VerifyOutcome>;
   /** Build the problem's inputs once; time variants on it. */

@@ -4,7 +4,8 @@
 // Artefact (default ./kernforge-tuned.json; `kernforge tune --out <file>` or env KERNFORGE_TUNED):
 //
 //   { "format": "kernforge-tuned", "version": 1,
-//     "devices": { "<fingerprint>": { "id": "cpu", "target": "ts", "name": "..." } },
+//     "devices": { "<fingerprint>": { "id": "cpu", "target": "ts", "name": "...",
+//                                      "targets": ["ts", "wasm"] } },   // targets: since wasm; optional
 //     "tuned": { "<fingerprint>": { "<family>": { "<problem>": {
 //         "key": "<fastest verified variant>", "medianMs": number,
 //         "defaultKey": "<the family default>" | null, "defaultMs": number | null,
@@ -16,7 +17,9 @@
 // stands in for the problem (e.g. bigdft-conv 'kinetic-small' for 'kinetic'), then to the
 // family's documented default (TuningFamily.defaultKey, e.g. md-nonbonded water-rf:
 // md-nonbonded.ts.lj-rf.geom.shift.f64.f.4x4.mask.mask), with a one-line warning on stderr
-// (once per family and problem per process).
+// (once per family and problem per process). A winner may be of any of the device's targets
+// (md-nonbonded water-rf-f32 on the CPU: TypeScript or WebAssembly SIMD); the module loaded is
+// the family's (TuningFamily.load; by default the TypeScript module of a ts key, none otherwise).
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Device, DeviceId } from './devices.ts';
@@ -40,7 +43,7 @@ export interface TunedEntry {
 export interface TunedFile {
   format: typeof TUNED_FORMAT;
   version: 1;
-  devices: Record<string, { id: string; target: string; name: string }>;
+  devices: Record<string, { id: string; target: string; name: string; targets?: string[] }>;
   tuned: Record<string, Record<string, Record<string, TunedEntry>>>;
 }
 
@@ -73,10 +76,10 @@ export function readTuned(path = tunedPath()): { file?: TunedFile; why?: string 
 }
 
 /** Set one winner in the artefact (read, merge, durable write). */
-export function updateTuned(path: string, device: Pick<Device, 'fingerprint' | 'id' | 'target' | 'name'>, family: string, problem: string, entry: TunedEntry): void {
+export function updateTuned(path: string, device: Pick<Device, 'fingerprint' | 'id' | 'target' | 'name'> & { targets?: readonly string[] }, family: string, problem: string, entry: TunedEntry): void {
   const cur = readTuned(path);
   const f: TunedFile = cur.file ?? { format: TUNED_FORMAT, version: 1, devices: {}, tuned: {} };
-  f.devices[device.fingerprint] = { id: device.id, target: device.target, name: device.name };
+  f.devices[device.fingerprint] = { id: device.id, target: device.target, name: device.name, ...(device.targets ? { targets: [...device.targets] } : {}) };
   ((f.tuned[device.fingerprint] ??= {})[family] ??= {})[problem] = entry;
   writeFileDurable(path, `${JSON.stringify(f, null, 1)}\n`);
 }
@@ -86,7 +89,7 @@ export interface LoadTunedOptions {
   device?: DeviceId | Device;
   /** The artefact (default: $KERNFORGE_TUNED or ./kernforge-tuned.json). */
   path?: string;
-  /** Load the TypeScript module of the chosen variant (default: true on the CPU). */
+  /** Load the module of the chosen variant (default: true on the CPU): TuningFamily.load, else the TypeScript module of a ts key. */
   load?: boolean;
   /** Where the fallback warning goes (default: one line on stderr). */
   warn?: (line: string) => void;
@@ -99,7 +102,7 @@ export interface Tuned<M = unknown> {
   /** The problem class the key was tuned on (may be a quick class standing in). */
   problem: string;
   entry?: TunedEntry;
-  /** The loaded TypeScript module (CPU, unless load: false). */
+  /** The loaded module (CPU, unless load: false): the family's load(key), or the TS module of a ts key. */
   module?: M;
 }
 
@@ -121,6 +124,8 @@ export async function loadTuned<M = unknown>(family: string, problem?: string, o
   const load = o.load ?? device.target === 'ts';
   const finish = async (r: Omit<Tuned<M>, 'module'>): Promise<Tuned<M>> => {
     if (!load) return r;
+    if (f.load) return { ...r, module: (await f.load(r.key)) as M };
+    if (r.key.split('.')[1] !== 'ts') return r;
     const { loadTsModule } = await import('../variants.ts');
     return { ...r, module: await loadTsModule<M>(r.key) };
   };

@@ -9,7 +9,12 @@
 //
 // The device's default variant (what the workload uses untuned) is evaluated first, outside the
 // strategy's budget, for the speed-up.
-import type { Device, DeviceId } from './devices.ts';
+//
+// A device may offer several targets (the CPU: ts, and wasm when WebAssembly SIMD validates);
+// a family's candidates may then come from all of them and the fastest verified one wins,
+// whatever its target. A target the device lacks here is named in a note, and tuning goes on
+// with the others.
+import type { Device, DeviceId, WasmSimdProbe } from './devices.ts';
 import { deviceById, DEVICE_IDS, watchDeviceLost } from './devices.ts';
 import { TuneCache, type CacheResult, type CacheRun, type ResultStatus } from './cache.ts';
 import type { TuningFamily, PreparedProblem, CandidateSpace } from './family.ts';
@@ -62,6 +67,8 @@ export interface TuneOptions {
   progress?: Progress;
   /** Aborting stops the session after (or during) the measurement in flight; it is not recorded. */
   signal?: AbortSignal;
+  /** The CPU's WebAssembly SIMD detection result to use instead of probing (tests). */
+  wasmSimd?: WasmSimdProbe;
 }
 
 export interface TuneRow {
@@ -70,6 +77,10 @@ export interface TuneRow {
   family: string;
   problem: string;
   candidates: number;
+  /** The targets the candidates come from (more than one: the table names each winner's target). */
+  targets?: string[];
+  /** With several targets: the fastest verified variant of each. */
+  bestByTarget?: Record<string, { key: string; medianMs: number }>;
   bestKey?: string;
   bestMs?: number;
   defaultKey?: string;
@@ -194,16 +205,19 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
   }
   const tasks: Task[] = [];
   for (const id of deviceIds) {
-    const device = await deviceById(id);
+    const device = await deviceById(id, { wasmSimd: o.wasmSimd });
     if (!device.available) {
       note(`${id}: not available (${device.why}); skipped`);
       continue;
+    }
+    for (const [t, why] of Object.entries(device.unavailableTargets ?? {})) {
+      note(`${id}: target ${t} not available (${why}); tuning with ${device.targets.join(', ')} only`);
     }
     for (const f of families) {
       for (const problem of selectProblems(f, o.problems)) {
         const keys = await f.candidates(device, problem, { space: o.space });
         if (keys.length === 0) {
-          outcome.rows.push({ device: id, fingerprint: device.fingerprint, family: f.family, problem, candidates: 0, measured: 0, cached: 0, failed: 0, note: `no ${device.target} variants for this problem` });
+          outcome.rows.push({ device: id, fingerprint: device.fingerprint, family: f.family, problem, candidates: 0, measured: 0, cached: 0, failed: 0, note: `no ${(device.targets ?? [device.target]).join('/')} variants for this problem` });
           continue;
         }
         const params = f.params ?? (async (k: string) => (await import('../variants.ts')).variantParams(k));
@@ -235,7 +249,8 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
         caches.set(device.fingerprint, cache);
         outcome.caches.push(cache.path);
       }
-      const row: TuneRow = { device: device.id, fingerprint: device.fingerprint, family: f.family, problem, candidates: t.candidates.length, measured: 0, cached: 0, failed: 0, defaultKey: t.defaultKey };
+      const targets = [...new Set(t.candidates.map((c) => c.key.split('.')[1]!))];
+      const row: TuneRow = { device: device.id, fingerprint: device.fingerprint, family: f.family, problem, candidates: t.candidates.length, ...(targets.length > 1 ? { targets } : {}), measured: 0, cached: 0, failed: 0, defaultKey: t.defaultKey };
       outcome.rows.push(row);
       const lost = device.id === 'webgpu' ? await watchDeviceLost(device) : () => false;
       let prepared: PreparedProblem | undefined;
@@ -340,7 +355,14 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
       // the best verified variant among the candidates (and the default), from everything cached
       const keys = new Set([...t.candidates.map((c) => c.key), ...(t.defaultKey ? [t.defaultKey] : [])]);
       let best: CacheResult | undefined;
-      for (const r of cache.resultsFor(f.family, problem)) if (keys.has(r.key) && r.status === 'ok' && (!best || r.medianMs! < best.medianMs!)) best = r;
+      const byTarget: Record<string, { key: string; medianMs: number }> = {};
+      for (const r of cache.resultsFor(f.family, problem)) {
+        if (!keys.has(r.key) || r.status !== 'ok') continue;
+        if (!best || r.medianMs! < best.medianMs!) best = r;
+        const tg = r.key.split('.')[1]!;
+        if (!byTarget[tg] || r.medianMs! < byTarget[tg].medianMs) byTarget[tg] = { key: r.key, medianMs: r.medianMs! };
+      }
+      if (row.targets) row.bestByTarget = byTarget;
       const def = t.defaultKey ? cache.get(f.family, problem, t.defaultKey) : undefined;
       if (best) {
         row.bestKey = best.key;
@@ -385,15 +407,16 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
 /** The summary table (one row per device, family and problem). */
 export function formatSummary(rows: TuneRow[]): string {
   const header = ['device', 'family', 'problem', 'best variant', 'median ms', 'default variant', 'default ms', 'speed-up', 'evals (measured/cached/failed)'];
-  const short = (k?: string) => (k ? k.split('.').slice(2).join('.') : '-');
+  // the key less its family and target; with candidates of several targets, the target is kept
+  const short = (k: string | undefined, r: TuneRow) => (k ? k.split('.').slice(r.targets ? 1 : 2).join('.') : '-');
   const ms = (x?: number) => (x === undefined ? '-' : x < 10 ? x.toFixed(3) : x.toFixed(2));
   const body = rows.map((r) => [
     r.device,
     r.family,
     r.problem,
-    r.bestKey ? short(r.bestKey) : r.note ?? 'nothing verified',
+    r.bestKey ? short(r.bestKey, r) : r.note ?? 'nothing verified',
     ms(r.bestMs),
-    short(r.defaultKey),
+    short(r.defaultKey, r),
     ms(r.defaultMs),
     r.speedup === undefined ? '-' : `${r.speedup.toFixed(2)}x`,
     `${r.measured + r.cached}/${r.candidates} (${r.measured}/${r.cached}/${r.failed})`,
@@ -401,6 +424,20 @@ export function formatSummary(rows: TuneRow[]): string {
   const w = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (c: string[]) => c.map((x, i) => (i === 4 || i === 6 || i === 7 ? x.padStart(w[i]!) : x.padEnd(w[i]!))).join('  ');
   return [line(header), w.map((x) => '-'.repeat(x)).join('  '), ...body.map(line)].join('\n');
+}
+
+/** One line per row whose candidates span several targets: the fastest of each and the ratio. */
+export function formatTargets(rows: TuneRow[]): string[] {
+  const out: string[] = [];
+  for (const r of rows) {
+    const b = Object.entries(r.bestByTarget ?? {}).sort((x, y) => x[1].medianMs - y[1].medianMs);
+    if (b.length === 0) continue;
+    const each = b.map(([t, x]) => `${t} ${x.key.split('.').slice(2).join('.')} ${x.medianMs.toFixed(3)} ms`).join(', ');
+    const missing = (r.targets ?? []).filter((t) => !r.bestByTarget![t]);
+    const ratio = b.length > 1 ? `; ${b[0]![0]} is ${(b[1]![1].medianMs / b[0]![1].medianMs).toFixed(2)}x faster than the best ${b[1]![0]}` : '';
+    out.push(`${r.device} ${r.family} ${r.problem}: fastest per target: ${each}${ratio}${missing.length ? `; nothing verified on ${missing.join(', ')}` : ''}`);
+  }
+  return out;
 }
 
 export type { Params };

@@ -20,6 +20,7 @@ describe('devices', () => {
     expect(a!.fingerprint).toMatch(/^[0-9a-f]{16}$/);
     expect(cpuDevice().fingerprint).toBe(a!.fingerprint);
     expect(a!.target).toBe('ts');
+    expect(a!.targets).toEqual(['ts', 'wasm']); // Node 20 validates WebAssembly SIMD
   });
 });
 
@@ -31,9 +32,12 @@ describe('real families', () => {
         const keys = await f.candidates(dev, p.name);
         expect(keys.length, `${f.family} ${p.name}`).toBeGreaterThan(1);
         expect(keys, `${f.family} ${p.name}`).toContain(f.defaultKey(dev, p.name));
-        const semantic = ['target', 'interaction', 'ljComb', 'ljShift', 'precision', 'output', 'region', 'salt', 'filter'];
+        const semantic = ['interaction', 'ljComb', 'ljShift', 'precision', 'output', 'region', 'salt', 'filter'];
         const ps = await Promise.all(keys.map((k) => variantParams(k)));
         for (const ax of semantic) expect(new Set(ps.map((x) => String(x[ax]))).size, `${f.family} ${p.name} ${ax}`).toBe(1);
+        // the target too, except where the CPU's targets compete (md-nonbonded f32: ts and wasm)
+        const targets = [...new Set(ps.map((x) => String(x.target)))].sort();
+        expect(targets, `${f.family} ${p.name} target`).toEqual(f.family === 'md-nonbonded' && p.name.includes('-f32') ? ['ts', 'wasm'] : ['ts']);
       }
     }
   });

@@ -4,12 +4,19 @@
 //   water-rf        SPC/E water, 884 molecules (the workload's box size), reaction-field, LJ
 //                   potential-shift, rc 1.0 nm, rlist 1.1 nm, list every 10 steps
 //   lj-fluid        MiniMD LJ fluid, 4,000 atoms, plain LJ rc 2.5, rlist 2.8, list every 20 steps
+//   water-rf-f32,   the same in f32 (`kernforge run md --precision f32`): candidates from every
+//   lj-fluid-f32    CPU target, TypeScript f32 and WebAssembly SIMD f32 (when the runtime has
+//                   SIMD), same semantic axes except the target; the winner may be either
 //   *-small         the same with 400 molecules / 864 atoms, for quick runs
 // Tuning axes varied: cluster shape, list type (1x1), exclusion and cut-off handling (TS);
-// workgroup, scheme, jsplit and the cut-off handling (WGSL).
+// cluster shape (4x4, 8x4) and cut-off handling (wasm); workgroup, scheme, jsplit and the
+// cut-off handling (WGSL, f64 classes only: WGSL is f32 anyway, so the f32 classes are CPU ones).
 // Measured: milliseconds of non-bonded work per MD step: one force-kernel call plus the pair
 // search for the variant's cluster shape, amortized over the list lifetime (nstlist steps).
 // The search is timed once per shape (warm, fastest of two builds) and added to every sample.
+// TS and wasm keys run through the same path: the kernel interface of runtime/md/kernels.ts
+// (wasm.ts adapts the wasm kernels to it, packing positions in and forces out on every call,
+// inside the timed region, as NonbondedForce does in the workload).
 import { loadTsModule, variantParams } from '../../variants.ts';
 import { sameSemantics } from '../semantic.ts';
 import type { Device } from '../devices.ts';
@@ -24,13 +31,21 @@ interface MdProblemSpec {
   nstlist: number;
   interaction: 'lj-rf' | 'lj';
   shift: 'shift' | 'plain';
+  precision: 'f64' | 'f32';
 }
 
+const WATER = { system: 'water', rc: 1.0, rlist: 1.1, nstlist: 10, interaction: 'lj-rf', shift: 'shift' } as const;
+const LJ = { system: 'lj', rc: 2.5, rlist: 2.8, nstlist: 20, interaction: 'lj', shift: 'plain' } as const;
+
 const PROBLEMS: (ProblemClass & { spec: MdProblemSpec })[] = [
-  { name: 'water-rf', description: 'SPC/E water, 884 molecules, RF + LJ shift, rc 1.0 nm, rlist 1.1, nstlist 10 (f64)', spec: { system: 'water', size: 884, rc: 1.0, rlist: 1.1, nstlist: 10, interaction: 'lj-rf', shift: 'shift' } },
-  { name: 'lj-fluid', description: 'MiniMD LJ fluid, 4,000 atoms, plain LJ rc 2.5, rlist 2.8, nstlist 20 (f64)', spec: { system: 'lj', size: 10, rc: 2.5, rlist: 2.8, nstlist: 20, interaction: 'lj', shift: 'plain' } },
-  { name: 'water-rf-small', description: 'SPC/E water, 400 molecules, as water-rf', quick: true, serves: 'water-rf', spec: { system: 'water', size: 400, rc: 1.0, rlist: 1.1, nstlist: 10, interaction: 'lj-rf', shift: 'shift' } },
-  { name: 'lj-fluid-small', description: 'MiniMD LJ fluid, 864 atoms, as lj-fluid', quick: true, serves: 'lj-fluid', spec: { system: 'lj', size: 6, rc: 2.5, rlist: 2.8, nstlist: 20, interaction: 'lj', shift: 'plain' } },
+  { name: 'water-rf', description: 'SPC/E water, 884 molecules, RF + LJ shift, rc 1.0 nm, rlist 1.1, nstlist 10 (f64)', spec: { ...WATER, size: 884, precision: 'f64' } },
+  { name: 'lj-fluid', description: 'MiniMD LJ fluid, 4,000 atoms, plain LJ rc 2.5, rlist 2.8, nstlist 20 (f64)', spec: { ...LJ, size: 10, precision: 'f64' } },
+  { name: 'water-rf-small', description: 'SPC/E water, 400 molecules, as water-rf', quick: true, serves: 'water-rf', spec: { ...WATER, size: 400, precision: 'f64' } },
+  { name: 'lj-fluid-small', description: 'MiniMD LJ fluid, 864 atoms, as lj-fluid', quick: true, serves: 'lj-fluid', spec: { ...LJ, size: 6, precision: 'f64' } },
+  { name: 'water-rf-f32', description: 'as water-rf in f32: TypeScript f32 vs WebAssembly SIMD f32', spec: { ...WATER, size: 884, precision: 'f32' } },
+  { name: 'lj-fluid-f32', description: 'as lj-fluid in f32: TypeScript f32 vs WebAssembly SIMD f32', spec: { ...LJ, size: 10, precision: 'f32' } },
+  { name: 'water-rf-f32-small', description: 'SPC/E water, 400 molecules, as water-rf-f32', quick: true, serves: 'water-rf-f32', spec: { ...WATER, size: 400, precision: 'f32' } },
+  { name: 'lj-fluid-f32-small', description: 'MiniMD LJ fluid, 864 atoms, as lj-fluid-f32', quick: true, serves: 'lj-fluid-f32', spec: { ...LJ, size: 6, precision: 'f32' } },
 ];
 
 const specOf = (problem: string): MdProblemSpec => {
@@ -38,7 +53,23 @@ const specOf = (problem: string): MdProblemSpec => {
   return PROBLEMS.find((p) => p.name === problem)!.spec;
 };
 /** Semantic key prefix of a problem on a target (f32 on WGSL, which has no f64). */
-const prefix = (target: string, s: MdProblemSpec): string => `md-nonbonded.${target}.${s.interaction}.geom.${s.shift}.${target === 'wgsl' ? 'f32' : 'f64'}.f.`;
+const prefix = (target: string, s: MdProblemSpec): string => `md-nonbonded.${target}.${s.interaction}.geom.${s.shift}.${target === 'wgsl' ? 'f32' : s.precision}.f.`;
+
+/**
+ * The reference key of a problem on one target (the workload's default there), whose semantic
+ * axes the candidates share; undefined when the target does not serve the problem: wasm is f32
+ * only, WGSL serves the f64 classes (as f32, its only precision) with lj-rf.
+ */
+function referenceKey(target: string, s: MdProblemSpec): string | undefined {
+  // the workload's defaults (runtime/md/setup.ts): 4x4 with masks; WGSL: the entry scheme
+  if (target === 'ts') return `${prefix('ts', s)}4x4.mask.mask`;
+  if (target === 'wasm') return s.precision === 'f32' ? `${prefix('wasm', s)}4x4.mask.mask` : undefined;
+  if (target === 'wgsl') return s.precision === 'f64' && s.interaction === 'lj-rf' ? `${prefix('wgsl', s)}4x4.mask.mask.entry.workgroup64.jsplit1` : undefined;
+  return undefined;
+}
+
+/** The target of a key (md-nonbonded.<target>....). */
+const targetOf = (key: string): string => key.split('.')[1] ?? '';
 
 let casesCache: Promise<import('../../md/verify.ts').VerifyCase[]> | undefined;
 
@@ -48,23 +79,33 @@ export const family: TuningFamily = {
   problems: () => PROBLEMS.map(({ spec: _s, ...p }) => p),
 
   async candidates(device: Device, problem: string, o: CandidateOptions = {}): Promise<string[]> {
-    // the problem's semantic axes (interaction, comb, shift, precision, output f), tuning axes free
-    const def = family.defaultKey(device, problem);
-    return def ? sameSemantics(def, o.space) : [];
+    // per available target: the problem's semantic axes (interaction, comb, shift, precision,
+    // output f) fixed, tuning axes free
+    const s = specOf(problem);
+    const out: string[] = [];
+    for (const t of device.targets ?? [device.target]) {
+      const ref = referenceKey(t, s);
+      if (ref) out.push(...(await sameSemantics(ref, o.space)));
+    }
+    return out;
   },
 
   defaultKey(device: Device, problem: string): string | undefined {
-    const s = specOf(problem);
-    // the workload's defaults (runtime/md/setup.ts): 4x4 with masks; WGSL: the entry scheme
-    if (device.target === 'ts') return `${prefix('ts', s)}4x4.mask.mask`;
-    return s.interaction === 'lj-rf' ? `${prefix('wgsl', s)}4x4.mask.mask.entry.workgroup64.jsplit1` : undefined;
+    return referenceKey(device.target, specOf(problem));
   },
 
-  async verify(key: string, device: Device) {
+  async load(key: string): Promise<unknown> {
+    if (targetOf(key) === 'wasm') return (await import('../../md/wasm.ts')).loadWasmKernel(key);
+    return targetOf(key) === 'ts' ? loadTsModule(key) : undefined;
+  },
+
+  async verify(key: string) {
     const { verifyVariant } = await import('../../md/verify.ts');
     const { verificationCases } = await import('../../md/cases.ts');
     casesCache ??= Promise.resolve(verificationCases('quick'));
-    const run = device.target === 'wgsl' ? (await import('../../md/wgsl.ts')).runWgsl : undefined;
+    // the runner of the key's target (runTs by default)
+    const t = targetOf(key);
+    const run = t === 'wgsl' ? (await import('../../md/wgsl.ts')).runWgsl : t === 'wasm' ? (await import('../../md/wasm.ts')).runWasm : undefined;
     let worst = 0;
     for (const c of await casesCache) {
       const d = await verifyVariant(key, c, run);
@@ -110,7 +151,8 @@ export const family: TuningFamily = {
         async run(key: string) {
           if (current?.key !== key) {
             const { problem: pr, searchMs, shape } = await problemFor(key);
-            const mod = await loadTsModule<import('../../md/kernels.ts').MdTsModule>(key);
+            // TS and wasm variants share the kernel interface (wasm.ts packs f32 arrays in and out)
+            const mod = (await family.load!(key)) as import('../../md/kernels.ts').MdTsModule;
             const out = pr.outputs(shape.precision);
             const args = { ...pr.args(shape.precision), ...out };
             current = {
