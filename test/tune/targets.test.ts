@@ -92,14 +92,13 @@ describe('tuning across targets (md-nonbonded water-rf-f32-small, exhaustive)', 
     // the table keeps the target of the winner; one line compares the targets
     expect(formatSummary(r.rows)).toContain(fastest.key.split('.').slice(1).join('.'));
     expect(formatTargets(r.rows)[0]).toMatch(/water-rf-f32-small: fastest per target: (ts|wasm) .* ms, (ts|wasm) .* ms; (ts|wasm) is [\d.]+x faster/);
-    // measured on this machine: WebAssembly SIMD is ~2.5-3x faster than the best TypeScript f32
-    expect(targetOf(row.bestKey!)).toBe('wasm');
+    // Which target wins is a measurement (wasm was 2.4-3.7x faster here), not asserted: speed
+    // belongs in benchmarks. The choice above must be the fastest measured, whatever its target.
   });
 
-  it('loadTuned returns the wasm winner (and its kernel) for the f32 class; run md --precision f32 uses it', async () => {
+  it('loadTuned returns the winner of the f32 class (and its kernel, wasm or TS); run md --precision f32 uses it', async () => {
     const t = await loadTuned<MdTsModule>('md-nonbonded', 'water-rf-f32', { path: out, warn: () => {} });
     expect(t).toMatchObject({ tuned: true, problem: 'water-rf-f32-small', key: r.rows[0]!.bestKey });
-    expect(targetOf(t.key)).toBe('wasm');
     expect(typeof t.module!.kernel).toBe('function');
     const art = JSON.parse(readFileSync(out, 'utf8'));
     expect(art.version).toBe(1);
