@@ -135,7 +135,12 @@ async function cmdMain(): Promise<number> {
   if (tuned.status !== 0) return tuned.status;
   const summary: string[] = [];
   for (const r of tuned.outcome.rows) {
-    if (r.bestKey) summary.push(`tuned ${r.family} ${r.problem}: ${r.bestKey.split('.').slice(2).join('.')} ${r.bestMs!.toFixed(2)} ms${r.speedup ? `, ${r.speedup.toFixed(2)}x the default` : ''}`);
+    if (!r.chosenKey) continue;
+    const kept = r.chosenKey !== r.bestKey;
+    summary.push(
+      `tuned ${r.family} ${r.problem}: ${r.chosenKey.split('.').slice(1).join('.')}` +
+        (kept ? ` (the default: the fastest, ${r.bestKey!.split('.').slice(1).join('.')}, was within the measured spread)` : ` ${r.bestMs!.toFixed(2)} ms${r.speedup ? `, ${r.speedup.toFixed(2)}x the default` : ''}`),
+    );
   }
   const data = new URL('../../shared/data/', import.meta.url).pathname;
   const out = mkdtempSync(join(tmpdir(), 'kernforge-'));

@@ -34,6 +34,9 @@ class StopTuning extends Error {
 /** A run or check that took longer than the per-run limit. */
 export class TuneTimeout extends Error {}
 
+/** The smallest relative speed-up over the default that counts as one (see TuneRow.chosenKey). */
+export const NOISE_FLOOR = 0.02;
+
 export interface TuneOptions {
   /** Family names (default: every registered family). */
   families?: string[];
@@ -81,8 +84,15 @@ export interface TuneRow {
   targets?: string[];
   /** With several targets: the fastest verified variant of each. */
   bestByTarget?: Record<string, { key: string; medianMs: number }>;
+  /** The fastest verified variant measured. */
   bestKey?: string;
   bestMs?: number;
+  /**
+   * What the workloads get (the tuned artefact): bestKey, unless the default is within the
+   * measured noise of it (not slower by more than the larger relative spread, IQR/median, and at
+   * least NOISE_FLOOR): then the default stays, since the difference is not a measurement.
+   */
+  chosenKey?: string;
   defaultKey?: string;
   defaultMs?: number;
   speedup?: number;
@@ -372,13 +382,22 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
         row.defaultMs = def.medianMs;
         if (best) row.speedup = def.medianMs! / best.medianMs!;
       } else if (def) row.note = `default ${def.status}: ${def.detail ?? ''}`.trim();
-      if (best && tunedFile) {
+      let chosen = best;
+      if (best && def?.status === 'ok' && def.key !== best.key) {
+        const margin = Math.max(NOISE_FLOOR, best.spread ?? 0, def.spread ?? 0);
+        if (def.medianMs! / best.medianMs! < 1 + margin) {
+          chosen = def;
+          row.note = `default kept: ${best.key.split('.').slice(1).join('.')} was only ${(def.medianMs! / best.medianMs!).toFixed(3)}x faster, within the measured spread (${(100 * margin).toFixed(1)}%)`;
+        }
+      }
+      if (chosen) row.chosenKey = chosen.key;
+      if (chosen && tunedFile) {
         updateTuned(tunedFile, device, f.family, problem, {
-          key: best.key,
-          medianMs: best.medianMs!,
+          key: chosen.key,
+          medianMs: chosen.medianMs!,
           defaultKey: t.defaultKey ?? null,
           defaultMs: row.defaultMs ?? null,
-          speedup: row.speedup ?? null,
+          speedup: chosen === best ? (row.speedup ?? null) : 1,
           when: new Date().toISOString(),
           strategy: strategyName,
           evaluated: cache.resultsFor(f.family, problem).filter((r) => keys.has(r.key)).length,

@@ -98,7 +98,7 @@ describe('tuning across targets (md-nonbonded water-rf-f32-small, exhaustive)', 
 
   it('loadTuned returns the winner of the f32 class (and its kernel, wasm or TS); run md --precision f32 uses it', async () => {
     const t = await loadTuned<MdTsModule>('md-nonbonded', 'water-rf-f32', { path: out, warn: () => {} });
-    expect(t).toMatchObject({ tuned: true, problem: 'water-rf-f32-small', key: r.rows[0]!.bestKey });
+    expect(t).toMatchObject({ tuned: true, problem: 'water-rf-f32-small', key: r.rows[0]!.chosenKey });
     expect(typeof t.module!.kernel).toBe('function');
     const art = JSON.parse(readFileSync(out, 'utf8'));
     expect(art.version).toBe(1);
