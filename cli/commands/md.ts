@@ -115,9 +115,29 @@ export async function runMdWorkload(o: RunMdOptions): Promise<RunMdSummary> {
   log(p.description);
   log(
     `variant ${run.keyF} (energy steps: ${run.keyE.split('.').slice(1).join('.')}); ${run.integrator === 'vv' ? 'velocity Verlet' : 'leap-frog'}, dt ${run.dt}, ` +
-      `rc ${run.settings.rc}, buffer ${p.rb.toFixed(4)} (${p.rbSource}), rlist ${run.rlist.toFixed(4)}, list every ${run.nstlist} steps${run.thermostat ? `, ${o.thermostat} thermostat` : ', NVE'}`,
+      `rc ${run.settings.rc}, buffer ${p.rb.toFixed(4)} (${p.rbSource}), rlist ${run.rlist.toFixed(4)}, list every ${run.nstlist} steps${run.thermostat ? `, ${o.thermostat} thermostat` : ', NVE'}` +
+      ((run.threads ?? 1) > 1 ? `; non-bonded kernels on ${run.threads} threads` : ''),
   );
   const engine = await MdEngine.create(run);
+  try {
+    return await simulateAndReport(o, p, engine, steps, fmt, trajEvery, log);
+  } finally {
+    // The worker threads (--threads > 1) end with the run, whatever happens.
+    await engine.close();
+  }
+}
+
+async function simulateAndReport(
+  o: RunMdOptions,
+  p: PreparedRun,
+  engine: MdEngine,
+  steps: number,
+  fmt: 'gro' | 'xyz' | undefined,
+  trajEvery: number,
+  log: (line: string) => void,
+): Promise<RunMdSummary> {
+  const run = p.run;
+  const n = run.mass.length;
   const units = run.units;
   log(thermoHeader(units));
   const t0 = performance.now();
@@ -232,6 +252,7 @@ export function registerMd(run: Command): void {
     .option('--precision <p>', 'f64 or f32 when no --variant (default f64; wasm: f32)')
     .option('--list <half|full>', 'neighbour list type for --cluster 1x1 (default half)')
     .option('--ordering <name>', 'memory order of the grid columns: row-major, hilbert, morton, hilbert-rm, hilbert-cm, morton-rm, morton-cm', 'row-major')
+    .option('--threads <n>', 'threads for the non-bonded kernels, TypeScript variants only (1 to twice the CPUs)', '1')
     .option('--thermo <n>', 'energies and a thermo line every n steps (default 100)')
     .option('--traj <file>', 'trajectory (.gro or .xyz)')
     .option('--traj-every <n>', 'steps between trajectory frames', '100')
@@ -262,6 +283,7 @@ export function registerMd(run: Command): void {
         precision: o.precision as 'f64',
         list: o.list as 'half',
         ordering: o.ordering,
+        threads: o.threads,
         thermo: int(o.thermo!),
         traj: o.traj,
         trajEvery: int(o.trajEvery!),

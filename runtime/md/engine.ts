@@ -67,6 +67,8 @@ export interface MdRun {
   thermostatEnergy?: number;
   /** Largest force component allowed before the run is declared blown up. */
   maxForce?: number;
+  /** Threads for the non-bonded kernels (default 1; > 1: TypeScript variants only). Call MdEngine.close() when done. */
+  threads?: number;
 }
 
 export interface MdCallbacks {
@@ -135,8 +137,13 @@ export class MdEngine {
       throw new MdInputError(`the list cut-off (cut-off + buffer = ${run.rlist.toFixed(4)}) must be shorter than half the smallest box edge (${half.toFixed(4)}); use a larger system or a shorter cut-off`);
     }
     if (!(run.dt > 0) || !(run.nstlist >= 1)) throw new MdInputError(`dt must be > 0 and nstlist >= 1 (got ${run.dt}, ${run.nstlist})`);
-    const nb = await NonbondedForce.create({ topology: run.topology, settings: run.settings, rlist: run.rlist, keyF: run.keyF, keyE: run.keyE, search: run.search });
+    const nb = await NonbondedForce.create({ topology: run.topology, settings: run.settings, rlist: run.rlist, keyF: run.keyF, keyE: run.keyE, search: run.search, threads: run.threads });
     return new MdEngine(run, nb);
+  }
+
+  /** End the non-bonded worker threads (if any). The engine cannot simulate afterwards. */
+  async close(): Promise<void> {
+    await this.nb.close();
   }
 
   private kinetic(v: Float64Array): number {

@@ -10,6 +10,8 @@ import type { MdSettings } from './interaction.ts';
 import type { MdSystem } from './system.ts';
 import { MdInputError } from './errors.ts';
 import { loadWasmKernel } from './wasm.ts';
+import { MdThreads } from '../parallel/md.ts';
+import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 
 export interface NonbondedEnergies {
   vdw: number;
@@ -38,6 +40,10 @@ export class NonbondedForce {
   private fPad!: Real;
   private readonly energy = new Float64Array(2);
   private readonly fshift = new Float64Array(81);
+  /** With threads > 1: the summed per-range outputs of energy steps. */
+  private fSum: Float64Array | undefined;
+  private readonly energySum = new Float64Array(2);
+  private readonly fshiftSum = new Float64Array(81);
   readonly timers: NonbondedTimers = { search: 0, kernel: 0, searches: 0, calls: 0 };
 
   private constructor(
@@ -53,25 +59,59 @@ export class NonbondedForce {
     readonly precision: Precision,
     readonly full: boolean,
     private readonly search: SearchOptions,
+    private readonly par: MdThreads | undefined,
   ) {}
+
+  /** Threads computing the forces (this one included). */
+  get threads(): number {
+    return this.par?.threads ?? 1;
+  }
 
   /**
    * keyF computes forces (output f or better), keyE forces, energies and shift forces (output fev).
    * Both must have the same cluster shape, precision and list type.
    */
-  static async create(o: { topology: MdSystem; settings: MdSettings; rlist: number; keyF: string; keyE: string; search?: SearchOptions }): Promise<NonbondedForce> {
+  static async create(o: {
+    topology: MdSystem;
+    settings: MdSettings;
+    rlist: number;
+    keyF: string;
+    keyE: string;
+    search?: SearchOptions;
+    /**
+     * Threads for the kernels (default 1: this thread only). With n > 1, n - 1 worker threads and
+     * this one each compute a range of i-entries (TypeScript variants only); close() ends them.
+     */
+    threads?: number | string;
+  }): Promise<NonbondedForce> {
+    let threads: number;
+    try {
+      threads = parseThreads(o.threads ?? 1, 'threads');
+    } catch (e) {
+      if (e instanceof ThreadCountError) throw new MdInputError(e.message);
+      throw e;
+    }
     const [sf, se] = [await mdShape(o.keyF), await mdShape(o.keyE)];
     if (se.output !== 'fev') throw new MdInputError(`variant ${o.keyE} computes "${se.output}"; energy steps need output fev`);
     // TypeScript and WebAssembly variants share the kernel interface (wasm.ts adapts the latter).
     if (sf.M !== se.M || sf.N !== se.N || sf.precision !== se.precision || sf.target !== se.target || !['ts', 'wasm'].includes(sf.target)) {
       throw new MdInputError(`variants ${o.keyF} and ${o.keyE} must both be TypeScript (or both WebAssembly) with the same cluster shape and precision`);
     }
+    if (threads > 1 && sf.target !== 'ts') {
+      throw new MdInputError(`threads ${threads}: only TypeScript variants run on worker threads; ${o.keyF} is a ${sf.target === 'wasm' ? 'WebAssembly' : sf.target} variant (use threads 1, or a TypeScript variant)`);
+    }
     const full = (await variantParams(o.keyF)).list === 'full';
     if (((await variantParams(o.keyE)).list === 'full') !== full) throw new MdInputError(`variants ${o.keyF} and ${o.keyE} use different list types (half/full)`);
     const load = (k: string): Promise<MdTsModule> => (sf.target === 'wasm' ? loadWasmKernel(k) : loadTsModule<MdTsModule>(k));
     const modF = await load(o.keyF);
     const modE = o.keyE === o.keyF ? modF : await load(o.keyE);
-    return new NonbondedForce(o.topology, o.settings, o.rlist, o.keyF, o.keyE, modF, modE, sf.M, sf.N, sf.precision, full, o.search ?? {});
+    const par = threads > 1 ? await MdThreads.create(threads, o.keyF, o.keyE) : undefined;
+    return new NonbondedForce(o.topology, o.settings, o.rlist, o.keyF, o.keyE, modF, modE, sf.M, sf.N, sf.precision, full, o.search ?? {}, par);
+  }
+
+  /** End the worker threads (if any); safe to call more than once. */
+  async close(): Promise<void> {
+    await this.par?.close();
   }
 
   /** Grid, cluster and search again from positions x (any periodic image). */
@@ -88,6 +128,11 @@ export class NonbondedForce {
       for (let d = 0; d < 3; d++) this.offset[3 * p + d] = L.x[3 * p + d]! - x[3 * a + d]!;
     }
     this.fPad = this.precision === 'f64' ? new Float64Array(3 * L.nPadded) : new Float32Array(3 * L.nPadded);
+    if (this.par) {
+      // Shares this.args in place: it is the problem's cached object, so finish() sees the shared xq.
+      this.par.setup(this.args, L.nPadded);
+      this.fSum = new Float64Array(3 * L.nPadded);
+    }
     this.timers.search += performance.now() - t0;
     this.timers.searches++;
   }
@@ -117,9 +162,11 @@ export class NonbondedForce {
       xq[4 * p + 1] = x[3 * a + 1]! + off[3 * p + 1]!;
       xq[4 * p + 2] = x[3 * a + 2]! + off[3 * p + 2]!;
     }
-    this.fPad.fill(0);
     let res: NonbondedEnergies | null = null;
-    if (energies) {
+    if (this.par) {
+      res = this.computeThreaded(f, energies);
+    } else if (energies) {
+      this.fPad.fill(0);
       this.energy.fill(0);
       this.fshift.fill(0);
       const out = { f: this.fPad, energy: this.energy, fshift: this.fshift };
@@ -128,6 +175,7 @@ export class NonbondedForce {
       f.set(r.f);
       res = { vdw: r.vdw, coul: r.coul, virial: r.virial };
     } else {
+      this.fPad.fill(0);
       this.modF.kernel({ ...this.args, f: this.fPad, energy: this.energy, fshift: this.fshift });
       const fp = this.fPad;
       const slot = L.slotOf;
@@ -141,5 +189,48 @@ export class NonbondedForce {
     this.timers.kernel += performance.now() - t0;
     this.timers.calls++;
     return res;
+  }
+
+  /** compute() over the threads: each range into its own outputs, summed here in range order. */
+  private computeThreaded(f: Float64Array, energies: boolean): NonbondedEnergies | null {
+    const mod = energies ? this.modE : this.modF;
+    const chunks = this.par!.run((a) => mod.kernel(a), energies);
+    const nc = chunks.length;
+    const slot = this.problem.layout.slotOf;
+    if (!energies) {
+      for (let a = 0; a < slot.length; a++) {
+        const p = 3 * slot[a]!;
+        let fx = 0;
+        let fy = 0;
+        let fz = 0;
+        for (let c = 0; c < nc; c++) {
+          const fc = chunks[c]!.f;
+          fx += fc[p]!;
+          fy += fc[p + 1]!;
+          fz += fc[p + 2]!;
+        }
+        f[3 * a] = fx;
+        f[3 * a + 1] = fy;
+        f[3 * a + 2] = fz;
+      }
+      return null;
+    }
+    const fs = this.fSum!;
+    fs.set(chunks[0]!.f);
+    for (let c = 1; c < nc; c++) {
+      const fc = chunks[c]!.f;
+      for (let i = 0; i < fs.length; i++) fs[i]! += fc[i]!;
+    }
+    const es = this.energySum;
+    const ss = this.fshiftSum;
+    es.fill(0);
+    ss.fill(0);
+    for (const c of chunks) {
+      for (let k = 0; k < 2; k++) es[k]! += c.energy[k]!;
+      for (let k = 0; k < 81; k++) ss[k]! += c.fshift[k]!;
+    }
+    const r = this.problem.finish(this.precision, { f: fs, energy: es, fshift: ss });
+    f.set(r.f);
+    return { vdw: r.vdw, coul: r.coul, virial: r.virial };
   }
 }

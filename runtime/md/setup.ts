@@ -14,6 +14,7 @@ import { cellOrder, parseOrdering, ORDERINGS } from './orderings.ts';
 import { KB_GROMACS, type Constraints, type MdRun, type Thermostat } from './engine.ts';
 import { MdInputError } from './errors.ts';
 import { siblingKey, variantParams } from '../variants.ts';
+import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 
 export const CLUSTERS = ['1x1', '2x2', '4x2', '4x4', '4x8', '8x4', '8x8'] as const;
 
@@ -47,6 +48,8 @@ export interface MdOptions {
   list?: 'half' | 'full';
   ordering?: string;
   nstcalcenergy?: number;
+  /** Threads for the non-bonded kernels: an integer 1..2 x CPUs (default 1); > 1 needs a TypeScript variant. */
+  threads?: number | string;
 }
 
 /** Saved run state: enough to continue exactly (JSON keeps doubles exact). */
@@ -229,6 +232,16 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     throw new MdInputError(`variant ${keyF} does not compute this system's interaction (${settings.interaction}, geometric LJ, ${settings.shift ? 'potential-shift' : 'plain'}) on the TypeScript or WebAssembly target`);
   }
   const keyE = p.output === 'fev' ? keyF : await siblingKey(keyF, { output: 'fev' });
+  let threads: number;
+  try {
+    threads = parseThreads(o.threads ?? 1, '--threads');
+  } catch (e) {
+    if (e instanceof ThreadCountError) throw new MdInputError(e.message);
+    throw e;
+  }
+  if (threads > 1 && p.target !== 'ts') {
+    throw new MdInputError(`--threads ${threads}: only the TypeScript variants run on worker threads; ${keyF} is a ${p.target === 'wasm' ? 'WebAssembly' : String(p.target)} variant (use --threads 1, or --target ts)`);
+  }
   const [M, N] = String(p.cluster).split('x').map(Number) as [number, number];
 
   // Verlet buffer.
@@ -317,6 +330,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
       nstcalcenergy: o.nstcalcenergy ?? d.nstcalcenergy,
       step0,
       thermostatEnergy,
+      threads,
     },
     names,
     molecules,

@@ -5,6 +5,8 @@ import { loadTsModule } from '../variants.ts';
 import type { GemTsModule } from '../gem/run.ts';
 import type { GemParams } from '../gem/model.ts';
 import type { ConvTsModule } from '../bigdft/apply.ts';
+import type { MdTsModule } from '../md/kernels.ts';
+import { mdStepDone, type MdSetupArgs } from './md.ts';
 
 type Real = Float32Array | Float64Array;
 export type TaskFn = (args: Record<string, unknown>) => unknown;
@@ -63,6 +65,9 @@ export interface ConvSPassArgs {
   yin?: Real; scale?: number;
 }
 
+/** The MD force range this worker holds (md-setup) and computes on each md-step (runtime/parallel/md.ts). */
+let md: { s: MdSetupArgs; mods: Promise<[MdTsModule, MdTsModule]> } | undefined;
+
 export const TASKS: Record<string, TaskFn> = {
   ping: () => 'ok',
   load: async (a) => {
@@ -87,6 +92,27 @@ export const TASKS: Record<string, TaskFn> = {
       scatter(xt, a.xt!, n, m, j0, cnt);
     } else mod.kernel!({ x, y, n, m: cnt });
     scatter(y, a.y, n, m, j0, cnt);
+  },
+  // Synchronous, so a following md-step (messages are handled in order) always sees it.
+  'md-setup': (args) => {
+    const s = args as unknown as MdSetupArgs;
+    md = { s, mods: Promise.all([load<MdTsModule>(s.keyF), load<MdTsModule>(s.keyE)]) };
+  },
+  'md-step': async (args) => {
+    const cur = md;
+    if (!cur) throw new Error('md-step before md-setup');
+    const { s } = cur;
+    let err: unknown;
+    try {
+      const [modF, modE] = await cur.mods;
+      s.f.fill(0);
+      s.energy.fill(0);
+      s.fshift.fill(0);
+      (args.energies ? modE : modF).kernel({ ...s.args, f: s.f, energy: s.energy, fshift: s.fshift });
+    } catch (e) {
+      err = e ?? new Error('unknown error');
+    }
+    mdStepDone(s.ctl, err);
   },
   'conv-s': async (args) => {
     const a = args as unknown as ConvSPassArgs;

@@ -1,0 +1,206 @@
+// The MD non-bonded forces over worker threads (issue 7). After each pair search the packed kernel
+// inputs move to SharedArrayBuffers and the i-entries of the pair list are cut into contiguous
+// ranges of about equal j-entry count (the kernel's work). The calling thread computes the first
+// range itself and each pool worker one other, every range with the same generated kernel into
+// its own force, energy and shift-force arrays; the caller then sums those. Half-list kernels
+// also write j-forces, so ranges cannot share a force array: the sums are the only difference
+// from the single-thread run (round-off).
+//
+// One force call must stay synchronous (MdEngine.simulate is): the caller posts one message per
+// worker and blocks in Atomics.wait on a shared counter that each worker raises when done.
+import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
+import { Pool } from './pool.ts';
+
+export type MdInputs = Omit<MdArgs, 'f' | 'energy' | 'fshift'>;
+type Typed = Real | Int32Array | Uint32Array;
+
+/** Control block words: finished workers, error flag, error text length; the text follows. */
+export const MD_CTL_DONE = 0;
+export const MD_CTL_ERROR = 1;
+export const MD_CTL_ERRLEN = 2;
+export const MD_CTL_TEXT_OFFSET = 16;
+const ERR_BYTES = 4096;
+/** A worker that has not answered after this long is taken for dead. */
+const STEP_TIMEOUT_MS = 600_000;
+
+/** Outputs of one range. */
+export interface MdChunk {
+  ci: Int32Array;
+  f: Real;
+  energy: Float64Array;
+  fshift: Float64Array;
+}
+
+/** What a worker keeps between force calls (md-setup) and runs on each (md-step). */
+export interface MdSetupArgs {
+  keyF: string;
+  keyE: string;
+  args: MdInputs;
+  f: Real;
+  energy: Float64Array;
+  fshift: Float64Array;
+  ctl: Int32Array;
+}
+
+function share<T extends Typed>(x: T): T {
+  if (x.buffer instanceof SharedArrayBuffer) return x;
+  const Ctor = x.constructor as new (b: SharedArrayBuffer) => T;
+  const y = new Ctor(new SharedArrayBuffer(x.byteLength));
+  y.set(x as never);
+  return y;
+}
+
+/** Move the kernel inputs to shared memory, in place (the object may be cached by its MdProblem). */
+export function shareMdInputs(a: MdInputs): void {
+  a.xq = share(a.xq);
+  a.type = share(a.type);
+  a.ljp = share(a.ljp);
+  a.nbfp = share(a.nbfp);
+  a.ci = share(a.ci);
+  a.cj = share(a.cj);
+  a.excl = share(a.excl);
+  a.shiftVec = share(a.shiftVec);
+  a.params = { ...a.params, tabF: share(a.params.tabF), tabV: share(a.params.tabV) };
+}
+
+/**
+ * Boundaries b[0] = 0 <= b[1] <= ... <= b[parts] = n of the i-entries (4 ints each in ci) so that
+ * each range holds about the same work: its j-entries plus one per i-entry.
+ */
+export function splitByWork(ci: Int32Array, parts: number): number[] {
+  const n = ci.length >> 2;
+  let total = 0;
+  for (let e = 0; e < n; e++) total += ci[4 * e + 3]! - ci[4 * e + 2]! + 1;
+  const b = [0];
+  let acc = 0;
+  let e = 0;
+  for (let p = 1; p < parts; p++) {
+    const target = (total * p) / parts;
+    while (e < n && acc + (ci[4 * e + 3]! - ci[4 * e + 2]! + 1) / 2 < target) {
+      acc += ci[4 * e + 3]! - ci[4 * e + 2]! + 1;
+      e++;
+    }
+    b.push(e);
+  }
+  b.push(n);
+  return b;
+}
+
+/** The force calls of one NonbondedForce spread over `threads` threads (this one and threads - 1 workers). */
+export class MdThreads {
+  private readonly ctl = new Int32Array(new SharedArrayBuffer(MD_CTL_TEXT_OFFSET + ERR_BYTES));
+  private args: MdInputs | undefined;
+  /** chunks[0] is computed by this thread, chunks[w + 1] by worker w. */
+  chunks: MdChunk[] = [];
+  private closed = false;
+
+  private constructor(
+    readonly threads: number,
+    private readonly pool: Pool,
+    readonly keyF: string,
+    readonly keyE: string,
+  ) {}
+
+  /** Start threads - 1 workers with both variants loaded. */
+  static async create(threads: number, keyF: string, keyE: string): Promise<MdThreads> {
+    if (!(Number.isInteger(threads) && threads >= 2)) throw new RangeError(`MdThreads needs 2 or more threads, got ${threads}`);
+    const pool = await Pool.create(threads - 1);
+    try {
+      await pool.preload(keyF === keyE ? [keyF] : [keyF, keyE]);
+    } catch (e) {
+      await pool.close();
+      throw e;
+    }
+    return new MdThreads(threads, pool, keyF, keyE);
+  }
+
+  /**
+   * New inputs (after a pair search): shared in place, split by work, fresh per-range outputs
+   * of `nPadded` particles, and handed to the workers.
+   */
+  setup(args: MdInputs, nPadded: number): void {
+    if (this.closed) throw new Error('the MD worker threads are closed');
+    shareMdInputs(args);
+    this.args = args;
+    const b = splitByWork(args.ci, this.threads);
+    const f32 = args.xq instanceof Float32Array;
+    this.chunks = [];
+    for (let c = 0; c < this.threads; c++) {
+      const fbuf = new SharedArrayBuffer(3 * nPadded * (f32 ? 4 : 8));
+      this.chunks.push({
+        ci: args.ci.subarray(4 * b[c]!, 4 * b[c + 1]!),
+        f: f32 ? new Float32Array(fbuf) : new Float64Array(fbuf),
+        energy: new Float64Array(new SharedArrayBuffer(2 * 8)),
+        fshift: new Float64Array(new SharedArrayBuffer(81 * 8)),
+      });
+    }
+    for (let w = 0; w < this.threads - 1; w++) {
+      const c = this.chunks[w + 1]!;
+      const s: MdSetupArgs = { keyF: this.keyF, keyE: this.keyE, args: { ...args, ci: c.ci }, f: c.f, energy: c.energy, fshift: c.fshift, ctl: this.ctl };
+      this.pool.post(w, { task: 'md-setup', args: s as unknown as Record<string, unknown> });
+    }
+  }
+
+  /**
+   * One force call on the current inputs (positions already written into the shared xq): each
+   * range's outputs are zeroed and computed; `kernel` is the variant on this thread (force-only,
+   * or with energies when `energies`). Returns when every range is done.
+   */
+  run(kernel: (a: MdArgs) => void, energies: boolean): MdChunk[] {
+    if (this.closed) throw new Error('the MD worker threads are closed');
+    const args = this.args;
+    if (!args) throw new Error('MdThreads.run before setup');
+    const ctl = this.ctl;
+    const nw = this.threads - 1;
+    Atomics.store(ctl, MD_CTL_DONE, 0);
+    Atomics.store(ctl, MD_CTL_ERROR, 0);
+    for (let w = 0; w < nw; w++) this.pool.post(w, { task: 'md-step', args: { energies } });
+    let mine: unknown;
+    try {
+      const c = this.chunks[0]!;
+      c.f.fill(0);
+      c.energy.fill(0);
+      c.fshift.fill(0);
+      kernel({ ...args, ci: c.ci, f: c.f, energy: c.energy, fshift: c.fshift });
+    } catch (e) {
+      mine = e;
+    }
+    // Wait for the workers even when this thread failed: they must be done before the next call.
+    const deadline = Date.now() + STEP_TIMEOUT_MS;
+    for (;;) {
+      const done = Atomics.load(ctl, MD_CTL_DONE);
+      if (done >= nw) break;
+      if (Date.now() > deadline) {
+        this.closed = true;
+        void this.pool.close();
+        throw new Error(`MD worker threads: ${nw - done} of ${nw} workers did not finish a force call within ${STEP_TIMEOUT_MS / 1000} s`);
+      }
+      Atomics.wait(ctl, MD_CTL_DONE, done, 1000);
+    }
+    if (mine !== undefined) throw mine;
+    if (Atomics.load(ctl, MD_CTL_ERROR) !== 0) {
+      const len = Atomics.load(ctl, MD_CTL_ERRLEN);
+      const text = new TextDecoder().decode(new Uint8Array(ctl.buffer, MD_CTL_TEXT_OFFSET, len).slice());
+      throw new Error(`MD worker thread failed: ${text}`);
+    }
+    return this.chunks;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.close();
+  }
+}
+
+/** Worker side: report the end of one md-step (and its error, if any) through the control block. */
+export function mdStepDone(ctl: Int32Array, error?: unknown): void {
+  if (error !== undefined && Atomics.compareExchange(ctl, MD_CTL_ERROR, 0, 1) === 0) {
+    const msg = error instanceof Error ? error.message : String(error);
+    const bytes = new TextEncoder().encode(msg).subarray(0, ERR_BYTES);
+    new Uint8Array(ctl.buffer, MD_CTL_TEXT_OFFSET, ERR_BYTES).set(bytes);
+    Atomics.store(ctl, MD_CTL_ERRLEN, bytes.length);
+  }
+  Atomics.add(ctl, MD_CTL_DONE, 1);
+  Atomics.notify(ctl, MD_CTL_DONE);
+}

@@ -1,0 +1,142 @@
+// Worker threads for the MD non-bonded forces (issue 7): the i-entries split over threads, each
+// range into its own force/energy/shift-force arrays summed afterwards, give the forces, energies
+// and virial of the single-thread run up to round-off in those sums; whole runs give the same
+// thermo; WebAssembly variants and bad thread counts are refused with clear user errors; the
+// worker threads end with the run.
+import { describe, it, expect, afterAll } from 'vitest';
+import { Command } from 'commander';
+import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
+import { NonbondedForce } from '../../runtime/md/forces.ts';
+import { MdInputError } from '../../runtime/md/errors.ts';
+import { runMdWorkload, registerMd } from '../../cli/commands/md.ts';
+import { maxThreads } from '../../runtime/parallel/pool.ts';
+import { splitByWork } from '../../runtime/parallel/md.ts';
+
+const WATER = new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname;
+const quiet = () => {};
+
+const open: NonbondedForce[] = [];
+afterAll(async () => {
+  for (const nb of open) await nb.close();
+});
+
+/** Largest |a - b| over the largest |b| (or 1e-300). */
+function rel(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  expect(a.length).toBe(b.length);
+  let d = 0;
+  let m = 1e-300;
+  for (let i = 0; i < a.length; i++) {
+    d = Math.max(d, Math.abs(a[i]! - b[i]!));
+    m = Math.max(m, Math.abs(b[i]!));
+  }
+  return d / m;
+}
+const relNum = (a: number, b: number): number => Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);
+
+async function forces(o: MdOptions, threads: number) {
+  const p = await prepareRun(o);
+  const r = p.run;
+  const nb = await NonbondedForce.create({ topology: r.topology, settings: r.settings, rlist: r.rlist, keyF: r.keyF, keyE: r.keyE, search: r.search, threads });
+  open.push(nb);
+  expect(nb.threads).toBe(threads);
+  const n = r.mass.length;
+  // Off the lattice (the perfect fcc crystal has forces of round-off size only).
+  const x = Float64Array.from(r.x, (xi, i) => xi + 1e-2 * Math.cos(3 * i));
+  nb.rebuild(x);
+  const f0 = new Float64Array(3 * n);
+  const e0 = nb.compute(x, f0, true)!;
+  const f1 = new Float64Array(3 * n);
+  expect(nb.compute(x, f1, false)).toBeNull();
+  // Moved positions without a new search: the shared positions are updated before each call.
+  for (let i = 0; i < 3 * n; i++) x[i]! += 1e-3 * Math.sin(7 * i);
+  const f2 = new Float64Array(3 * n);
+  const e2 = nb.compute(x, f2, true)!;
+  const f3 = new Float64Array(3 * n);
+  nb.compute(x, f3, false);
+  return { keyF: r.keyF, f0, e0, f1, f2, e2, f3, nci: nb.list.ci.length / 4 };
+}
+
+describe('non-bonded forces over threads equal the single-thread ones to round-off', () => {
+  const cases: [string, MdOptions][] = [
+    ['SPC/E water box, f64 lj-rf 4x4', { system: 'water', gro: WATER, cluster: '4x4', precision: 'f64' }],
+    ['LJ fluid, f64 4x2', { system: 'lj', cells: 6, cluster: '4x2', precision: 'f64' }],
+    ['LJ fluid, f64 1x1 full list', { system: 'lj', cells: 5, cluster: '1x1', list: 'full', precision: 'f64' }],
+  ];
+  for (const [name, o] of cases) {
+    it(name, async () => {
+      const one = await forces(o, 1);
+      if (name.includes('water')) expect(one.keyF).toContain('.lj-rf.');
+      for (const t of [2, 3]) {
+        const par = await forces(o, t);
+        expect(par.nci).toBe(one.nci);
+        for (const [a, b] of [[par.f0, one.f0], [par.f1, one.f1], [par.f2, one.f2], [par.f3, one.f3]] as const) expect(rel(a, b)).toBeLessThan(1e-12);
+        // Force-only and energy calls agree with each other as they do single-threaded.
+        expect(rel(par.f1, par.f0)).toBeLessThan(1e-12);
+        for (const [a, b] of [[par.e0, one.e0], [par.e2, one.e2]] as const) {
+          expect(relNum(a.vdw, b.vdw)).toBeLessThan(1e-12);
+          if (b.coul !== 0) expect(relNum(a.coul, b.coul)).toBeLessThan(1e-12);
+          expect(rel(a.virial, b.virial)).toBeLessThan(1e-12);
+        }
+      }
+    });
+  }
+});
+
+describe('splitByWork', () => {
+  it('cuts the i-entries into contiguous ranges of about equal j-entry count', () => {
+    // 10 i-entries with 1, 2, ..., 10 j-entries (work j + 1).
+    const ci = new Int32Array(40);
+    let j = 0;
+    for (let e = 0; e < 10; e++) {
+      ci.set([e, 13, j, j + e + 1], 4 * e);
+      j += e + 1;
+    }
+    const b = splitByWork(ci, 2);
+    expect(b[0]).toBe(0);
+    expect(b[2]).toBe(10);
+    const work = (lo: number, hi: number) => { let s = 0; for (let e = lo; e < hi; e++) s += e + 2; return s; };
+    expect(Math.abs(work(0, b[1]!) - work(b[1]!, 10))).toBeLessThanOrEqual(11);
+    expect(splitByWork(new Int32Array(0), 3)).toEqual([0, 0, 0, 0]);
+    expect(splitByWork(ci, 1)).toEqual([0, 10]);
+  });
+});
+
+describe('kernforge run md --threads', () => {
+  const thermo = async (o: Parameters<typeof runMdWorkload>[0]) => (await runMdWorkload({ log: quiet, ...o })).outcome.thermo;
+  it('a 30-step LJ run on 2 threads gives the thermo of 1 thread to round-off', async () => {
+    const o = { system: 'lj' as const, cells: 6, cluster: '4x2', precision: 'f64' as const, steps: 30, thermo: 10 };
+    const [a, b] = [await thermo({ ...o, threads: 1 }), await thermo({ ...o, threads: '2' })];
+    expect(b.map((r) => r.step)).toEqual([0, 10, 20, 30]);
+    for (let k = 0; k < a.length; k++) {
+      for (const q of ['T', 'epot', 'etot', 'P'] as const) expect(relNum(b[k]![q], a[k]![q])).toBeLessThan(1e-10);
+    }
+  });
+  it('a 30-step water run (SETTLE, leap-frog) on 2 threads gives the thermo of 1 thread to round-off', async () => {
+    const o = { system: 'water' as const, gro: WATER, cluster: '4x4', precision: 'f64' as const, steps: 30, thermo: 10 };
+    const [a, b] = [await thermo({ ...o, threads: 1 }), await thermo({ ...o, threads: 2 })];
+    expect(b.length).toBe(a.length);
+    for (let k = 0; k < a.length; k++) {
+      for (const q of ['T', 'vdw', 'coul', 'etot', 'P'] as const) expect(relNum(b[k]![q], a[k]![q])).toBeLessThan(1e-9);
+    }
+  });
+  it('refuses --threads > 1 with a WebAssembly variant', async () => {
+    await expect(runMdWorkload({ system: 'lj', cells: 5, target: 'wasm', steps: 1, threads: 2, log: quiet })).rejects.toThrow(MdInputError);
+    await expect(runMdWorkload({ system: 'lj', cells: 5, target: 'wasm', steps: 1, threads: 2, log: quiet })).rejects.toThrow(/--threads 2: only the TypeScript variants run on worker threads/);
+    const p = await prepareRun({ system: 'lj', cells: 5 });
+    const r = p.run;
+    const wasm = (k: string) => k.replace('.ts.', '.wasm.').replace('.f64.', '.f32.').replace(/\.\d+x\d+\./, '.4x4.');
+    await expect(NonbondedForce.create({ topology: r.topology, settings: r.settings, rlist: r.rlist, keyF: wasm(r.keyF), keyE: wasm(r.keyE), threads: 2 })).rejects.toThrow(/only TypeScript variants run on worker threads/);
+    // One thread stays allowed.
+    expect((await runMdWorkload({ system: 'lj', cells: 5, target: 'wasm', steps: 1, threads: 1, log: quiet })).outcome.steps).toBe(1);
+  });
+  it('refuses bad thread counts as user errors', async () => {
+    for (const bad of ['0', '-1', '1.5', 'abc', '', String(maxThreads() + 1)]) {
+      await expect(runMdWorkload({ system: 'lj', cells: 5, steps: 1, threads: bad, log: quiet })).rejects.toThrow(MdInputError);
+      await expect(runMdWorkload({ system: 'lj', cells: 5, steps: 1, threads: bad, log: quiet })).rejects.toThrow(/--threads .*must be an integer from 1 to \d+/);
+    }
+    const program = new Command().exitOverride();
+    registerMd(program.command('run'));
+    await expect(program.parseAsync(['run', 'md', '--cells', '5', '--steps', '1', '--threads', 'x2'], { from: 'user' })).rejects.toThrow(/--threads x2: the thread count must be an integer/);
+    await expect(NonbondedForce.create({ ...(await prepareRun({ system: 'lj', cells: 5 })).run, threads: 0 } as never)).rejects.toThrow(/threads 0/);
+  });
+});
