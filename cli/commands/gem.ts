@@ -3,7 +3,8 @@
 // beside the .pqr) or generates one (runtime/gem/surface.ts: --surface, or when there is no .vert
 // file; --write-vert saves it), estimates the electrostatic
 // radius A (unless fixed), picks the region once, chooses a variant for that region and salt
-// (or takes --variant: a TS key runs here, a WGSL key on the WebGPU adapter, runtime/gem/wgsl.ts),
+// (or takes --variant: a TS key runs here, a WGSL key on the WebGPU adapter, runtime/gem/wgsl.ts,
+// a gpu.js key in its gpu.js mode, runtime/gem/gpujs.ts),
 // verifies it against the f64 reference on a subset of the vertices, runs it on all of them and
 // writes GEM's output format atomically (`<file>.tmp`, then rename), and on request pictures of
 // the potential on the surface (--picture x.png / x.html, runtime/gem/picture.ts).
@@ -324,6 +325,38 @@ async function runWgslVariant(key: string, atoms: GemAtoms, verts: GemVertices, 
   }
 }
 
+/**
+ * A gpu.js variant in its backend (mode): verified on a subset (its own kernel over the spread
+ * vertices), then one kernel over every vertex (kernelSeconds: that run, compilation included,
+ * since gpu.js compiles on the first call).
+ */
+async function runGpujsVariant(key: string, atoms: GemAtoms, verts: GemVertices, params: GemParams, region: GemRegion, count: number): Promise<VariantRun> {
+  const { prepareGemGpujs, GpujsModeError } = await import('../../runtime/gem/gpujs.ts');
+  const idx = spread(verts.n, count);
+  let sub;
+  try {
+    sub = await prepareGemGpujs(key, atoms, subset(verts, idx), { params });
+  } catch (e) {
+    if (e instanceof GpujsModeError) throw new UserError(`variant ${key}: ${e.message} (leave out --variant, or give a gem-potential.ts key, to run on the CPU)`);
+    throw e;
+  }
+  let verification: GemVerification;
+  try {
+    verification = checkGemPotentials(sub.run(), idx, GEM_VERIFY_RTOL.f32, atoms, verts, params, region);
+  } finally {
+    sub.destroy();
+  }
+  if (!verification.ok) throw refuse(key, verification);
+  const prep = await prepareGemGpujs(key, atoms, verts, { params });
+  try {
+    const tk = performance.now();
+    const phi = prep.run();
+    return { phi, verification, kernelSeconds: (performance.now() - tk) / 1000, device: `gpu.js ${prep.mode} mode (this process)` };
+  } finally {
+    prep.destroy();
+  }
+}
+
 /** The whole workload; returns the summary (the output file is written on success only). */
 export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkloadSummary> {
   const t0 = performance.now();
@@ -406,9 +439,12 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
   } catch (e) {
     throw new UserError(`${(e as Error).message} (leave out --variant to choose one automatically)`);
   }
-  const { phi, verification, kernelSeconds, device } = (await variantParams(key)).target === 'wgsl'
+  const target = (await variantParams(key)).target;
+  const { phi, verification, kernelSeconds, device } = target === 'wgsl'
     ? await runWgslVariant(key, atoms, verts, params, region, o.verifyVertices ?? 200)
-    : await runTsVariant(key, info.precision, atoms, verts, params, region, o.verifyVertices ?? 200, threads);
+    : target === 'gpujs'
+      ? await runGpujsVariant(key, atoms, verts, params, region, o.verifyVertices ?? 200)
+      : await runTsVariant(key, info.precision, atoms, verts, params, region, o.verifyVertices ?? 200, threads);
   let minPhi = Infinity, maxPhi = -Infinity;
   for (let i = 0; i < verts.n; i++) {
     const x = phi[i]!;
@@ -492,7 +528,7 @@ export function registerGem(run: Command): void {
     .option('--proj-len <L>', 'projection length p along the normals (Angstrom)', num('--proj-len'), 0)
     .option('--fix-a <A>', 'electrostatic radius (Angstrom); estimated from the atoms when absent', num('--fix-a'))
     .option('-o, --output <file>', 'output file', 'phi.out')
-    .option('--variant <key>', 'gem-potential variant, TS or WGSL (default: TS f32 unroll 4 for the region and salt); a WGSL key runs on the WebGPU adapter')
+    .option('--variant <key>', 'gem-potential variant, TS, WGSL or gpu.js (default: TS f32 unroll 4 for the region and salt); a WGSL key runs on the WebGPU adapter, a gpu.js key in its gpu.js mode')
     .option('--threads <n>', 'worker threads for a TypeScript variant, the vertices split between them (default 1: this thread)')
     .action(async (molecule: string, o: { vert?: string; surface?: SurfaceKind; probe?: number; density?: number; writeVert?: string; picture?: string[]; epsOut: number; epsIn: number; salt: number; projLen: number; fixA?: number; output: string; variant?: string; threads?: string }) => {
       const s = await runGemWorkload({ molecule, ...o });

@@ -1,6 +1,7 @@
 // Render context of the gem-potential family (seed 003): the region and salt pick the pair
 // formula (no branch in the inner loop), the unroll factor gives k vertices their own locals,
-// the rsqrt form and the atom block size only change speed.
+// the rsqrt form and the atom block size only change speed. gpu.js variants are one thread per
+// vertex, the problem's constants folded on the host, run through the backend named by `mode`.
 import { SpecError, type Spec } from '../spec.ts';
 import type { Variant } from '../space.ts';
 import type { FamilyModule } from './types.ts';
@@ -16,7 +17,8 @@ function validate(spec: Spec): void {
       if (!ok(v)) throw new SpecError(spec.file, spec.where(['axes', axis, 'values', i]), `axes.${axis}.values.${i}`, `"${v}" is not allowed; allowed: ${allowed}`);
     });
   };
-  check('target', (v) => v === 'ts' || v === 'wgsl', 'ts, wgsl');
+  check('target', (v) => v === 'ts' || v === 'wgsl' || v === 'gpujs', 'ts, wgsl, gpujs');
+  if (spec.axes.some((a) => a.name === 'mode')) check('mode', (v) => v === 'cpu' || v === 'webasm' || v === 'headlessgl', 'cpu, webasm, headlessgl');
   if (spec.axes.some((a) => a.name === 'workgroup')) check('workgroup', (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 256, 'integers 1 to 256');
   if (spec.axes.some((a) => a.name === 'atoms')) check('atoms', (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 16, 'integers 1 to 16');
   check('region', (v) => v === 1 || v === 2 || v === 3, '1, 2, 3');
@@ -48,6 +50,8 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     r3: region === 3,
     salt: v.salt === 'nonzero',
     nr: v.rsqrt === 'nr',
+    // gpu.js: the backend.
+    mode: v.mode ?? '',
     // WGSL: invocations per workgroup (each takes K consecutive vertices).
     workgroup: v.workgroup ?? 0,
     tiled: tile > 0,
