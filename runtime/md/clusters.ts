@@ -381,11 +381,7 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
       const zlo = ilz - rlist, zhi = ihz + rlist;
       for (; k < kEnd; k++) {
         const c = nbC[k]!;
-        const cx = Math.floor(c / g.ncy);
-        const cy = c - cx * g.ncy;
-        const dxc = Math.max(0, cx * g.sx - ihx, ilx - (cx + 1) * g.sx);
-        const dyc = Math.max(0, cy * g.sy - ihy, ily - (cy + 1) * g.sy);
-        if (dxc * dxc + dyc * dyc >= rl2) continue;
+        if (columnGap2(g, c, ilx, ihx, ily, ihy) >= rl2) continue;
         const j1 = g.colEnd[c]! / N;
         if (j1 <= jmin) continue;
         // Columns are z-sorted and the column's i-clusters go up in z: the cursor skips the
@@ -557,6 +553,15 @@ class ColumnNeighbours {
   }
 }
 
+/** Squared x/y distance between a box [lx, hx] x [ly, hy] (a point when lo = hi) and grid column c. */
+function columnGap2(g: ClusterGrid, c: number, lx: number, hx: number, ly: number, hy: number): number {
+  const cx = Math.floor(c / g.ncy);
+  const cy = c - cx * g.ncy;
+  const dx = Math.max(0, cx * g.sx - hx, lx - (cx + 1) * g.sx);
+  const dy = Math.max(0, cy * g.sy - hy, ly - (cy + 1) * g.sy);
+  return dx * dx + dy * dy;
+}
+
 /** Exclusions as a CSR by atom, partners sorted. */
 function exclusionCsr(sys: MdSystem): { start: Int32Array; list: Int32Array } {
   const n = sys.q.length;
@@ -614,11 +619,7 @@ function atomPairList(sys: MdSystem, L: ClusterLayoutWithGrid, rlist: number, sh
         let nt = 0;
         for (; k < kEnd; k++) {
           const jc = nbC[k]!;
-          const jcx = Math.floor(jc / g.ncy);
-          const jcy = jc - jcx * g.ncy;
-          const dxc = Math.max(0, jcx * g.sx - ix, ix - (jcx + 1) * g.sx);
-          const dyc = Math.max(0, jcy * g.sy - iy, iy - (jcy + 1) * g.sy);
-          if (dxc * dxc + dyc * dyc >= rl2) continue;
+          if (columnGap2(g, jc, ix, ix, iy, iy) >= rl2) continue;
           const j1 = g.colEnd[jc]!;
           let j = cursor[k]!;
           while (j < j1 && xs[3 * j + 2]! < zlo) j++;

@@ -10,7 +10,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync, renameSync, rmSync,
 import { createRequire } from 'node:module';
 import { dirname, join, resolve, basename } from 'node:path';
 import { replayStrategy } from './strategies.ts';
-import { DEFAULT_CACHE_DIR } from './cache.ts';
+import { DEFAULT_CACHE_DIR, type CacheRun } from './cache.ts';
 
 export type TuneStatus = 'ok' | 'wrong' | 'compile-error' | 'timeout' | 'device-lost' | 'error';
 export type Strategy = 'random' | 'annealing' | 'bandit' | 'descent' | 'model' | 'exhaustive';
@@ -31,17 +31,8 @@ export interface CacheResult {
   at: string;
 }
 
-export interface CacheRun {
-  id: string;
-  family: string;
-  problem: string;
-  strategy: string;
-  seed: number;
-  maxEvals: number;
-  started: string;
-  finished?: string;
-  evaluations: { key: string; medianMs: number | null }[];
-}
+/** Runs are read as the tuner writes them (runtime/tune/cache.ts). */
+export type { CacheRun };
 
 export interface TuneCacheFile {
   format: 'kernforge-tune-cache';
