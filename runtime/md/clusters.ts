@@ -320,15 +320,8 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
   const fullMask = new Uint32Array(maskWords);
   for (let w = 0; w < maskWords; w++) fullMask[w] = w < maskWords - 1 || MN % 32 === 0 ? 0xffffffff : (2 ** (MN % 32) - 1) >>> 0;
   // Exclusions as a sorted CSR by atom for quick membership tests.
-  const n = sys.q.length;
-  const exStart = new Int32Array(n + 1);
-  for (let a = 0; a < n; a++) exStart[a + 1] = exStart[a]! + (sys.exclusions[a]?.length ?? 0);
-  const exList = new Int32Array(exStart[n]!);
-  for (let a = 0; a < n; a++) if (sys.exclusions[a]) exList.set(Int32Array.from(sys.exclusions[a]!).sort(), exStart[a]!);
-  const isExcluded = (a: number, b: number): boolean => {
-    for (let k = exStart[a]!; k < exStart[a + 1]!; k++) if (exList[k] === b) return true;
-    return false;
-  };
+  const { start: exStart, list: exList } = exclusionCsr(sys);
+  const isExcluded = (a: number, b: number): boolean => csrHas(exStart, exList, a, b);
   // j-clusters that hold an excluded partner of some atom of the current i-cluster.
   const exclJ = new Int32Array(L.nPadded / N).fill(-1);
 
@@ -572,6 +565,12 @@ function exclusionCsr(sys: MdSystem): { start: Int32Array; list: Int32Array } {
   return { start, list };
 }
 
+/** Whether atom b is among atom a's exclusions. */
+function csrHas(start: Int32Array, list: Int32Array, a: number, b: number): boolean {
+  for (let k = start[a]!; k < start[a + 1]!; k++) if (list[k] === b) return true;
+  return false;
+}
+
 /**
  * The 1x1 case of the grid search: a plain atom-pair (Verlet) list, each pair within rlist once,
  * grouped by i atom and shift. Same entries and order as the general search with rBB = 0, without
@@ -636,11 +635,7 @@ function atomPairList(sys: MdSystem, L: ClusterLayoutWithGrid, rlist: number, sh
               tmpJ = grow(tmpJ, 2 * nt);
               tmpM = grow(tmpM, 2 * nt);
             }
-            let msk = 1;
-            if (hasEx) {
-              const b = L.atomOf[j]!;
-              for (let e = exStart[atomA]!; e < exStart[atomA + 1]!; e++) if (exList[e] === b) msk = 0;
-            }
+            const msk = hasEx && csrHas(exStart, exList, atomA, L.atomOf[j]!) ? 0 : 1;
             tmpJ[nt] = j;
             tmpM[nt] = msk;
             nt++;
