@@ -309,7 +309,7 @@ export class MdEngine {
       // The last step's thermo needs v(t + dt/2) of one more half step: use the kick only (no drift).
       const ekin0 = ekinHalfOld;
       const vNext = Float64Array.from(v);
-      for (let a = 0; a < n; a++) for (let d = 0; d < 3; d++) vNext[3 * a + d]! += dt * invMass[a]! * f[3 * a + d]!;
+      for (let i = 0; i < 3 * n; i++) vNext[i]! += 2 * halfDtIm3[i]! * f[i]!;
       cvir.fill(0);
       if (run.constraints) {
         const xNext = Float64Array.from(x);

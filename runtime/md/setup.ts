@@ -191,13 +191,16 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
   // Variant pair.
   let keyF = o.variant;
   if (o.target !== undefined && !['ts', 'wasm'].includes(o.target)) throw new MdInputError(`--target ${o.target}: allowed ts (TypeScript), wasm (WebAssembly SIMD, f32)`);
+  if (o.precision !== undefined && !['f32', 'f64'].includes(o.precision)) throw new MdInputError(`--precision ${o.precision}: allowed f32, f64`);
+  // The key parts this system fixes: interaction, geometric LJ combination, shift.
+  const semantic = `${settings.interaction}.geom.${settings.shift ? 'shift' : 'plain'}`;
   if (!keyF && o.target === 'wasm') {
     // WebAssembly SIMD: f32 kernels with j-clusters of 4 in one vector register (4x4, 8x4).
     const cluster = o.cluster ?? '4x4';
     if (!['4x4', '8x4'].includes(cluster)) throw new MdInputError(`--cluster ${cluster} with --target wasm: allowed 4x4, 8x4`);
     if ((o.precision ?? 'f32') !== 'f32') throw new MdInputError(`--precision ${o.precision} with --target wasm: the WebAssembly SIMD kernels are f32`);
     if (o.list === 'full') throw new MdInputError('--list full needs --cluster 1x1 on the TypeScript target');
-    keyF = `md-nonbonded.wasm.${settings.interaction}.geom.${settings.shift ? 'shift' : 'plain'}.f32.f.${cluster}.mask.mask`;
+    keyF = `md-nonbonded.wasm.${semantic}.f32.f.${cluster}.mask.mask`;
   }
   if (!keyF && !o.cluster && !o.list) {
     // No explicit choice: the variant tuned on this machine (kernforge tune), else the default below.
@@ -205,7 +208,6 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     // SIMD; --target ts keeps TypeScript), else the f64 class's winner at f32; f64: the f64 class.
     const { loadTuned } = await import('../tune/tuned.ts');
     const precision = o.precision ?? 'f64';
-    if (!['f32', 'f64'].includes(precision)) throw new MdInputError(`--precision ${precision}: allowed f32, f64`);
     const base = kind === 'lj' ? 'lj-fluid' : 'water-rf';
     const held: string[] = [];
     let t = precision === 'f32' ? await loadTuned('md-nonbonded', `${base}-f32`, { load: false, warn: (l) => held.push(l) }) : undefined;
@@ -222,10 +224,9 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     const cluster = o.cluster ?? d.cluster;
     if (!(CLUSTERS as readonly string[]).includes(cluster)) throw new MdInputError(`--cluster ${cluster}: allowed ${CLUSTERS.join(', ')}`);
     const precision = o.precision ?? 'f64';
-    if (!['f32', 'f64'].includes(precision)) throw new MdInputError(`--precision ${precision}: allowed f32, f64`);
     const list = cluster === '1x1' ? `.${o.list ?? 'half'}` : '';
     if (o.list === 'full' && cluster !== '1x1') throw new MdInputError('--list full needs --cluster 1x1');
-    keyF = `md-nonbonded.ts.${settings.interaction}.geom.${settings.shift ? 'shift' : 'plain'}.${precision}.f.${cluster}${list}.mask.mask`;
+    keyF = `md-nonbonded.ts.${semantic}.${precision}.f.${cluster}${list}.mask.mask`;
   }
   const p = await variantParams(keyF);
   if (p.interaction !== settings.interaction || p.ljShift !== (settings.shift ? 'shift' : 'plain') || p.ljComb !== 'geom' || (p.target !== 'ts' && p.target !== 'wasm')) {
