@@ -57,9 +57,11 @@ export const WATER_CANDIDATES = [
   ...['4x4.mask.mask', '4x4.mask.branch', '8x4.mask.mask'].map((s) => `md-nonbonded.wasm.lj-rf.geom.shift.f32.f.${s}`),
 ];
 
+/** What a LAMMPS run that gave no timing reports (with `why`). */
+const none: LammpsResult = { available: false, seconds: NaN, stepsPerSecond: NaN, breakdown: {}, version: '' };
+
 /** Run LAMMPS's in.lj (copied from bench/lammps) single-threaded and parse its timing summary. */
 export function runLammps(workDir: string, steps: number, cells: number): LammpsResult {
-  const none: LammpsResult = { available: false, seconds: NaN, stepsPerSecond: NaN, breakdown: {}, version: '' };
   const which = spawnSync('sh', ['-c', 'command -v lmp'], { encoding: 'utf8' });
   if (which.status !== 0) return { ...none, why: 'lmp not found (Debian package lammps)' };
   const input = readFileSync(join(HERE, 'lammps/in.lj'), 'utf8').replace(/^variable\s+n\s+equal.*$/m, `variable n equal ${cells}`).replace(/^run\s+\d+/m, `run ${steps}`);
@@ -72,7 +74,6 @@ export function runLammps(workDir: string, steps: number, cells: number): Lammps
 
 /** Loop time, steps/s, the timing breakdown and the version from LAMMPS's screen output. */
 export function parseLammpsOutput(out: string): LammpsResult {
-  const none: LammpsResult = { available: false, seconds: NaN, stepsPerSecond: NaN, breakdown: {}, version: '' };
   const loop = /Loop time of ([\d.eE+-]+) on 1 procs for (\d+) steps/.exec(out);
   if (!loop) return { ...none, why: 'no "Loop time ... on 1 procs" line in the LAMMPS output' };
   const breakdown: Record<string, number> = {};
