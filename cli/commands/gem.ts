@@ -342,7 +342,7 @@ async function runGpujsVariant(key: string, atoms: GemAtoms, verts: GemVertices,
   }
   let verification: GemVerification;
   try {
-    verification = checkGemPotentials(sub.run(), idx, GEM_VERIFY_RTOL.f32, atoms, verts, params, region);
+    verification = checkGemPotentials(await sub.run(), idx, GEM_VERIFY_RTOL.f32, atoms, verts, params, region);
   } finally {
     sub.destroy();
   }
@@ -350,7 +350,7 @@ async function runGpujsVariant(key: string, atoms: GemAtoms, verts: GemVertices,
   const prep = await prepareGemGpujs(key, atoms, verts, { params });
   try {
     const tk = performance.now();
-    const phi = prep.run();
+    const phi = await prep.run();
     return { phi, verification, kernelSeconds: (performance.now() - tk) / 1000, device: `gpu.js ${prep.mode} mode (this process)` };
   } finally {
     prep.destroy();

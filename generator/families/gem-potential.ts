@@ -4,7 +4,7 @@
 // vertex, the problem's constants folded on the host, run through the backend named by `mode`.
 import { SpecError, type Spec } from '../spec.ts';
 import type { Variant } from '../space.ts';
-import type { FamilyModule } from './types.ts';
+import { GPUJS_MODES, type FamilyModule } from './types.ts';
 
 const AXES = ['target', 'region', 'precision', 'salt', 'unroll', 'rsqrt', 'block'];
 
@@ -17,8 +17,8 @@ function validate(spec: Spec): void {
       if (!ok(v)) throw new SpecError(spec.file, spec.where(['axes', axis, 'values', i]), `axes.${axis}.values.${i}`, `"${v}" is not allowed; allowed: ${allowed}`);
     });
   };
-  check('target', (v) => v === 'ts' || v === 'wgsl' || v === 'gpujs', 'ts, wgsl, gpujs');
-  if (spec.axes.some((a) => a.name === 'mode')) check('mode', (v) => v === 'cpu' || v === 'webasm' || v === 'headlessgl', 'cpu, webasm, headlessgl');
+  check('target', (v) => v === 'ts' || v === 'wgsl' || v === 'gpujs' || v === 'wasm', 'ts, wgsl, gpujs, wasm');
+  if (spec.axes.some((a) => a.name === 'mode')) check('mode', (v) => GPUJS_MODES.includes(v as string), GPUJS_MODES.join(', '));
   if (spec.axes.some((a) => a.name === 'workgroup')) check('workgroup', (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 256, 'integers 1 to 256');
   if (spec.axes.some((a) => a.name === 'atoms')) check('atoms', (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 16, 'integers 1 to 16');
   check('region', (v) => v === 1 || v === 2 || v === 3, '1, 2, 3');

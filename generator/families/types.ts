@@ -10,3 +10,6 @@ export interface FamilyModule {
   /** Everything the templates need for one variant, computed before rendering. */
   context(spec: Spec, v: Variant): Record<string, unknown>;
 }
+
+/** gpu.js backends a gpujs variant may name (runtime/backends/gpujs.ts runs them). */
+export const GPUJS_MODES: readonly string[] = ['cpu', 'webasm', 'headlessgl', 'webgpu'];

@@ -18,6 +18,8 @@ let ctxPromise: Promise<GpuContext> | undefined;
 // instance, Dawn's event processing later aborts on a destroyed mutex (seen as random
 // crashes and hangs with webgpu 0.6.2). Every instance created is kept here for good.
 const keepAlive: unknown[] = [];
+/** The Dawn instance and adapter options that gave the shared device (for navigator.gpu). */
+let chosen: { instance: GPU; opts: GPURequestAdapterOptions } | undefined;
 
 /** The shared device (created once per process). */
 export function gpu(): Promise<GpuContext> {
@@ -60,6 +62,7 @@ async function open(): Promise<GpuContext> {
     const requiredLimits: Record<string, number> = {};
     for (const k of want) requiredLimits[k] = adapter.limits[k];
     keepAlive.push(adapter);
+    chosen = { instance: g, opts: a.opts };
     const device = await adapter.requestDevice({ requiredLimits });
     const info = adapter.info;
     const name = [info.description || info.device || info.vendor || 'unknown adapter', info.architecture].filter(Boolean).join(' ');
@@ -69,6 +72,45 @@ async function open(): Promise<GpuContext> {
     `no WebGPU adapter: tried ${tried.join(', then ')}. On a machine without a GPU, Dawn needs Mesa's EGL/GL ` +
       `(Debian: libegl1 libegl-mesa0 libgl1-mesa-dri); set EGL_PLATFORM=surfaceless.`,
   );
+}
+
+/**
+ * A `navigator.gpu` for libraries that look for one (gpu.js's webgpu mode): requestAdapter goes
+ * to the Dawn instance and backend that gave the shared device, with the same options (e.g.
+ * the compatibility feature level on OpenGL ES), so they get the same adapter. Throws
+ * NoAdapterError as gpu() does.
+ */
+export async function navigatorGpu(): Promise<GPU> {
+  await gpu();
+  const { instance, opts } = chosen!;
+  // The device a library asks for gets the adapter's storage-buffer limits as well: WebGPU's
+  // defaults (8 per stage on the compatibility level) are below what kernels with one buffer per
+  // input array need, and the adapter offers more.
+  const requestAdapter = async (o?: GPURequestAdapterOptions): Promise<GPUAdapter | null> => {
+    const adapter = await instance.requestAdapter({ ...opts, ...o });
+    if (!adapter) return null;
+    keepAlive.push(adapter);
+    const requestDevice = adapter.requestDevice.bind(adapter);
+    const raise = ['maxStorageBuffersPerShaderStage', 'maxBindingsPerBindGroup', 'maxStorageBufferBindingSize', 'maxBufferSize', 'maxComputeWorkgroupStorageSize'] as const;
+    return new Proxy(adapter, {
+      get(target, prop) {
+        if (prop === 'requestDevice') {
+          return (d?: GPUDeviceDescriptor) => {
+            const requiredLimits: Record<string, number> = { ...(d?.requiredLimits as Record<string, number> | undefined) };
+            for (const k of raise) requiredLimits[k] = Math.max(requiredLimits[k] ?? 0, target.limits[k]);
+            return requestDevice({ ...d, requiredLimits });
+          };
+        }
+        const v = Reflect.get(target, prop, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+  };
+  return {
+    requestAdapter,
+    getPreferredCanvasFormat: () => 'rgba8unorm',
+    wgslLanguageFeatures: instance.wgslLanguageFeatures,
+  } as GPU;
 }
 
 /** Whether an adapter is available, without throwing; the reason when not. */

@@ -1,21 +1,18 @@
 // gem-potential gpu.js variants: the generated file is a JavaScript module whose `kernel` is a
 // gpu.js kernel function (one thread per vertex, a loop over the atoms); gpu.js compiles it for
-// the backend the variant names (`mode`: cpu, webasm or headlessgl). The atom-independent terms
+// the backend the variant names (`mode`: cpu, webasm, headlessgl or webgpu; runtime/backends/gpujs.ts). The atom-independent terms
 // are folded on the host in f64 (as for WGSL) and handed over as kernel constants; the arrays go
 // in as Float32Array, phi comes back as f32 (precision 'single').
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GPU } from 'gpu.js';
+import { callKernel, expectedKernelClass, gpujsFor, kernelClass, type GpujsMode } from '../backends/gpujs.ts';
 import { GENERATED_ROOT, UnknownVariantError, manifest, variantParams } from '../variants.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
 import { gemParams, type GemParams, type GemRegion } from './model.ts';
 import { checkVariant, gemVariantInfo, type GemRunOptions, type GemRunResult } from './run.ts';
 import { gemWgslConstants } from './wgsl.ts';
 
-export type GpujsMode = 'cpu' | 'webasm' | 'headlessgl';
-
-/** The kernel class gpu.js must pick for each mode (its `gpu` mode falls back silently; these do not). */
-const KERNEL_CLASS: Record<GpujsMode, string> = { cpu: 'CPUKernel', webasm: 'WebAssemblyKernel', headlessgl: 'HeadlessGLKernel' };
+export { GpujsModeError, probeGpujsMode, type GpujsMode } from '../backends/gpujs.ts';
 
 /** A generated gpu.js variant module. */
 export interface GemGpujsModule {
@@ -52,50 +49,9 @@ export function loadGpujsModule(key: string): Promise<GemGpujsModule> {
   return m;
 }
 
-/** Probe results per mode (a probe compiles and runs a tiny kernel). */
-const probes = new Map<GpujsMode, { ok: true } | { ok: false; why: string }>();
-
-/**
- * Whether gpu.js really runs `mode` here: a tiny kernel must compile on the expected kernel
- * class and give the right numbers. headlessgl needs the gl package built and a display
- * (e.g. `xvfb-run -a`).
- */
-export function gpujsModeAvailable(mode: GpujsMode): { ok: true } | { ok: false; why: string } {
-  let r = probes.get(mode);
-  if (r) return r;
-  let gpu: GPU | undefined;
-  try {
-    if (!(mode in KERNEL_CLASS)) throw new Error(`unknown gpu.js mode "${mode}" (known: ${Object.keys(KERNEL_CLASS).join(', ')})`);
-    gpu = new GPU({ mode });
-    const k = gpu.createKernel(function (this: { thread: { x: number } }, a: number[]) {
-      return a[this.thread.x]! * 2.5;
-    }, { output: [3], precision: 'single' });
-    const out = Array.from(k(new Float32Array([1, 2, 3])) as Float32Array);
-    const cls = (k as unknown as { kernel?: { constructor: { name: string } } }).kernel?.constructor.name;
-    if (cls !== KERNEL_CLASS[mode]) throw new Error(`gpu.js chose ${cls ?? 'no kernel'} instead of ${KERNEL_CLASS[mode]}`);
-    if (out.join() !== '2.5,5,7.5') throw new Error(`a test kernel gave ${out.join(', ')}`);
-    r = { ok: true };
-  } catch (e) {
-    const msg = (e as Error).message;
-    const hint = mode === 'headlessgl' ? (process.env.DISPLAY ? ' (the gl package may not be built)' : ' (no DISPLAY: run under xvfb-run -a; the gl package must be built)') : '';
-    r = { ok: false, why: `gpu.js mode ${mode} is not available here: ${msg}${hint}` };
-  } finally {
-    try {
-      gpu?.destroy();
-    } catch {
-      // destroying a half-made GPU may throw; nothing to release then
-    }
-  }
-  probes.set(mode, r);
-  return r;
-}
-
-/** A gpu.js mode that is not available here. */
-export class GpujsModeError extends Error {}
-
 export interface PreparedGemGpujs {
   /** Run the kernel once over every vertex; returns phi (f32 widened to f64). */
-  run(): Float64Array;
+  run(): Promise<Float64Array>;
   destroy(): void;
   params: GemParams;
   region: GemRegion;
@@ -111,8 +67,6 @@ export async function prepareGemGpujs(key: string, atoms: GemAtoms, v: GemVertic
   checkVariant(key, info, params);
   const mod = await loadGpujsModule(key);
   const mode = mod.MODE;
-  const avail = gpujsModeAvailable(mode);
-  if (!avail.ok) throw new GpujsModeError(avail.why);
   const salt = info.salt === 'nonzero';
   const c = gemWgslConstants(atoms, params, info.region, salt);
   const all: Record<string, number> = { p: params.p, ion: params.ionRadius, kappa: salt ? params.kappa : 0, g: c.g, h: c.h, kc: c.kc, scale: c.scale, phi0: c.phi0 };
@@ -126,7 +80,7 @@ export async function prepareGemGpujs(key: string, atoms: GemAtoms, v: GemVertic
   // gpu.js textures need at least one element; an empty problem never reaches the kernel.
   const nonEmpty = (a: Float64Array): Float32Array => (a.length > 0 ? f32(a) : new Float32Array(1));
   const inputs = [v.x, v.y, v.z, v.nx, v.ny, v.nz, atoms.x, atoms.y, atoms.z, atoms.q].map(nonEmpty);
-  const gpu = new GPU({ mode });
+  const gpu = await gpujsFor(mode);
   const kernel = gpu.createKernel(mod.kernel, {
     output: [Math.max(v.n, 1)],
     constants,
@@ -139,9 +93,11 @@ export async function prepareGemGpujs(key: string, atoms: GemAtoms, v: GemVertic
     params,
     region: info.region,
     mode,
-    run() {
+    async run() {
       if (v.n === 0) return new Float64Array(0);
-      const out = (kernel as unknown as (...a: Float32Array[]) => Float32Array)(...inputs);
+      const out = await callKernel<Float32Array>(kernel, inputs);
+      const cls = kernelClass(kernel);
+      if (cls !== expectedKernelClass(mode)) throw new Error(`variant ${key}: gpu.js compiled it as ${cls ?? 'no kernel'}, not ${expectedKernelClass(mode)} (mode ${mode})`);
       return Float64Array.from(out.subarray(0, v.n));
     },
     destroy() {
@@ -154,7 +110,7 @@ export async function prepareGemGpujs(key: string, atoms: GemAtoms, v: GemVertic
 export async function runGemGpujs(key: string, atoms: GemAtoms, vertices: GemVertices, opts: GemRunOptions = {}): Promise<GemRunResult> {
   const prep = await prepareGemGpujs(key, atoms, vertices, opts);
   try {
-    return { phi: prep.run(), params: prep.params, region: prep.region };
+    return { phi: await prep.run(), params: prep.params, region: prep.region };
   } finally {
     prep.destroy();
   }

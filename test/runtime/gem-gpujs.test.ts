@@ -6,7 +6,8 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { libraryKeys } from '../../runtime/variants.ts';
 import { readPqr, readVert, gemParams, gemReference, gemVariantInfo, type GemAtoms, type GemVertices, type GemRegion } from '../../runtime/gem/index.ts';
-import { runGemGpujs, gpujsModeAvailable, loadGpujsModule, type GpujsMode } from '../../runtime/gem/gpujs.ts';
+import { runGemGpujs, probeGpujsMode, loadGpujsModule, type GpujsMode } from '../../runtime/gem/gpujs.ts';
+import { GPUJS_MODES, type GpujsProbe } from '../../runtime/backends/gpujs.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const DATA = new URL('../../../shared/data/gem/', import.meta.url).pathname;
@@ -20,11 +21,14 @@ const modeOf = (key: string): GpujsMode => key.split('.').pop() as GpujsMode;
 
 const rmse = (a: ArrayLike<number>, b: Float64Array): number => Math.sqrt(Array.from(a).reduce((s, x, i) => s + (x - b[i]!) ** 2, 0) / b.length);
 
+/** Probe results of every mode, taken before the tests are defined (which ones run depends on them). */
+const PROBES = new Map<GpujsMode, GpujsProbe>(await Promise.all(GPUJS_MODES.map(async (m) => [m, await probeGpujsMode(m)] as const)));
+
 const hasXvfb = spawnSync('sh', ['-c', 'command -v xvfb-run'], { encoding: 'utf8' }).status === 0;
 
 /** How a mode is run here: in this process, in a child under xvfb-run, or not at all (why). */
 function howToRun(mode: GpujsMode): { where: 'here' | 'xvfb' } | { where: 'skip'; why: string } {
-  const p = gpujsModeAvailable(mode);
+  const p = PROBES.get(mode)!;
   if (p.ok) return { where: 'here' };
   if (mode === 'headlessgl' && !process.env.DISPLAY && hasXvfb) return { where: 'xvfb' };
   return { where: 'skip', why: p.why };
@@ -59,16 +63,16 @@ describe('gem-potential gpu.js library', () => {
 
   it('is small and covers every region, both salts and every mode', () => {
     expect(keys.length).toBeGreaterThanOrEqual(2);
-    expect(keys.length).toBeLessThanOrEqual(4);
-    for (const t of ['region1', 'region2', 'region3', 'zero', 'nonzero', 'cpu', 'webasm', 'headlessgl']) {
+    expect(keys.length).toBeLessThanOrEqual(5);
+    for (const t of ['region1', 'region2', 'region3', 'zero', 'nonzero', 'cpu', 'webasm', 'headlessgl', 'webgpu']) {
       expect(keys.some((k) => k.split('.').includes(t)), t).toBe(true);
     }
-    for (const k of keys) expect(k).toMatch(/^gem-potential\.gpujs\.region[123]\.f32\.(zero|nonzero)\.unroll1\.div\.block0\.(cpu|webasm|headlessgl)$/);
+    for (const k of keys) expect(k).toMatch(/^gem-potential\.gpujs\.region[123]\.f32\.(zero|nonzero)\.unroll1\.div\.block0\.(cpu|webasm|headlessgl|webgpu)$/);
   });
 
   it('cpu and webasm are available wherever gpu.js is installed', () => {
     for (const m of ['cpu', 'webasm'] as const) {
-      const p = gpujsModeAvailable(m);
+      const p = PROBES.get(m)!;
       expect(p.ok, p.ok ? '' : p.why).toBe(true);
     }
   });

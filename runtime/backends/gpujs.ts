@@ -1,0 +1,118 @@
+// gpu.js backends, shared by every family's gpujs target. A variant names its mode; this module
+// says whether the mode really runs here (a probe compiles and runs a tiny kernel and checks the
+// kernel class gpu.js chose, since its automatic modes fall back silently), hands out GPU
+// instances in that mode, and calls kernels the same way whatever the mode (webgpu kernels return
+// Promises, the others return their result).
+//   cpu         JavaScript on this thread
+//   webasm      gpu.js's WebAssembly backend
+//   headlessgl  WebGL through the `gl` package: needs it built and a display (xvfb-run -a)
+//   webgpu      WGSL compute shaders through Dawn (the `webgpu` package), on the adapter the
+//               WGSL target uses (runtime/backends/webgpu.ts): navigator.gpu is wired to it
+import { GPU } from 'gpu.js';
+
+export type GpujsMode = 'cpu' | 'webasm' | 'headlessgl' | 'webgpu';
+export const GPUJS_MODES: readonly GpujsMode[] = ['cpu', 'webasm', 'headlessgl', 'webgpu'];
+
+/** The kernel class gpu.js must pick for each mode. */
+const KERNEL_CLASS: Record<GpujsMode, string> = { cpu: 'CPUKernel', webasm: 'WebAssemblyKernel', headlessgl: 'HeadlessGLKernel', webgpu: 'WebGPUKernel' };
+
+/** A gpu.js mode that is not available here; the message says why and what it takes. */
+export class GpujsModeError extends Error {}
+
+export type GpujsProbe = { ok: true } | { ok: false; why: string };
+
+const probes = new Map<GpujsMode, Promise<GpujsProbe>>();
+let navigatorReady: Promise<void> | undefined;
+
+/** Define globalThis.navigator.gpu (Node has none) from the shared Dawn instance, once. */
+function wireNavigator(): Promise<void> {
+  navigatorReady ??= (async () => {
+    const { navigatorGpu } = await import('./webgpu.ts');
+    const g = await navigatorGpu();
+    const nav = (globalThis as unknown as { navigator?: Record<string, unknown> }).navigator;
+    if (nav && nav.gpu) return;
+    if (nav) Object.defineProperty(nav, 'gpu', { value: g, configurable: true });
+    else Object.defineProperty(globalThis, 'navigator', { value: { gpu: g }, configurable: true, writable: true });
+  })();
+  navigatorReady.catch(() => {
+    navigatorReady = undefined;
+  });
+  return navigatorReady;
+}
+
+/** The name gpu.js's kernel object has (which backend really compiled it). */
+export function kernelClass(kernel: unknown): string | undefined {
+  return (kernel as { kernel?: { constructor: { name: string } } }).kernel?.constructor.name;
+}
+
+/** A hint on what a mode needs, appended to probe failures. */
+function hint(mode: GpujsMode): string {
+  if (mode === 'headlessgl') return process.env.DISPLAY ? ' (the gl package may not be built)' : ' (no DISPLAY: run under xvfb-run -a; the gl package must be built)';
+  if (mode === 'webgpu') return ' (needs a WebGPU adapter from Dawn: a GPU, or Mesa llvmpipe with libegl1 libegl-mesa0 libgl1-mesa-dri)';
+  return '';
+}
+
+/**
+ * Whether gpu.js runs `mode` here: a tiny kernel must compile on the expected kernel class and
+ * give the right numbers. Cached per process; never throws.
+ */
+export function probeGpujsMode(mode: GpujsMode): Promise<GpujsProbe> {
+  let p = probes.get(mode);
+  if (!p) {
+    p = (async (): Promise<GpujsProbe> => {
+      if (!(mode in KERNEL_CLASS)) return { ok: false, why: `unknown gpu.js mode "${mode}" (known: ${GPUJS_MODES.join(', ')})` };
+      let gpu: GPU | undefined;
+      try {
+        if (mode === 'webgpu') await wireNavigator();
+        gpu = new GPU({ mode });
+        const k = gpu.createKernel(function (this: { thread: { x: number } }, a: number[]) {
+          return a[this.thread.x]! * 2.5;
+        }, { output: [3], precision: 'single' });
+        const out = Array.from((await k(new Float32Array([1, 2, 3]))) as Float32Array);
+        const cls = kernelClass(k);
+        if (cls !== KERNEL_CLASS[mode]) throw new Error(`gpu.js chose ${cls ?? 'no kernel'} instead of ${KERNEL_CLASS[mode]}`);
+        if (out.join() !== '2.5,5,7.5') throw new Error(`a test kernel gave ${out.join(', ')}`);
+        return { ok: true };
+      } catch (e) {
+        return { ok: false, why: `gpu.js mode ${mode} is not available here: ${(e as Error).message}${hint(mode)}` };
+      } finally {
+        try {
+          gpu?.destroy();
+        } catch {
+          // destroying a half-made GPU may throw; nothing to release then
+        }
+      }
+    })();
+    probes.set(mode, p);
+  }
+  return p;
+}
+
+/** The modes among `modes` that run here, and why each other one does not. */
+export async function availableGpujsModes(modes: readonly GpujsMode[] = GPUJS_MODES): Promise<{ modes: GpujsMode[]; unavailable: Partial<Record<GpujsMode, string>> }> {
+  const out: GpujsMode[] = [];
+  const unavailable: Partial<Record<GpujsMode, string>> = {};
+  for (const m of modes) {
+    const r = await probeGpujsMode(m);
+    if (r.ok) out.push(m);
+    else unavailable[m] = r.why;
+  }
+  return { modes: out, unavailable };
+}
+
+/** A GPU instance in `mode`; GpujsModeError (with the probe's reason) when the mode does not run here. */
+export async function gpujsFor(mode: GpujsMode): Promise<GPU> {
+  const r = await probeGpujsMode(mode);
+  if (!r.ok) throw new GpujsModeError(r.why);
+  return new GPU({ mode });
+}
+
+/** Call a gpu.js kernel and await its result (webgpu kernels return a Promise, the others the value). */
+export async function callKernel<T = Float32Array>(kernel: unknown, args: readonly unknown[]): Promise<T> {
+  return (await (kernel as (...a: unknown[]) => unknown)(...args)) as T;
+}
+
+/** The class gpu.js must compile a kernel of `mode` into (to check a kernel did not fall back). */
+export function expectedKernelClass(mode: GpujsMode): string {
+  return KERNEL_CLASS[mode];
+}
