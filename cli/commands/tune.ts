@@ -30,6 +30,8 @@ export interface TuneCliOptions {
   progressEvery?: number;
   quiet?: boolean;
   list?: boolean;
+  /** Thread counts to consider, e.g. '1' or '1,2' (default: what each family offers). */
+  threads?: string;
   log?: (line: string) => void;
 }
 
@@ -41,7 +43,8 @@ export async function listTuning(families: string[], o: TuneCliOptions): Promise
   const devices = (await detectDevices(devicesOf(o.device))).filter((d) => d.available);
   for (const d of devices) {
     const off = Object.entries(d.unavailableTargets ?? {}).map(([t, why]) => `; ${t} not available: ${why}`).join('');
-    log(`${d.id}: targets ${d.targets.join(', ')}${off}`);
+    const modes = d.gpujsModes?.length ? ` (gpu.js modes ${d.gpujsModes.join(', ')})` : '';
+    log(`${d.id}: targets ${d.targets.join(', ')}${modes}${off}`);
   }
   for (const f of await tuningFamilies()) {
     if (families.length > 0 && !families.includes(f.family)) continue;
@@ -65,6 +68,13 @@ function devicesOf(s: string | undefined): DeviceId[] {
   if (d === 'all') return ['cpu', 'webgpu'];
   if (d === 'cpu' || d === 'webgpu') return [d];
   throw new UserError(`--device ${d}: allowed cpu, webgpu, all`);
+}
+
+function threadsOf(s: string | undefined): number[] | undefined {
+  if (s === undefined) return undefined;
+  const out = s.split(',').filter(Boolean).map(Number);
+  if (out.length === 0 || out.some((n) => !(Number.isInteger(n) && n >= 1))) throw new UserError(`--threads ${s}: a comma-separated list of positive integers, e.g. 1,2`);
+  return out;
 }
 
 function spaceOf(s: string | undefined): 'library' | 'full' {
@@ -101,6 +111,7 @@ export async function runTuneCommand(families: string[], o: TuneCliOptions): Pro
     remeasure: o.remeasure,
     retryFailed: o.retryFailed,
     runTimeoutS: o.runTimeout,
+    threads: threadsOf(o.threads),
     signal: ac.signal,
     log,
     progress: createProgress({ every: o.progressEvery, quiet: o.quiet }),
@@ -148,7 +159,8 @@ export function registerTune(program: Command, setStatus: (s: number) => void): 
     .command('tune')
     .description('autotune: verify and time candidate variants per device, family and problem; cache every measurement; write the winners to kernforge-tuned.json')
     .argument('[families...]', 'md-nonbonded, gem-potential, bigdft-conv (default: all)')
-    .option('--device <d>', 'cpu (targets ts, and wasm where WebAssembly SIMD validates; KERNFORGE_WASM_SIMD=off leaves wasm out), webgpu or all', 'cpu')
+    .option('--device <d>', "cpu (targets ts, wasm where WebAssembly SIMD validates, gpujs in gpu.js's cpu and webasm modes; KERNFORGE_WASM_SIMD=off or KERNFORGE_GPUJS=off leaves one out), webgpu (wgsl, gpujs in headlessgl and webgpu modes) or all", 'cpu')
+    .option('--threads <list>', 'thread counts to consider, comma-separated (default: every count a family offers, up to the cores)')
     .option('--strategy <s>', 'exhaustive, random, annealing, bandit, descent (coordinate descent) or model (additive surrogate)', 'exhaustive')
     .option('--space <s>', "candidates: 'library' (the committed variants) or 'full' (every valid point of the tuning axes, rendered on demand)", 'library')
     .option('--max-evals <n>', 'evaluations per device, family and problem chosen by the strategy (default: every candidate)', int('--max-evals', 1))

@@ -12,7 +12,12 @@ import { createHash } from 'node:crypto';
 import { cpus, totalmem, platform, arch } from 'node:os';
 
 export type DeviceId = 'cpu' | 'webgpu';
-export type DeviceTarget = 'ts' | 'wgsl' | 'wasm';
+export type DeviceTarget = 'ts' | 'wgsl' | 'wasm' | 'gpujs';
+
+/** gpu.js modes (runtime/backends/gpujs.ts), by the device they compute on. */
+export type GpujsModeName = 'cpu' | 'webasm' | 'headlessgl' | 'webgpu';
+/** The CPU runs gpu.js's cpu and webasm modes; the GPU device its WebGL and WebGPU modes. */
+export const GPUJS_MODES_OF: Record<DeviceId, readonly GpujsModeName[]> = { cpu: ['cpu', 'webasm'], webgpu: ['headlessgl', 'webgpu'] };
 
 export interface Device {
   id: DeviceId;
@@ -20,8 +25,13 @@ export interface Device {
   target: DeviceTarget;
   /** Every target available on it, the primary first (cpu: ts, then wasm when WebAssembly SIMD validates). */
   targets: DeviceTarget[];
-  /** Targets the device could offer but does not here, with the reason (cpu: wasm without SIMD). */
-  unavailableTargets?: Partial<Record<DeviceTarget, string>>;
+  /**
+   * Targets (or gpu.js modes, as "gpujs:<mode>") the device could offer but does not here, with
+   * the reason (cpu: wasm without SIMD; webgpu: gpujs:headlessgl without a display).
+   */
+  unavailableTargets?: Record<string, string>;
+  /** gpu.js modes that run on this device here (target gpujs is offered when there is one). */
+  gpujsModes?: GpujsModeName[];
   name: string;
   available: boolean;
   /** Why the device is not available. */
@@ -74,6 +84,47 @@ export function probeWasmSimd(): WasmSimdProbe {
 export interface CpuDeviceOptions {
   /** The WebAssembly SIMD probe result to use instead of probing (tests; default probeWasmSimd()). */
   wasmSimd?: WasmSimdProbe;
+  /**
+   * gpu.js modes on the CPU that run here, and why the others do not (default: none known —
+   * cpuDevice is synchronous; deviceById and detectDevices probe them).
+   */
+  gpujs?: GpujsModes;
+}
+
+/** The outcome of probing gpu.js modes. */
+export interface GpujsModes {
+  modes: GpujsModeName[];
+  unavailable: Partial<Record<GpujsModeName, string>>;
+}
+
+/**
+ * Probe the gpu.js modes of a device (compiles and runs a tiny kernel in each).
+ * KERNFORGE_GPUJS=off turns the gpujs target off, as if no mode ran.
+ */
+export async function probeGpujs(id: DeviceId): Promise<GpujsModes> {
+  const modes = GPUJS_MODES_OF[id];
+  if (/^(off|0|no|false)$/i.test(process.env.KERNFORGE_GPUJS ?? '')) {
+    return { modes: [], unavailable: Object.fromEntries(modes.map((m) => [m, `turned off by KERNFORGE_GPUJS=${process.env.KERNFORGE_GPUJS}`])) };
+  }
+  try {
+    const { availableGpujsModes } = await import('../backends/gpujs.ts');
+    return await availableGpujsModes(modes);
+  } catch (e) {
+    return { modes: [], unavailable: Object.fromEntries(modes.map((m) => [m, `gpu.js failed to load (${(e as Error).message})`])) };
+  }
+}
+
+/** Add the gpujs target and its modes (unavailable ones as "gpujs:<mode>") to a device. */
+function withGpujs(d: Device, g: GpujsModes | undefined): Device {
+  if (!g) return d;
+  const unavailable: Record<string, string> = { ...d.unavailableTargets };
+  for (const [m, why] of Object.entries(g.unavailable)) unavailable[`gpujs:${m}`] = why!;
+  const targets: DeviceTarget[] = g.modes.length > 0 ? [...d.targets, 'gpujs'] : d.targets;
+  const has = Object.keys(unavailable).length > 0;
+  const out: Device = { ...d, targets, gpujsModes: [...g.modes], details: { ...d.details, targets, gpujsModes: [...g.modes], ...(has ? { unavailableTargets: unavailable } : {}) } };
+  if (has) out.unavailableTargets = unavailable;
+  else delete out.unavailableTargets;
+  return out;
 }
 
 /**
@@ -89,7 +140,7 @@ export function cpuDevice(o: CpuDeviceOptions = {}): Device {
   const simd = o.wasmSimd ?? probeWasmSimd();
   const targets: DeviceTarget[] = simd.ok ? ['ts', 'wasm'] : ['ts'];
   const unavailableTargets: Device['unavailableTargets'] = simd.ok ? undefined : { wasm: simd.why ?? 'WebAssembly SIMD is not available' };
-  return {
+  return withGpujs({
     id: 'cpu',
     target: 'ts',
     targets,
@@ -98,7 +149,7 @@ export function cpuDevice(o: CpuDeviceOptions = {}): Device {
     available: true,
     fingerprint: fingerprintOf({ device: 'cpu', model, cores, node }),
     details: { model, cores, node, v8: process.versions.v8, platform: platform(), arch: arch(), memoryBytes: totalmem(), speedMHz: list[0]?.speed, targets, ...(unavailableTargets ? { unavailableTargets } : {}) },
-  };
+  }, o.gpujs);
 }
 
 let webgpuPromise: Promise<Device> | undefined;
@@ -126,7 +177,7 @@ export function webgpuDevice(): Promise<Device> {
       const v = (ctx.limits as unknown as Record<string, unknown>)[k];
       if (typeof v === 'number') limits[k] = v;
     }
-    return {
+    const dev: Device = {
       id: 'webgpu',
       target: 'wgsl',
       targets: ['wgsl'],
@@ -135,6 +186,7 @@ export function webgpuDevice(): Promise<Device> {
       fingerprint: fingerprintOf(id),
       details: { ...id, isFallbackAdapter: (info as { isFallbackAdapter?: boolean }).isFallbackAdapter, limits },
     };
+    return withGpujs(dev, await probeGpujs('webgpu'));
   })();
   return webgpuPromise;
 }
@@ -142,13 +194,13 @@ export function webgpuDevice(): Promise<Device> {
 /** Both devices; WebGPU is probed only when `ids` asks for it (default: both). */
 export async function detectDevices(ids: readonly DeviceId[] = DEVICE_IDS): Promise<Device[]> {
   const out: Device[] = [];
-  for (const id of ids) out.push(id === 'cpu' ? cpuDevice() : await webgpuDevice());
+  for (const id of ids) out.push(await deviceById(id));
   return out;
 }
 
-/** One device by id (`cpu` options: an injected WebAssembly SIMD probe result). */
+/** One device by id, its gpu.js modes probed (`cpu` options: injected probe results). */
 export async function deviceById(id: DeviceId, o: CpuDeviceOptions = {}): Promise<Device> {
-  return id === 'cpu' ? cpuDevice(o) : webgpuDevice();
+  return id === 'cpu' ? cpuDevice({ ...o, gpujs: o.gpujs ?? (await probeGpujs('cpu')) }) : webgpuDevice();
 }
 
 /** For WebGPU: a function telling whether the shared device has been lost since this call. */

@@ -26,9 +26,14 @@ export interface VerifyOutcome {
   status?: ResultStatus;
 }
 
+export interface RunOptions {
+  /** Worker threads to split the problem over (1: this thread only); only counts the family offered (threadCounts). */
+  threads?: number;
+}
+
 export interface PreparedProblem {
-  /** One timed run of a variant on the problem; returns its milliseconds. The first call per key may be a warm-up. */
-  run(key: string): Promise<number>;
+  /** One timed run of a variant on the problem; returns its milliseconds. The first call per key (and thread count) may be a warm-up. */
+  run(key: string, o?: RunOptions): Promise<number>;
   dispose(): void | Promise<void>;
 }
 
@@ -64,6 +69,11 @@ export interface TuningFamily {
    * none for other targets).
    */
   load?(key: string): Promise<unknown>;
+  /**
+   * Thread counts the family can run `key` with on `device` (e.g. [1, 2] for a TS key on a
+   * 2-core CPU); absent or [1]: one thread. The tuner then tunes (key, threads) pairs.
+   */
+  threadCounts?(key: string, device: Device): number[];
   /** Check a variant against the f64 reference on a small input (the family's existing gate). */
   verify(key: string, device: Device, problem: string): Promise<VerifyOutcome>;
   /** Build the problem's inputs once; time variants on it. */

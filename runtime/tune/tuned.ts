@@ -7,7 +7,7 @@
 //     "devices": { "<fingerprint>": { "id": "cpu", "target": "ts", "name": "...",
 //                                      "targets": ["ts", "wasm"] } },   // targets: since wasm; optional
 //     "tuned": { "<fingerprint>": { "<family>": { "<problem>": {
-//         "key": "<fastest verified variant>", "medianMs": number,
+//         "key": "<fastest verified variant>", "threads": n (optional), "medianMs": number,
 //         "defaultKey": "<the family default>" | null, "defaultMs": number | null,
 //         "speedup": defaultMs / medianMs | null, "when": "<ISO>",
 //         "strategy": "...", "evaluated": number, "candidates": number } } } } }
@@ -30,6 +30,8 @@ export const DEFAULT_TUNED_FILE = 'kernforge-tuned.json';
 
 export interface TunedEntry {
   key: string;
+  /** Worker threads the key won with (families that tune the thread count); absent: 1. */
+  threads?: number;
   medianMs: number;
   defaultKey: string | null;
   defaultMs: number | null;
@@ -97,6 +99,8 @@ export interface LoadTunedOptions {
 
 export interface Tuned<M = unknown> {
   key: string;
+  /** Worker threads to run it with: the tuned count, else 1. */
+  threads: number;
   /** True when the key comes from a tuning run on this device. */
   tuned: boolean;
   /** The problem class the key was tuned on (may be a quick class standing in). */
@@ -145,7 +149,7 @@ export async function loadTuned<M = unknown>(family: string, problem?: string, o
         why = `the tuned ${e.key} is no longer a valid variant (${(err as Error).message})`;
         continue;
       }
-      return finish({ key: e.key, tuned: true, problem: name, entry: e });
+      return finish({ key: e.key, threads: e.threads ?? 1, tuned: true, problem: name, entry: e });
     }
   }
   const key = f.defaultKey(device, prob);
@@ -155,5 +159,5 @@ export async function loadTuned<M = unknown>(family: string, problem?: string, o
     warned.add(id);
     (o.warn ?? ((l: string) => process.stderr.write(`${l}\n`)))(`kernforge: no tuned ${family} variant for ${prob} on this ${device.id} (${why}); using the default ${key} (run \`kernforge tune ${family}\`)`);
   }
-  return finish({ key, tuned: false, problem: prob });
+  return finish({ key, threads: 1, tuned: false, problem: prob });
 }

@@ -14,7 +14,12 @@
 // a family's candidates may then come from all of them and the fastest verified one wins,
 // whatever its target. A target the device lacks here is named in a note, and tuning goes on
 // with the others.
-import type { Device, DeviceId, WasmSimdProbe } from './devices.ts';
+//
+// A family that splits work over worker threads offers thread counts per key
+// (TuningFamily.threadCounts); (key, threads) pairs are then the candidates, `threads` one more
+// axis for the strategies, and the winner's count goes to the tuned artefact with its key. A
+// variant is verified once per session, whatever the thread counts it is timed with.
+import type { Device, DeviceId, GpujsModes, WasmSimdProbe } from './devices.ts';
 import { deviceById, DEVICE_IDS, watchDeviceLost } from './devices.ts';
 import { TuneCache, type CacheResult, type CacheRun, type ResultStatus } from './cache.ts';
 import type { TuningFamily, PreparedProblem, CandidateSpace } from './family.ts';
@@ -22,6 +27,7 @@ import { tuningFamilies } from './families/index.ts';
 import { seededRng, strategyByName, STRATEGY_NAMES, type Candidate, type Params, type StrategyName } from './strategies.ts';
 import { createProgress, type Progress } from './progress.ts';
 import { updateTuned, tunedPath } from './tuned.ts';
+import { candidateId, splitCandidate } from './threads.ts';
 
 /** Bad tuning options (the CLI prints the message, exit status 2). */
 export class TuneOptionsError extends Error {}
@@ -72,6 +78,13 @@ export interface TuneOptions {
   signal?: AbortSignal;
   /** The CPU's WebAssembly SIMD detection result to use instead of probing (tests). */
   wasmSimd?: WasmSimdProbe;
+  /** The CPU's gpu.js modes to use instead of probing (tests; e.g. none, to tune without gpujs). */
+  gpujs?: GpujsModes;
+  /**
+   * Thread counts to consider (default: every count a family offers for a key, see
+   * TuningFamily.threadCounts); e.g. [1] tunes single-thread runs only.
+   */
+  threads?: number[];
 }
 
 export interface TuneRow {
@@ -182,6 +195,7 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
   const deadline = o.timeLimitS !== undefined ? performance.now() + o.timeLimitS * 1000 : Infinity;
   const deviceIds = o.devices ?? ['cpu'];
   for (const d of deviceIds) if (!DEVICE_IDS.includes(d)) throw new TuneOptionsError(`--device ${d}: allowed cpu, webgpu, all`);
+  for (const n of o.threads ?? []) if (!(Number.isInteger(n) && n >= 1)) throw new TuneOptionsError(`--threads ${o.threads!.join(',')}: thread counts are positive integers`);
 
   const registry = await tuningFamilies();
   const names = o.families && o.families.length > 0 ? o.families : registry.map((f) => f.family);
@@ -215,7 +229,7 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
   }
   const tasks: Task[] = [];
   for (const id of deviceIds) {
-    const device = await deviceById(id, { wasmSimd: o.wasmSimd });
+    const device = await deviceById(id, { wasmSimd: o.wasmSimd, gpujs: o.gpujs });
     if (!device.available) {
       note(`${id}: not available (${device.why}); skipped`);
       continue;
@@ -232,7 +246,15 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
         }
         const params = f.params ?? (async (k: string) => (await import('../variants.ts')).variantParams(k));
         const candidates: Candidate[] = [];
-        for (const key of keys) candidates.push({ key, params: await params(key) });
+        for (const key of keys) {
+          const p = await params(key);
+          if (!f.threadCounts) {
+            candidates.push({ key, params: p });
+            continue;
+          }
+          const counts = f.threadCounts(key, device).filter((n) => !o.threads || o.threads.includes(n));
+          for (const n of counts.length > 0 ? counts : [1]) candidates.push({ key: candidateId(key, n), params: { ...p, threads: n } });
+        }
         const dk = f.defaultKey(device, problem);
         tasks.push({ device, family: f, problem, candidates, defaultKey: dk });
       }
@@ -266,13 +288,20 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
       let prepared: PreparedProblem | undefined;
       const paramsOf = new Map(t.candidates.map((c) => [c.key, c.params]));
       const counted = new Set<string>();
+      // verification outcomes per variant key in this session (one check serves every thread count)
+      const verified = new Map<string, Awaited<ReturnType<TuningFamily['verify']>>>();
 
-      const measure = async (key: string): Promise<CacheResult> => {
-        const base = { family: f.family, problem, key, params: paramsOf.get(key) ?? (await (f.params ?? (async () => ({})))(key)) };
+      const measure = async (id: string): Promise<CacheResult> => {
+        const { key, threads } = splitCandidate(id);
+        const base = { family: f.family, problem, key: id, params: paramsOf.get(id) ?? (await (f.params ?? (async () => ({})))(key)) };
         const fail = (status: ResultStatus, detail: string, verifyError?: number): CacheResult => ({ ...base, status, detail, verifyError, at: new Date().toISOString() });
         let verifyError: number | undefined;
         try {
-          const v = await withTimeout(f.verify(key, device, problem), runTimeoutMs, `verification of ${key}`);
+          let v = verified.get(key);
+          if (!v) {
+            v = await withTimeout(f.verify(key, device, problem), runTimeoutMs, `verification of ${key}`);
+            verified.set(key, v);
+          }
           verifyError = v.error;
           if (!v.ok) return fail(v.status ?? 'wrong', v.detail ?? 'does not match the f64 reference', v.error);
         } catch (e) {
@@ -282,14 +311,14 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
         try {
           prepared ??= await f.prepare(device, problem);
           for (let w = 0; w < warmup; w++) {
-            await withTimeout(prepared.run(key), runTimeoutMs, `warm-up run of ${key}`);
+            await withTimeout(prepared.run(key, { threads }), runTimeoutMs, `warm-up run of ${id}`);
             await yieldToEvents();
             const s = stop();
             if (s?.why === 'interrupted') throw s;
           }
           const samples: number[] = [];
           for (let r = 0; r < reps; r++) {
-            const ms = await withTimeout(prepared.run(key), runTimeoutMs, `run of ${key}`);
+            const ms = await withTimeout(prepared.run(key, { threads }), runTimeoutMs, `run of ${id}`);
             if (!Number.isFinite(ms) || ms < 0) return fail('error', `the run reported ${ms} ms`, verifyError);
             samples.push(ms);
             await yieldToEvents();
@@ -392,8 +421,10 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
       }
       if (chosen) row.chosenKey = chosen.key;
       if (chosen && tunedFile) {
+        const win = splitCandidate(chosen.key);
         updateTuned(tunedFile, device, f.family, problem, {
-          key: chosen.key,
+          key: win.key,
+          ...(f.threadCounts ? { threads: win.threads } : {}),
           medianMs: chosen.medianMs!,
           defaultKey: t.defaultKey ?? null,
           defaultMs: row.defaultMs ?? null,

@@ -20,7 +20,18 @@ describe('devices', () => {
     expect(a!.fingerprint).toMatch(/^[0-9a-f]{16}$/);
     expect(cpuDevice().fingerprint).toBe(a!.fingerprint);
     expect(a!.target).toBe('ts');
-    expect(a!.targets).toEqual(['ts', 'wasm']); // Node 20 validates WebAssembly SIMD
+    expect(a!.targets).toEqual(['ts', 'wasm', 'gpujs']); // Node 20 validates WebAssembly SIMD; gpu.js runs its cpu and webasm modes
+    expect(a!.gpujsModes).toEqual(['cpu', 'webasm']);
+    // the same device with gpu.js off: says why per mode, and the fingerprint does not change
+    process.env.KERNFORGE_GPUJS = 'off';
+    try {
+      const [b] = await detectDevices(['cpu']);
+      expect(b!.targets).toEqual(['ts', 'wasm']);
+      expect(b!.unavailableTargets).toEqual({ 'gpujs:cpu': 'turned off by KERNFORGE_GPUJS=off', 'gpujs:webasm': 'turned off by KERNFORGE_GPUJS=off' });
+      expect(b!.fingerprint).toBe(a!.fingerprint);
+    } finally {
+      delete process.env.KERNFORGE_GPUJS;
+    }
   });
 });
 

@@ -18,6 +18,7 @@ import type { MdTsModule } from '../../runtime/md/kernels.ts';
 
 const quiet = { log: () => {}, progress: createProgress({ quiet: true }) };
 const NO_SIMD = { ok: false, why: 'injected: no SIMD here' };
+const NO_GPUJS = { modes: [], unavailable: {} };
 const targetOf = (k: string) => k.split('.')[1];
 
 describe('CPU targets', () => {
@@ -62,7 +63,9 @@ describe('tuning across targets (md-nonbonded water-rf-f32-small, exhaustive)', 
   beforeAll(async () => {
     d = mkdtempSync(join(tmpdir(), 'kf-tune-targets-'));
     out = join(d, 'tuned.json');
-    r = await tune({ families: ['md-nonbonded'], problems: ['water-rf-f32-small'], reps: 3, cache: d, out, ...quiet });
+    // gpu.js is left out (its md-nonbonded variants are tested in their own right) and one thread
+    // is tuned: this test is about TS and wasm competing in one row
+    r = await tune({ families: ['md-nonbonded'], problems: ['water-rf-f32-small'], reps: 3, cache: d, out, gpujs: NO_GPUJS, threads: [1], ...quiet });
   }, 120_000);
   afterEach(() => {
     delete process.env.KERNFORGE_TUNED;
@@ -118,7 +121,7 @@ describe('tuning across targets (md-nonbonded water-rf-f32-small, exhaustive)', 
   });
 
   it('without WebAssembly SIMD (injected): the tuner says so, tunes TS only, never picks a cached wasm result', async () => {
-    const s = await tune({ families: ['md-nonbonded'], problems: ['water-rf-f32-small'], reps: 3, cache: d, out: false, wasmSimd: NO_SIMD, ...quiet });
+    const s = await tune({ families: ['md-nonbonded'], problems: ['water-rf-f32-small'], reps: 3, cache: d, out: false, wasmSimd: NO_SIMD, gpujs: NO_GPUJS, threads: [1], ...quiet });
     expect(s.notes.join('\n')).toContain(`cpu: target wasm not available (${NO_SIMD.why}); tuning with ts only`);
     const row = s.rows[0]!;
     expect(row.candidates).toBe(17);
