@@ -67,7 +67,7 @@ export interface MdRun {
   thermostatEnergy?: number;
   /** Largest force component allowed before the run is declared blown up. */
   maxForce?: number;
-  /** Threads for the non-bonded kernels (default 1; > 1: TypeScript variants only). Call MdEngine.close() when done. */
+  /** Threads for the non-bonded kernels (default 1). Call MdEngine.close() when done. */
   threads?: number;
 }
 

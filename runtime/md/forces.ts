@@ -9,8 +9,8 @@ import { MdProblem, type Precision } from './problem.ts';
 import type { MdSettings } from './interaction.ts';
 import type { MdSystem } from './system.ts';
 import { MdInputError } from './errors.ts';
-import { loadWasmKernel } from './wasm.ts';
-import { MdThreads } from '../parallel/md.ts';
+import { wasmInstance, WASM_F_WORDS, type WasmMd } from './wasm.ts';
+import { MdThreads, MdWasmThreads } from '../parallel/md.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 
 export interface NonbondedEnergies {
@@ -60,11 +60,13 @@ export class NonbondedForce {
     readonly full: boolean,
     private readonly search: SearchOptions,
     private readonly par: MdThreads | undefined,
+    /** WebAssembly variants: the instances of keyF and keyE on this thread, and the workers (threads > 1). */
+    private readonly wasm: { F: WasmMd; E: WasmMd; par: MdWasmThreads | undefined } | undefined,
   ) {}
 
   /** Threads computing the forces (this one included). */
   get threads(): number {
-    return this.par?.threads ?? 1;
+    return this.par?.threads ?? this.wasm?.par?.threads ?? 1;
   }
 
   /**
@@ -80,7 +82,7 @@ export class NonbondedForce {
     search?: SearchOptions;
     /**
      * Threads for the kernels (default 1: this thread only). With n > 1, n - 1 worker threads and
-     * this one each compute a range of i-entries (TypeScript variants only); close() ends them.
+     * this one each compute a range of i-entries; close() ends them.
      */
     threads?: number | string;
   }): Promise<NonbondedForce> {
@@ -97,21 +99,26 @@ export class NonbondedForce {
     if (sf.M !== se.M || sf.N !== se.N || sf.precision !== se.precision || sf.target !== se.target || !['ts', 'wasm'].includes(sf.target)) {
       throw new MdInputError(`variants ${o.keyF} and ${o.keyE} must both be TypeScript (or both WebAssembly) with the same cluster shape and precision`);
     }
-    if (threads > 1 && sf.target !== 'ts') {
-      throw new MdInputError(`threads ${threads}: only TypeScript variants run on worker threads; ${o.keyF} is a ${sf.target === 'wasm' ? 'WebAssembly' : sf.target} variant (use threads 1, or a TypeScript variant)`);
-    }
     const full = (await variantParams(o.keyF)).list === 'full';
     if (((await variantParams(o.keyE)).list === 'full') !== full) throw new MdInputError(`variants ${o.keyF} and ${o.keyE} use different list types (half/full)`);
-    const load = (k: string): Promise<MdTsModule> => (sf.target === 'wasm' ? loadWasmKernel(k) : loadTsModule<MdTsModule>(k));
-    const modF = await load(o.keyF);
-    const modE = o.keyE === o.keyF ? modF : await load(o.keyE);
+    const make = (modF: MdTsModule, modE: MdTsModule, par: MdThreads | undefined, wasm: NonbondedForce['wasm']): NonbondedForce =>
+      new NonbondedForce(o.topology, o.settings, o.rlist, o.keyF, o.keyE, modF, modE, sf.M, sf.N, sf.precision, full, o.search ?? {}, par, wasm);
+    if (sf.target === 'wasm') {
+      const [F, E] = [await wasmInstance(o.keyF), await wasmInstance(o.keyE)];
+      const par = threads > 1 ? await MdWasmThreads.create(threads, o.keyF, o.keyE) : undefined;
+      const none: MdTsModule = { key: o.keyF, M: sf.M, N: sf.N, kernel: () => { throw new Error('wasm variants run through NonbondedForce.computeWasm'); } };
+      return make(none, none, undefined, { F, E, par });
+    }
+    const modF = await loadTsModule<MdTsModule>(o.keyF);
+    const modE = o.keyE === o.keyF ? modF : await loadTsModule<MdTsModule>(o.keyE);
     const par = threads > 1 ? await MdThreads.create(threads, o.keyF, o.keyE) : undefined;
-    return new NonbondedForce(o.topology, o.settings, o.rlist, o.keyF, o.keyE, modF, modE, sf.M, sf.N, sf.precision, full, o.search ?? {}, par);
+    return make(modF, modE, par, undefined);
   }
 
   /** End the worker threads (if any); safe to call more than once. */
   async close(): Promise<void> {
     await this.par?.close();
+    await this.wasm?.par?.close();
   }
 
   /** Grid, cluster and search again from positions x (any periodic image). */
@@ -131,8 +138,9 @@ export class NonbondedForce {
     if (this.par) {
       // Shares this.args in place: it is the problem's cached object, so finish() sees the shared xq.
       this.par.setup(this.args, L.nPadded);
-      this.fSum = new Float64Array(3 * L.nPadded);
     }
+    this.wasm?.par?.setup(this.args, L.nPadded);
+    if (this.par || this.wasm) this.fSum = new Float64Array(3 * L.nPadded);
     this.timers.search += performance.now() - t0;
     this.timers.searches++;
   }
@@ -152,6 +160,12 @@ export class NonbondedForce {
    */
   compute(x: Float64Array, f: Float64Array, energies: boolean): NonbondedEnergies | null {
     const t0 = performance.now();
+    if (this.wasm) {
+      const res = this.computeWasm(this.wasm, x, f, energies);
+      this.timers.kernel += performance.now() - t0;
+      this.timers.calls++;
+      return res;
+    }
     const L = this.problem.layout;
     const xq = this.args.xq;
     const off = this.offset;
@@ -232,5 +246,95 @@ export class NonbondedForce {
     const r = this.problem.finish(this.precision, { f: fs, energy: es, fshift: ss });
     f.set(r.f);
     return { vdw: r.vdw, coul: r.coul, virial: r.virial };
+  }
+
+  /**
+   * compute() with WebAssembly variants: positions go straight from x into the instance's memory
+   * (and to the workers as one block copy), forces straight from the wasm layout into f. The
+   * outputs of the threads are summed in thread order.
+   */
+  private computeWasm(w: NonNullable<NonbondedForce['wasm']>, x: Float64Array, f: Float64Array, energies: boolean): NonbondedEnergies | null {
+    const inst = energies ? w.E : w.F;
+    const L = this.problem.layout;
+    const args = this.args;
+    inst.bind(args);
+    inst.positions(x, L.atomOf, this.offset);
+    const par = w.par;
+    if (par) {
+      par.xq.set(inst.xqBlock);
+      par.run(energies, () => inst.run(args.params, 0, par.mine));
+    } else inst.run(args.params, 0, args.ci.length >> 2);
+    const blocks = [inst.forces, ...(par?.chunks ?? []).map((c) => c.f)];
+    if (!energies) {
+      wasmForcesToAtoms(blocks, L.slotOf, f);
+      return null;
+    }
+    // Energy steps: padded forces, the positions as the kernel saw them (virial), and the sums.
+    const xq = args.xq;
+    const off = this.offset;
+    for (let p = 0; p < L.nPadded; p++) {
+      const a = L.atomOf[p]!;
+      if (a < 0) continue;
+      for (let d = 0; d < 3; d++) xq[4 * p + d] = x[3 * a + d]! + off[3 * p + d]!;
+    }
+    const fs = this.fSum!;
+    fs.fill(0);
+    for (const b of blocks) addWasmForces(b, fs);
+    const es = this.energySum;
+    const ss = this.fshiftSum;
+    es.set(inst.energy);
+    ss.set(inst.fshift);
+    for (const c of par?.chunks ?? []) {
+      for (let k = 0; k < 2; k++) es[k]! += c.energy[k]!;
+      for (let k = 0; k < 81; k++) ss[k]! += c.fshift[k]!;
+    }
+    const r = this.problem.finish(this.precision, { f: fs, energy: es, fshift: ss });
+    f.set(r.f);
+    return { vdw: r.vdw, coul: r.coul, virial: r.virial };
+  }
+}
+
+/** Forces in the wasm cluster layout (slot p: word 12 (p >> 2) + (p & 3), + 4 per component) summed over blocks into atom order. */
+function wasmForcesToAtoms(blocks: Float32Array[], slotOf: Int32Array, f: Float64Array): void {
+  const n = slotOf.length;
+  const b0 = blocks[0]!;
+  if (blocks.length === 2) {
+    const b1 = blocks[1]!;
+    for (let a = 0; a < n; a++) {
+      const p = slotOf[a]!;
+      const k = WASM_F_WORDS * (p >> 2) + (p & 3);
+      f[3 * a] = b0[k]! + b1[k]!;
+      f[3 * a + 1] = b0[k + 4]! + b1[k + 4]!;
+      f[3 * a + 2] = b0[k + 8]! + b1[k + 8]!;
+    }
+    return;
+  }
+  for (let a = 0; a < n; a++) {
+    const p = slotOf[a]!;
+    const k = WASM_F_WORDS * (p >> 2) + (p & 3);
+    f[3 * a] = b0[k]!;
+    f[3 * a + 1] = b0[k + 4]!;
+    f[3 * a + 2] = b0[k + 8]!;
+  }
+  for (let c = 1; c < blocks.length; c++) {
+    const b = blocks[c]!;
+    for (let a = 0; a < n; a++) {
+      const p = slotOf[a]!;
+      const k = WASM_F_WORDS * (p >> 2) + (p & 3);
+      f[3 * a] += b[k]!;
+      f[3 * a + 1] += b[k + 4]!;
+      f[3 * a + 2] += b[k + 8]!;
+    }
+  }
+}
+
+/** Add forces in the wasm cluster layout into f (3 per padded slot). */
+function addWasmForces(b: Float32Array, f: Float64Array): void {
+  const np = (b.length / WASM_F_WORDS) * 4;
+  for (let p = 0; p < np; p++) {
+    const k = WASM_F_WORDS * (p >> 2) + (p & 3);
+    f[3 * p] += b[k]!;
+    f[3 * p + 1] += b[k + 4]!;
+    f[3 * p + 2] += b[k + 8]!;
   }
 }

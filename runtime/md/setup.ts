@@ -48,7 +48,7 @@ export interface MdOptions {
   list?: 'half' | 'full';
   ordering?: string;
   nstcalcenergy?: number;
-  /** Threads for the non-bonded kernels: an integer 1..2 x CPUs (default 1); > 1 needs a TypeScript variant. */
+  /** Threads for the non-bonded kernels: an integer 1..2 x CPUs (default 1); TypeScript and WebAssembly variants. */
   threads?: number | string;
 }
 
@@ -239,9 +239,6 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
   } catch (e) {
     if (e instanceof ThreadCountError) throw new MdInputError(e.message);
     throw e;
-  }
-  if (threads > 1 && p.target !== 'ts') {
-    throw new MdInputError(`--threads ${threads}: only the TypeScript variants run on worker threads; ${keyF} is a ${p.target === 'wasm' ? 'WebAssembly' : String(p.target)} variant (use --threads 1, or --target ts)`);
   }
   const [M, N] = String(p.cluster).split('x').map(Number) as [number, number];
 

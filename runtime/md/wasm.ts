@@ -1,8 +1,11 @@
 // md-nonbonded WebAssembly SIMD variants (templates/wasm/md-nonbonded): the kernel works on an
 // M x 4 cluster layout in linear memory, one 4-atom cluster as x[4] y[4] z[4] q[4] sqrtC6[4]
-// sqrtC12[4] and forces fx[4] fy[4] fz[4]. This module packs MdArgs (f32) into that layout,
-// calls the kernel and adds its outputs back, so a wasm variant has the TS kernel interface
-// (`kernel(a: MdArgs)`, outputs accumulated) and runs wherever a TS variant does.
+// sqrtC12[4] and forces fx[4] fy[4] fz[4]. WasmMd owns one instance and its memory: bind() copies
+// a problem's list and particle data in (once per pair search), positions() writes moved
+// positions straight from the engine's f64 coordinates, run() computes a range of i-entries, and
+// the outputs are read from memory. loadWasmKernel wraps the same steps behind the TS kernel
+// interface (`kernel(a: MdArgs)`, outputs accumulated), so a wasm variant runs wherever a TS one
+// does (verification, tuning).
 import type { MdArgs } from '../../generated/md-nonbonded/ts/abi.ts';
 import { wasmBytes } from '../variants.ts';
 import type { MdProblem } from './problem.ts';
@@ -12,6 +15,9 @@ import { checkShape, mdShape, type MdTsModule } from './kernels.ts';
 /** Bytes per 4-atom cluster: coordinates, charges, LJ parameters; forces (generator/families/md-nonbonded.ts). */
 const XQ_BYTES = 96;
 const F_BYTES = 48;
+/** f32 words per cluster of the same. */
+export const WASM_XQ_WORDS = XQ_BYTES / 4;
+export const WASM_F_WORDS = F_BYTES / 4;
 const PAGE = 65536;
 
 type KernelFn = (
@@ -19,12 +25,8 @@ type KernelFn = (
   rc2: number, sh6: number, sh12: number, krf: number, crf: number,
 ) => void;
 
-interface Instance {
-  memory: WebAssembly.Memory;
-  run: KernelFn;
-  /** The list arrays last copied in, and where: skipped while the problem's list is the same. */
-  list?: { ci: Int32Array; cj: Int32Array; excl: Uint32Array; ljp: MdArgs['ljp']; layout: Layout };
-}
+/** The list arrays a WasmMd holds: the problem's i-entries, j-entries, masks and shift vectors. */
+export type WasmList = Pick<MdArgs, 'ci' | 'cj' | 'excl' | 'shiftVec' | 'params'>;
 
 interface Layout {
   nc: number;
@@ -41,8 +43,7 @@ interface Layout {
 
 const up16 = (n: number): number => (n + 15) & ~15;
 
-function layoutFor(np: number, a: Pick<MdArgs, 'ci' | 'cj' | 'excl'>): Layout {
-  const nc = np >> 2;
+function layoutFor(nc: number, a: Pick<MdArgs, 'ci' | 'cj' | 'excl'>): Layout {
   let o = 0;
   const take = (n: number): number => {
     const at = o;
@@ -60,79 +61,188 @@ function layoutFor(np: number, a: Pick<MdArgs, 'ci' | 'cj' | 'excl'>): Layout {
   return { nc, xP, fP, ciP, cjP, exP, svP, eP, fsP, bytes: o };
 }
 
-const instances = new Map<string, Promise<Instance>>();
+/** One instance of a wasm md-nonbonded variant and its memory. */
+export class WasmMd {
+  private L: Layout | undefined;
+  /** The list arrays and LJ parameters last copied in (by identity). */
+  private bound: { list: WasmList; ljp?: MdArgs['ljp'] } | undefined;
+  private f32 = new Float32Array(0);
+  private f64 = new Float64Array(0);
 
-async function instantiate(bytes: Uint8Array): Promise<Instance> {
-  const module = await WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
-  const instance = await WebAssembly.instantiate(module, {});
-  const ex = instance.exports as { memory: WebAssembly.Memory; kernel: KernelFn };
-  return { memory: ex.memory, run: ex.kernel };
-}
+  private constructor(
+    private readonly memory: WebAssembly.Memory,
+    private readonly kernel: KernelFn,
+  ) {}
 
-async function instanceOf(key: string): Promise<Instance> {
-  let p = instances.get(key);
-  if (!p) {
-    p = wasmBytes(key).then(instantiate);
-    p.catch(() => instances.delete(key));
-    instances.set(key, p);
+  static async instantiate(bytes: Uint8Array): Promise<WasmMd> {
+    const module = await WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
+    const instance = await WebAssembly.instantiate(module, {});
+    const ex = instance.exports as { memory: WebAssembly.Memory; kernel: KernelFn };
+    return new WasmMd(ex.memory, ex.kernel);
   }
-  return p;
-}
 
-/** One call: pack (x, y, z, q every call; list and LJ parameters when they changed), run, add the outputs into a.f, a.energy, a.fshift. */
-function call(inst: Instance, M: number, a: MdArgs): void {
-  if (!(a.xq instanceof Float32Array)) throw new Error('wasm md-nonbonded kernels take f32 arrays (MdProblem.args("f32"))');
-  const np = a.xq.length >> 2;
-  if (np % M !== 0 || np % 4 !== 0) throw new Error(`wasm kernel: ${np} padded particles is not a whole number of ${M}-atom clusters`);
-  const cached = inst.list;
-  const fresh = !cached || cached.ci !== a.ci || cached.cj !== a.cj || cached.excl !== a.excl || cached.ljp !== a.ljp || cached.layout.nc !== np >> 2;
-  const L = fresh ? layoutFor(np, a) : cached.layout;
-  const need = Math.ceil(L.bytes / PAGE);
-  const have = inst.memory.buffer.byteLength / PAGE;
-  if (need > have) inst.memory.grow(need - have);
-  const buf = inst.memory.buffer;
-  const mf = new Float32Array(buf);
-  const xq = a.xq;
-  const x0 = L.xP >> 2;
-  for (let p = 0; p < np; p++) {
-    const b = x0 + 24 * (p >> 2) + (p & 3);
-    mf[b] = xq[4 * p]!;
-    mf[b + 4] = xq[4 * p + 1]!;
-    mf[b + 8] = xq[4 * p + 2]!;
-    mf[b + 12] = xq[4 * p + 3]!;
+  /** Padded particles (4 per cluster) of the bound problem. */
+  get nPadded(): number {
+    return 4 * (this.L?.nc ?? 0);
   }
-  if (fresh) {
+
+  /** Views of the whole memory (renewed after it grows). */
+  private views(): void {
+    if (this.f32.buffer !== this.memory.buffer) {
+      this.f32 = new Float32Array(this.memory.buffer);
+      this.f64 = new Float64Array(this.memory.buffer);
+    }
+  }
+
+  /**
+   * Hold this list for `nPadded` particles (a multiple of 4): lay out memory and copy the list in,
+   * unless it is the one already held (same arrays). Returns whether anything was copied.
+   */
+  bindList(list: WasmList, nPadded: number): boolean {
+    const b = this.bound;
+    if (b && b.list.ci === list.ci && b.list.cj === list.cj && b.list.excl === list.excl && b.list.shiftVec === list.shiftVec && this.L!.nc === nPadded >> 2) return false;
+    const L = layoutFor(nPadded >> 2, list);
+    const need = Math.ceil(L.bytes / PAGE);
+    const have = this.memory.buffer.byteLength / PAGE;
+    if (need > have) this.memory.grow(need - have);
+    this.views();
+    const buf = this.memory.buffer;
+    new Int32Array(buf, L.ciP, list.ci.length).set(list.ci);
+    new Int32Array(buf, L.cjP, list.cj.length).set(list.cj);
+    new Uint32Array(buf, L.exP, list.excl.length).set(list.excl);
+    const sv = list.shiftVec;
+    for (let k = 0; k < 81; k++) this.f32[(L.svP >> 2) + k] = sv[k]!;
+    this.L = L;
+    this.bound = { list };
+    return true;
+  }
+
+  /** bindList, plus charges and LJ parameters from the problem's packed arrays (when not held yet). */
+  bind(a: Omit<MdArgs, 'f' | 'energy' | 'fshift'>): void {
+    const np = a.xq.length >> 2;
+    if (np % 4 !== 0) throw new Error(`wasm kernel: ${np} padded particles is not a whole number of 4-atom clusters`);
+    const fresh = this.bindList(a, np);
+    if (!fresh && this.bound!.ljp === a.ljp) return;
+    this.setXq(a.xq);
+    const mf = this.f32;
+    const x0 = this.L!.xP >> 2;
     const ljp = a.ljp;
     for (let p = 0; p < np; p++) {
       const b = x0 + 24 * (p >> 2) + (p & 3);
       mf[b + 16] = ljp[2 * p]!;
       mf[b + 20] = ljp[2 * p + 1]!;
     }
-    new Int32Array(buf, L.ciP, a.ci.length).set(a.ci);
-    new Int32Array(buf, L.cjP, a.cj.length).set(a.cj);
-    new Uint32Array(buf, L.exP, a.excl.length).set(a.excl);
-    inst.list = { ci: a.ci, cj: a.cj, excl: a.excl, ljp: a.ljp, layout: L };
+    this.bound!.ljp = a.ljp;
   }
-  mf.set(a.shiftVec.subarray(0, 81), L.svP >> 2);
-  mf.fill(0, L.fP >> 2, (L.fP >> 2) + 12 * L.nc);
-  const md = new Float64Array(buf);
-  md.fill(0, L.eP >> 3, (L.eP >> 3) + 2);
-  md.fill(0, L.fsP >> 3, (L.fsP >> 3) + 81);
-  const pr = a.params;
-  inst.run(a.ci.length >> 2, L.ciP, L.cjP, L.exP, L.xP, L.fP, L.svP, L.eP, L.fsP, pr.rc2, pr.sh6, pr.sh12, pr.krf, pr.crf);
-  const f = a.f;
-  const f0 = L.fP >> 2;
-  for (let p = 0; p < np; p++) {
-    const b = f0 + 12 * (p >> 2) + (p & 3);
-    f[3 * p] += mf[b]!;
-    f[3 * p + 1] += mf[b + 4]!;
-    f[3 * p + 2] += mf[b + 8]!;
+
+  /** Copy x, y, z, q of every padded particle from an MdArgs xq array (4 per particle). */
+  setXq(xq: MdArgs['xq']): void {
+    const mf = this.f32;
+    const x0 = this.L!.xP >> 2;
+    const np = xq.length >> 2;
+    for (let p = 0; p < np; p++) {
+      const b = x0 + 24 * (p >> 2) + (p & 3);
+      mf[b] = xq[4 * p]!;
+      mf[b + 4] = xq[4 * p + 1]!;
+      mf[b + 8] = xq[4 * p + 2]!;
+      mf[b + 12] = xq[4 * p + 3]!;
+    }
   }
+
+  /**
+   * Positions of the atoms' slots: slot p holds atom atomOf[p] at x[atom] + off[p] (rounded to
+   * f32 once); dummy slots keep theirs.
+   */
+  positions(x: Float64Array, atomOf: Int32Array, off: Float64Array): void {
+    const mf = this.f32;
+    const x0 = this.L!.xP >> 2;
+    const np = atomOf.length;
+    for (let p = 0; p < np; p++) {
+      const a = atomOf[p]!;
+      if (a < 0) continue;
+      const b = x0 + 24 * (p >> 2) + (p & 3);
+      mf[b] = x[3 * a]! + off[3 * p]!;
+      mf[b + 4] = x[3 * a + 1]! + off[3 * p + 1]!;
+      mf[b + 8] = x[3 * a + 2]! + off[3 * p + 2]!;
+    }
+  }
+
+  /** The particle data in memory (WASM_XQ_WORDS per cluster): read it, or set() another copy's. */
+  get xqBlock(): Float32Array {
+    const L = this.L!;
+    return this.f32.subarray(L.xP >> 2, (L.xP >> 2) + WASM_XQ_WORDS * L.nc);
+  }
+
+  /** Forces of the last run (WASM_F_WORDS per cluster: fx[4] fy[4] fz[4]). */
+  get forces(): Float32Array {
+    const L = this.L!;
+    return this.f32.subarray(L.fP >> 2, (L.fP >> 2) + WASM_F_WORDS * L.nc);
+  }
+
+  /** V_LJ and V_Coulomb of the last run. */
+  get energy(): Float64Array {
+    return this.f64.subarray(this.L!.eP >> 3, (this.L!.eP >> 3) + 2);
+  }
+
+  /** Shift forces of the last run (27 x 3). */
+  get fshift(): Float64Array {
+    return this.f64.subarray(this.L!.fsP >> 3, (this.L!.fsP >> 3) + 81);
+  }
+
+  /** Zero the outputs and run the kernel over i-entries [e0, e1) of the bound list. */
+  run(params: MdArgs['params'], e0: number, e1: number): void {
+    const L = this.L!;
+    this.f32.fill(0, L.fP >> 2, (L.fP >> 2) + WASM_F_WORDS * L.nc);
+    this.f64.fill(0, L.eP >> 3, (L.eP >> 3) + 2);
+    this.f64.fill(0, L.fsP >> 3, (L.fsP >> 3) + 81);
+    this.kernel(e1 - e0, L.ciP + 16 * e0, L.cjP, L.exP, L.xP, L.fP, L.svP, L.eP, L.fsP, params.rc2, params.sh6, params.sh12, params.krf, params.crf);
+  }
+
+  /** Add the forces of the last run into `f` (3 per padded slot). */
+  addForcesPadded(f: MdArgs['f'] | Float64Array): void {
+    const mf = this.f32;
+    const f0 = this.L!.fP >> 2;
+    const np = 4 * this.L!.nc;
+    for (let p = 0; p < np; p++) {
+      const b = f0 + 12 * (p >> 2) + (p & 3);
+      f[3 * p] += mf[b]!;
+      f[3 * p + 1] += mf[b + 4]!;
+      f[3 * p + 2] += mf[b + 8]!;
+    }
+  }
+}
+
+const instances = new Map<string, Promise<WasmMd>>();
+
+/** The instance of a variant in this thread (one per key, shared by its users; bind() before each use). */
+export async function wasmInstance(key: string): Promise<WasmMd> {
+  let p = instances.get(key);
+  if (!p) {
+    p = wasmBytes(key).then((b) => WasmMd.instantiate(b));
+    p.catch(() => instances.delete(key));
+    instances.set(key, p);
+  }
+  return p;
+}
+
+/** One call through the TS kernel interface: bind, copy xq, run, add the outputs into a.f, a.energy, a.fshift. */
+function call(w: WasmMd, M: number, a: MdArgs): void {
+  if (!(a.xq instanceof Float32Array)) throw new Error('wasm md-nonbonded kernels take f32 arrays (MdProblem.args("f32"))');
+  const np = a.xq.length >> 2;
+  if (np % M !== 0 || np % 4 !== 0) throw new Error(`wasm kernel: ${np} padded particles is not a whole number of ${M}-atom clusters`);
+  w.bind(a);
+  w.setXq(a.xq);
+  w.run(a.params, 0, a.ci.length >> 2);
+  w.addForcesPadded(a.f);
   if (a.energy) {
-    a.energy[0] += md[L.eP >> 3]!;
-    a.energy[1] += md[(L.eP >> 3) + 1]!;
+    const e = w.energy;
+    a.energy[0] += e[0]!;
+    a.energy[1] += e[1]!;
   }
-  if (a.fshift) for (let k = 0; k < 81; k++) a.fshift[k] += md[(L.fsP >> 3) + k]!;
+  if (a.fshift) {
+    const fs = w.fshift;
+    for (let k = 0; k < 81; k++) a.fshift[k] += fs[k]!;
+  }
 }
 
 /**
@@ -143,7 +253,7 @@ function call(inst: Instance, M: number, a: MdArgs): void {
 export async function loadWasmKernel(key: string, bytes?: Uint8Array): Promise<MdTsModule> {
   const shape = await mdShape(key);
   if (shape.target !== 'wasm') throw new Error(`variant ${key} is a ${shape.target} variant, not WebAssembly`);
-  const inst = bytes ? await instantiate(bytes) : await instanceOf(key);
+  const inst = bytes ? await WasmMd.instantiate(bytes) : await wasmInstance(key);
   return { key, M: shape.M, N: shape.N, kernel: (a: MdArgs) => call(inst, shape.M, a) };
 }
 

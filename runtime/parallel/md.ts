@@ -6,10 +6,14 @@
 // also write j-forces, so ranges cannot share a force array: the sums are the only difference
 // from the single-thread run (round-off).
 //
+// WebAssembly variants (MdWasmThreads) work the same way with one instance and memory per
+// worker: the caller's packed particle block is copied in and the forces out, once per call.
+//
 // One force call must stay synchronous (MdEngine.simulate is): the caller posts one message per
 // worker and blocks in Atomics.wait on a shared counter that each worker raises when done.
 import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
-import { Pool } from './pool.ts';
+import { Pool, type Task } from './pool.ts';
+import { WASM_F_WORDS, WASM_XQ_WORDS, type WasmList } from '../md/wasm.ts';
 
 export type MdInputs = Omit<MdArgs, 'f' | 'energy' | 'fshift'>;
 type Typed = Real | Int32Array | Uint32Array;
@@ -86,31 +90,94 @@ export function splitByWork(ci: Int32Array, parts: number): number[] {
   return b;
 }
 
-/** The force calls of one NonbondedForce spread over `threads` threads (this one and threads - 1 workers). */
-export class MdThreads {
-  private readonly ctl = new Int32Array(new SharedArrayBuffer(MD_CTL_TEXT_OFFSET + ERR_BYTES));
-  private args: MdInputs | undefined;
-  /** chunks[0] is computed by this thread, chunks[w + 1] by worker w. */
-  chunks: MdChunk[] = [];
-  private closed = false;
+/**
+ * threads - 1 pool workers that run one task each per force call while this thread computes its
+ * own part, synchronised through a shared control block (the caller blocks in Atomics.wait).
+ */
+abstract class MdWorkers {
+  protected readonly ctl = new Int32Array(new SharedArrayBuffer(MD_CTL_TEXT_OFFSET + ERR_BYTES));
+  protected closed = false;
 
-  private constructor(
+  protected constructor(
     readonly threads: number,
-    private readonly pool: Pool,
-    readonly keyF: string,
-    readonly keyE: string,
+    protected readonly pool: Pool,
   ) {}
 
-  /** Start threads - 1 workers with both variants loaded. */
-  static async create(threads: number, keyF: string, keyE: string): Promise<MdThreads> {
-    if (!(Number.isInteger(threads) && threads >= 2)) throw new RangeError(`MdThreads needs 2 or more threads, got ${threads}`);
+  protected static async startPool(threads: number, load: Task): Promise<Pool> {
+    if (!(Number.isInteger(threads) && threads >= 2)) throw new RangeError(`MD worker threads need 2 or more threads, got ${threads}`);
     const pool = await Pool.create(threads - 1);
     try {
-      await pool.preload(keyF === keyE ? [keyF] : [keyF, keyE]);
+      await pool.run(Array.from({ length: pool.size }, () => load));
     } catch (e) {
       await pool.close();
       throw e;
     }
+    return pool;
+  }
+
+  protected checkOpen(): void {
+    if (this.closed) throw new Error('the MD worker threads are closed');
+  }
+
+  /** Post `task` to every worker, run `mine` here, and return once all workers are done (rethrowing any error). */
+  protected dispatch(task: string, energies: boolean, mine: () => void): void {
+    this.checkOpen();
+    const ctl = this.ctl;
+    const nw = this.threads - 1;
+    Atomics.store(ctl, MD_CTL_DONE, 0);
+    Atomics.store(ctl, MD_CTL_ERROR, 0);
+    for (let w = 0; w < nw; w++) this.pool.post(w, { task, args: { energies } });
+    let err: unknown;
+    try {
+      mine();
+    } catch (e) {
+      err = e;
+    }
+    // Wait for the workers even when this thread failed: they must be done before the next call.
+    const deadline = Date.now() + STEP_TIMEOUT_MS;
+    for (;;) {
+      const done = Atomics.load(ctl, MD_CTL_DONE);
+      if (done >= nw) break;
+      if (Date.now() > deadline) {
+        this.closed = true;
+        void this.pool.close();
+        throw new Error(`MD worker threads: ${nw - done} of ${nw} workers did not finish a force call within ${STEP_TIMEOUT_MS / 1000} s`);
+      }
+      Atomics.wait(ctl, MD_CTL_DONE, done, 1000);
+    }
+    if (err !== undefined) throw err;
+    if (Atomics.load(ctl, MD_CTL_ERROR) !== 0) {
+      const len = Atomics.load(ctl, MD_CTL_ERRLEN);
+      const text = new TextDecoder().decode(new Uint8Array(ctl.buffer, MD_CTL_TEXT_OFFSET, len).slice());
+      throw new Error(`MD worker thread failed: ${text}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.close();
+  }
+}
+
+/** The force calls of one NonbondedForce with TypeScript variants spread over `threads` threads (this one and threads - 1 workers). */
+export class MdThreads extends MdWorkers {
+  private args: MdInputs | undefined;
+  /** chunks[0] is computed by this thread, chunks[w + 1] by worker w. */
+  chunks: MdChunk[] = [];
+
+  private constructor(
+    threads: number,
+    pool: Pool,
+    readonly keyF: string,
+    readonly keyE: string,
+  ) {
+    super(threads, pool);
+  }
+
+  /** Start threads - 1 workers with both variants loaded. */
+  static async create(threads: number, keyF: string, keyE: string): Promise<MdThreads> {
+    const pool = await MdWorkers.startPool(threads, { task: 'load', args: { keys: keyF === keyE ? [keyF] : [keyF, keyE] } });
     return new MdThreads(threads, pool, keyF, keyE);
   }
 
@@ -119,7 +186,7 @@ export class MdThreads {
    * of `nPadded` particles, and handed to the workers.
    */
   setup(args: MdInputs, nPadded: number): void {
-    if (this.closed) throw new Error('the MD worker threads are closed');
+    this.checkOpen();
     shareMdInputs(args);
     this.args = args;
     const b = splitByWork(args.ci, this.threads);
@@ -147,49 +214,97 @@ export class MdThreads {
    * or with energies when `energies`). Returns when every range is done.
    */
   run(kernel: (a: MdArgs) => void, energies: boolean): MdChunk[] {
-    if (this.closed) throw new Error('the MD worker threads are closed');
     const args = this.args;
     if (!args) throw new Error('MdThreads.run before setup');
-    const ctl = this.ctl;
-    const nw = this.threads - 1;
-    Atomics.store(ctl, MD_CTL_DONE, 0);
-    Atomics.store(ctl, MD_CTL_ERROR, 0);
-    for (let w = 0; w < nw; w++) this.pool.post(w, { task: 'md-step', args: { energies } });
-    let mine: unknown;
-    try {
+    this.dispatch('md-step', energies, () => {
       const c = this.chunks[0]!;
       c.f.fill(0);
       c.energy.fill(0);
       c.fshift.fill(0);
       kernel({ ...args, ci: c.ci, f: c.f, energy: c.energy, fshift: c.fshift });
-    } catch (e) {
-      mine = e;
-    }
-    // Wait for the workers even when this thread failed: they must be done before the next call.
-    const deadline = Date.now() + STEP_TIMEOUT_MS;
-    for (;;) {
-      const done = Atomics.load(ctl, MD_CTL_DONE);
-      if (done >= nw) break;
-      if (Date.now() > deadline) {
-        this.closed = true;
-        void this.pool.close();
-        throw new Error(`MD worker threads: ${nw - done} of ${nw} workers did not finish a force call within ${STEP_TIMEOUT_MS / 1000} s`);
-      }
-      Atomics.wait(ctl, MD_CTL_DONE, done, 1000);
-    }
-    if (mine !== undefined) throw mine;
-    if (Atomics.load(ctl, MD_CTL_ERROR) !== 0) {
-      const len = Atomics.load(ctl, MD_CTL_ERRLEN);
-      const text = new TextDecoder().decode(new Uint8Array(ctl.buffer, MD_CTL_TEXT_OFFSET, len).slice());
-      throw new Error(`MD worker thread failed: ${text}`);
-    }
+    });
     return this.chunks;
   }
+}
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.pool.close();
+/** What a worker holds for the WebAssembly force calls (md-wasm-setup) and runs on each (md-wasm-step). */
+export interface MdWasmSetupArgs {
+  keyF: string;
+  keyE: string;
+  /** The whole list (shared); this worker computes i-entries [e0, e1). */
+  list: WasmList;
+  nPadded: number;
+  e0: number;
+  e1: number;
+  /** Particle data in the wasm cluster layout (WASM_XQ_WORDS per 4-atom cluster), written by the caller before each step. */
+  xq: Float32Array;
+  /** This worker's outputs: forces in the wasm layout (WASM_F_WORDS per cluster), energies, shift forces. */
+  f: Float32Array;
+  energy: Float64Array;
+  fshift: Float64Array;
+  ctl: Int32Array;
+}
+
+/** Outputs of one worker's range in the wasm layout. */
+export interface MdWasmChunk {
+  f: Float32Array;
+  energy: Float64Array;
+  fshift: Float64Array;
+}
+
+/**
+ * The force calls of one NonbondedForce with WebAssembly variants over `threads` threads. Each
+ * worker has its own instances (and memories) of both variants: per pair search it copies the
+ * list in; per force call it copies the caller's packed particle block (one memcpy), computes its
+ * range of i-entries, and copies its forces out to shared memory. This thread computes range 0
+ * in its own instance; the caller sums.
+ */
+export class MdWasmThreads extends MdWorkers {
+  /** Particle block handed to the workers, and their outputs (worker w: chunks[w]). */
+  xq: Float32Array<ArrayBufferLike> = new Float32Array(0);
+  chunks: MdWasmChunk[] = [];
+  /** i-entries [0, mine) are this thread's. */
+  mine = 0;
+
+  private constructor(
+    threads: number,
+    pool: Pool,
+    readonly keyF: string,
+    readonly keyE: string,
+  ) {
+    super(threads, pool);
+  }
+
+  static async create(threads: number, keyF: string, keyE: string): Promise<MdWasmThreads> {
+    const pool = await MdWorkers.startPool(threads, { task: 'md-wasm-load', args: { keys: keyF === keyE ? [keyF] : [keyF, keyE] } });
+    return new MdWasmThreads(threads, pool, keyF, keyE);
+  }
+
+  /** A new list (after a pair search) of nPadded particles: split by work and handed to the workers. */
+  setup(list: WasmList, nPadded: number): void {
+    this.checkOpen();
+    const shared = { ci: share(list.ci), cj: share(list.cj), excl: share(list.excl), shiftVec: share(list.shiftVec), params: list.params };
+    const b = splitByWork(list.ci, this.threads);
+    this.mine = b[1]!;
+    const nc = nPadded >> 2;
+    this.xq = new Float32Array(new SharedArrayBuffer(4 * WASM_XQ_WORDS * nc));
+    this.chunks = [];
+    for (let w = 0; w < this.threads - 1; w++) {
+      const c: MdWasmChunk = {
+        f: new Float32Array(new SharedArrayBuffer(4 * WASM_F_WORDS * nc)),
+        energy: new Float64Array(new SharedArrayBuffer(2 * 8)),
+        fshift: new Float64Array(new SharedArrayBuffer(81 * 8)),
+      };
+      this.chunks.push(c);
+      const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, list: shared, nPadded, e0: b[w + 1]!, e1: b[w + 2]!, xq: this.xq, ...c, ctl: this.ctl };
+      this.pool.post(w, { task: 'md-wasm-setup', args: s as unknown as Record<string, unknown> });
+    }
+  }
+
+  /** One force call: the workers start on the block in `xq` (written by the caller), `mine` runs here; returns when all are done. */
+  run(energies: boolean, mine: () => void): MdWasmChunk[] {
+    this.dispatch('md-wasm-step', energies, mine);
+    return this.chunks;
   }
 }
 

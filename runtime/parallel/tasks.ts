@@ -6,7 +6,8 @@ import type { GemTsModule } from '../gem/run.ts';
 import type { GemParams } from '../gem/model.ts';
 import type { ConvTsModule } from '../bigdft/apply.ts';
 import type { MdTsModule } from '../md/kernels.ts';
-import { mdStepDone, type MdSetupArgs } from './md.ts';
+import { mdStepDone, type MdSetupArgs, type MdWasmSetupArgs } from './md.ts';
+import { wasmInstance } from '../md/wasm.ts';
 
 type Real = Float32Array | Float64Array;
 export type TaskFn = (args: Record<string, unknown>) => unknown;
@@ -67,6 +68,8 @@ export interface ConvSPassArgs {
 
 /** The MD force range this worker holds (md-setup) and computes on each md-step (runtime/parallel/md.ts). */
 let md: { s: MdSetupArgs; mods: Promise<[MdTsModule, MdTsModule]> } | undefined;
+/** The same for the WebAssembly variants (instances are per thread: runtime/md/wasm.ts). */
+let mdWasm: MdWasmSetupArgs | undefined;
 
 export const TASKS: Record<string, TaskFn> = {
   ping: () => 'ok',
@@ -113,6 +116,31 @@ export const TASKS: Record<string, TaskFn> = {
       err = e ?? new Error('unknown error');
     }
     mdStepDone(s.ctl, err);
+  },
+  'md-wasm-load': async (a) => {
+    for (const k of a.keys as string[]) await wasmInstance(k);
+  },
+  'md-wasm-setup': (args) => {
+    mdWasm = args as unknown as MdWasmSetupArgs;
+  },
+  // Copy the caller's particle block in, compute this range, copy the outputs out.
+  'md-wasm-step': async (args) => {
+    const s = mdWasm;
+    let err: unknown;
+    try {
+      if (!s) throw new Error('md-wasm-step before md-wasm-setup');
+      const w = await wasmInstance(args.energies ? s.keyE : s.keyF);
+      w.bindList(s.list, s.nPadded);
+      w.xqBlock.set(s.xq);
+      w.run(s.list.params, s.e0, s.e1);
+      s.f.set(w.forces);
+      s.energy.set(w.energy);
+      s.fshift.set(w.fshift);
+    } catch (e) {
+      err = e ?? new Error('unknown error');
+    }
+    if (s) mdStepDone(s.ctl, err);
+    else throw err;
   },
   'conv-s': async (args) => {
     const a = args as unknown as ConvSPassArgs;
