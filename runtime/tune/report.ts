@@ -360,7 +360,8 @@ export async function buildReportData(caches: LoadedCache[], o: ReportOptions = 
     const counts: Record<string, number> = {};
     for (const r of Object.values(c.cache.results)) counts[r.status] = (counts[r.status] ?? 0) + 1;
     return {
-      label: `${d.name} (${d.id}/${d.target}, ${d.fingerprint.slice(0, 8)})`,
+      // the targets the results came from (the CPU: ts, wasm, gpujs), not only the primary one
+      label: `${d.name} (${d.id}/${[...new Set(Object.values(c.cache.results).map((r) => r.key.split('.')[1]!))].sort().join('+') || d.target}, ${d.fingerprint.slice(0, 8)})`,
       fingerprint: d.fingerprint,
       id: d.id,
       target: d.target,
