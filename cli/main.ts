@@ -58,9 +58,15 @@ async function cmdRender(key: string, o: { output?: string }): Promise<number> {
 
 async function cmdDevices(): Promise<number> {
   const { detectDevices } = await import('../runtime/tune/devices.ts');
+  const names: Record<string, string> = { ts: 'TypeScript', wasm: 'WebAssembly SIMD', wgsl: 'WGSL', gpujs: 'gpu.js' };
   for (const d of await detectDevices()) {
-    const what = d.target === 'ts' ? 'TypeScript kernels' : 'WGSL kernels';
-    console.log(d.available ? `${d.id.padEnd(7)}: ${d.name} (${what}), fingerprint ${d.fingerprint}` : `${d.id.padEnd(7)}: unavailable: ${d.why}`);
+    if (!d.available) {
+      console.log(`${d.id.padEnd(7)}: unavailable: ${d.why}`);
+      continue;
+    }
+    const what = d.targets.map((t) => (t === 'gpujs' ? `gpu.js (${d.gpujsModes!.join(', ')})` : names[t] ?? t)).join(', ');
+    console.log(`${d.id.padEnd(7)}: ${d.name}: ${what}; fingerprint ${d.fingerprint}`);
+    for (const [t, why] of Object.entries(d.unavailableTargets ?? {})) console.log(`         not here: ${t}: ${why}`);
   }
   return 0;
 }
