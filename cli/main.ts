@@ -76,13 +76,14 @@ async function cmdVerify(keys: string[], o: { target?: string }): Promise<number
   const { verifyVariant } = await import('../runtime/md/verify.ts');
   const { runWgsl } = await import('../runtime/md/wgsl.ts');
   const { runWasm } = await import('../runtime/md/wasm.ts');
+  const { runGpujs } = await import('../runtime/md/gpujs.ts');
   const { verificationCases } = await import('../runtime/md/cases.ts');
   const list = keys.length > 0 ? keys : libraryKeys('md-nonbonded', o.target === 'all' ? undefined : o.target ?? 'ts');
   const cases = verificationCases('quick');
   let failed = 0;
   for (const [i, key] of list.entries()) {
     const target = key.split('.')[1];
-    const run = target === 'wgsl' ? runWgsl : target === 'wasm' ? runWasm : undefined;
+    const run = target === 'wgsl' ? runWgsl : target === 'wasm' ? runWasm : target === 'gpujs' ? runGpujs : undefined;
     const results = [];
     for (const c of cases) results.push(await verifyVariant(key, c, run));
     const bad = results.find((r) => !r.ok);
@@ -206,7 +207,7 @@ export async function main(argv: string[]): Promise<number> {
     .action(wrap(cmdGenerate));
   program.command('list').description('list library variants').argument('[family]').option('-t, --target <target>').action(wrap(cmdList));
   program.command('render').description('render one variant (library or any valid point of the space)').argument('<key>').option('-o, --output <file>').action(wrap(cmdRender));
-  program.command('verify').description('check variants against the f64 reference').argument('[keys...]').option('-t, --target <target>', 'ts, wgsl, wasm or all', 'ts').action(wrap(cmdVerify));
+  program.command('verify').description('check variants against the f64 reference').argument('[keys...]').option('-t, --target <target>', 'ts, wgsl, wasm, gpujs or all', 'ts').action(wrap(cmdVerify));
   program
     .command('bench')
     .description('benchmark a family, or the MD workload (md) against LAMMPS and GROMACS')

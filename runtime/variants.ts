@@ -76,6 +76,36 @@ export async function wgslSource(key: string): Promise<string> {
   return r.text;
 }
 
+/** The source text of a gpu.js variant, a JavaScript module (library file, or rendered on demand). */
+export async function gpujsSource(key: string): Promise<string> {
+  const entry = manifest().get(key);
+  if (entry) {
+    if (entry.target !== 'gpujs') throw new UnknownVariantError(`variant ${key} is a ${entry.target} variant, not gpu.js`);
+    return readFileSync(join(GENERATED_ROOT, entry.file), 'utf8');
+  }
+  const r = await renderOnDemand(key);
+  if (r.target !== 'gpujs') throw new UnknownVariantError(`variant ${key} is a ${r.target} variant, not gpu.js`);
+  return r.text;
+}
+
+const gpujsModules = new Map<string, Promise<unknown>>();
+/**
+ * The module of a gpu.js variant, imported from its text (it has no imports of its own; its
+ * `kernel` is a gpu.js kernel function). `text` replaces the variant's source (uncached: tests
+ * of the gate with a broken kernel).
+ */
+export function gpujsModule<T>(key: string, text?: string): Promise<T> {
+  const load = async (t: string): Promise<T> => (await import(`data:text/javascript;base64,${Buffer.from(t).toString('base64')}`)) as T;
+  if (text !== undefined) return load(text);
+  let m = gpujsModules.get(key);
+  if (!m) {
+    m = gpujsSource(key).then(load);
+    m.catch(() => gpujsModules.delete(key));
+    gpujsModules.set(key, m);
+  }
+  return m as Promise<T>;
+}
+
 /**
  * The binary of a WebAssembly variant: the committed .wasm of a library variant, or any other
  * point of the space rendered and assembled on demand (cached per key for the process).

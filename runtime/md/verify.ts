@@ -97,12 +97,26 @@ export function cachedReference(sys: MdSystem, s: MdSettings): ReferenceResult {
   return m.get(k)!;
 }
 
-/** Run a variant (any target, through `run`) on a case and compare with the reference. */
-export async function verifyVariant(
-  key: string,
-  c: VerifyCase,
-  run: (key: string, problem: MdProblem) => Promise<MdResult> = runTs,
-): Promise<Deviation> {
+export type MdRunner = (key: string, problem: MdProblem) => Promise<MdResult>;
+
+/** The runner of a variant's target: runTs, runWgsl, runWasm or runGpujs. */
+export async function runnerFor(key: string): Promise<MdRunner> {
+  const target = key.split('.')[1];
+  switch (target) {
+    case 'wgsl':
+      return (await import('./wgsl.ts')).runWgsl;
+    case 'wasm':
+      return (await import('./wasm.ts')).runWasm;
+    case 'gpujs':
+      return (await import('./gpujs.ts')).runGpujs;
+    default:
+      return runTs;
+  }
+}
+
+/** Run a variant (through `run`; by default the runner of its target) on a case and compare with the reference. */
+export async function verifyVariant(key: string, c: VerifyCase, run?: MdRunner): Promise<Deviation> {
+  run ??= await runnerFor(key);
   const shape = await mdShape(key);
   const p = await variantParams(key);
   const s = await settingsOf(key, c.rc);
