@@ -12,13 +12,16 @@ export interface PostStep {
 
 let wabt: ReturnType<typeof wabtInit> | undefined;
 
-/** Assemble WebAssembly text (SIMD enabled) into a binary module, without debug names. */
+/** Assemble WebAssembly text (SIMD and shared memories enabled) into a binary module, without debug names. */
 export async function assembleWat(name: string, text: string): Promise<Uint8Array> {
   wabt ??= wabtInit();
   const w = await wabt;
-  const mod = w.parseWat(name, text, { simd: true });
+  // threads: modules may import a shared memory (worker threads running passes on one memory)
+  const features = { simd: true, threads: true };
+  const mod = w.parseWat(name, text, features);
   try {
-    mod.validate();
+    // wabt's typings omit validate's feature argument; without it validation rejects shared memories
+    (mod as unknown as { validate(f: typeof features): void }).validate(features);
     return Uint8Array.from(mod.toBinary({ log: false, write_debug_names: false, canonicalize_lebs: true }).buffer);
   } finally {
     mod.destroy();

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { SpecError, type Spec } from '../spec.ts';
 import type { Variant } from '../space.ts';
 import type { FamilyModule } from './types.ts';
+import { wasmContext } from './bigdft-conv-wasm.ts';
 
 /** shared/ lies beside the repository (CI clones it at ../shared). */
 export const FILTERS_URL = new URL('../../../shared/data/bigdft/filters.json', import.meta.url);
@@ -60,7 +61,7 @@ function validate(spec: Spec): void {
       if (!ok(String(v))) throw new SpecError(spec.file, spec.where(['axes', axis, 'values', i]), `axes.${axis}.values.${i}`, `"${v}" is not supported; allowed: ${allowed}`);
     });
   };
-  check('target', (v) => v === 'ts' || v === 'wgsl', 'ts, wgsl');
+  check('target', (v) => v === 'ts' || v === 'wgsl' || v === 'wasm', 'ts, wgsl, wasm');
   check('filter', (v) => v in FILTER_KEYS, Object.keys(FILTER_KEYS).join(', '));
   check('boundary', (v) => v === 'periodic' || v === 'free', 'periodic, free');
   check('algorithm', (v) => ['direct', 'separable', 'separable-t'].includes(v), 'direct, separable, separable-t');
@@ -243,6 +244,7 @@ function wgslContext(v: Variant, f: Filter, name: FilterName): Record<string, un
 function context(_spec: Spec, v: Variant): Record<string, unknown> {
   const name = String(v.filter) as FilterName;
   const f = filters()[name];
+  if (v.target === 'wasm') return wasmContext(v, f, name);
   return v.target === 'wgsl' ? wgslContext(v, f, name) : tsContext(v, f, name);
 }
 

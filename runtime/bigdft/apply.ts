@@ -6,7 +6,9 @@
 //     a running sum, giving sum_d scale_d * D2_d x.
 //   separable: three 1-D passes along the axes in place of the layout (strided lines).
 //   direct: one call for the whole 3-D triple sum.
-// WGSL variants run through runtime/bigdft/wgsl.ts (apply3d routes them there).
+// WGSL variants run through runtime/bigdft/wgsl.ts (apply3d routes them there); WebAssembly
+// variants (transposing passes in linear memory) through runtime/bigdft/wasm.ts, behind
+// prepare3d and prepareParallel3d like the TypeScript ones.
 import { loadTsModule, variantParams } from '../variants.ts';
 import { filter, type FilterName } from './filters.ts';
 import type { Boundary, Dims } from './reference.ts';
@@ -80,8 +82,24 @@ async function loadChecked(key: string, dims: Dims): Promise<{ name: FilterName;
   return { name, boundary, mod, precision };
 }
 
-/** Load a TypeScript variant and allocate its buffers for an n1 x n2 x n3 grid. */
+/**
+ * A WebAssembly variant bound to the grid (runtime/bigdft/wasm.ts), after the checks TypeScript
+ * variants get; undefined for any other target. With a pool its passes are split over the workers.
+ */
+async function prepareWasmChecked(key: string, dims: Dims, o: Apply3dOptions, pool?: Pool) {
+  const p = await variantParams(key);
+  if (p.target !== 'wasm') return undefined;
+  if (!String(key).startsWith('bigdft-conv.')) throw new ConvInputError(`${key} is not a bigdft-conv variant`);
+  const name = String(p.filter) as FilterName;
+  checkDims(dims, filter(name).taps, name, p.boundary === 'free' ? 'free' : 'periodic');
+  const { prepareWasm3d } = await import('./wasm.ts');
+  return prepareWasm3d(key, dims, { scale: kineticScale(o.h), pool });
+}
+
+/** Load a TypeScript or WebAssembly variant and allocate its buffers for an n1 x n2 x n3 grid. */
 export async function prepare3d(key: string, dims: Dims, o: Apply3dOptions = {}): Promise<Prepared3d> {
+  const wasm = await prepareWasmChecked(key, dims, o);
+  if (wasm) return { ...wasm, run: (x: Real) => wasm.run(x) as Float64Array };
   const { name, boundary, mod, precision } = await loadChecked(key, dims);
   const [n1, n2, n3] = dims;
   const size = n1 * n2 * n3;
@@ -206,6 +224,8 @@ export interface PreparedParallel3d extends Omit<Prepared3d, 'run'> {
  * SharedArrayBuffers. Direct variants (one 3-D call, no ranges) run on this thread.
  */
 export async function prepareParallel3d(key: string, dims: Dims, pool: Pool, o: Apply3dOptions = {}): Promise<PreparedParallel3d> {
+  const wasm = await prepareWasmChecked(key, dims, o, pool);
+  if (wasm) return { ...wasm, run: async (x: Real) => wasm.run(x) };
   const { name, boundary, mod, precision } = await loadChecked(key, dims);
   const algorithm = mod.algorithm;
   if (algorithm === 'direct') {

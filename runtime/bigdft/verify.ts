@@ -1,5 +1,5 @@
 // Verification of bigdft-conv variants before use: any variant (TypeScript of any algorithm,
-// or WGSL) against the plain f64 separable reference of its filter and boundary on a small odd
+// WGSL, or WebAssembly SIMD) against the plain f64 separable reference of its filter and boundary on a small odd
 // grid, within a bound derived from the precision and the filter's gain.
 import { variantParams } from '../variants.ts';
 import { filter, type FilterName } from './filters.ts';
@@ -49,8 +49,12 @@ export function randomValues(n: number, seed: number): Float64Array {
   });
 }
 
-/** Run any bigdft-conv variant on a small odd grid against the f64 separable reference of its boundary. */
-export async function verifyConv(key: string, o: { h?: number; dims?: Dims } = {}): Promise<ConvVerification> {
+/**
+ * Run any bigdft-conv variant on a small odd grid against the f64 separable reference of its
+ * boundary. WebAssembly variants get the TypeScript f64 bound; `wasmBytes` replaces a wasm
+ * variant's binary by another build (tests of the gate).
+ */
+export async function verifyConv(key: string, o: { h?: number; dims?: Dims; wasmBytes?: Uint8Array } = {}): Promise<ConvVerification> {
   const p = await variantParams(key);
   const name = String(p.filter) as FilterName;
   const boundary = (p.boundary === 'free' ? 'free' : 'periodic') as Boundary;
@@ -72,6 +76,9 @@ export async function verifyConv(key: string, o: { h?: number; dims?: Dims } = {
     } finally {
       pre.destroy();
     }
+  } else if (p.target === 'wasm' && o.wasmBytes) {
+    const { prepareWasm3d } = await import('./wasm.ts');
+    got = await (await prepareWasm3d(key, dims, { scale: kineticScale(hd), bytes: o.wasmBytes })).run(xin);
   } else {
     got = (await prepare3d(key, dims, { h: hd })).run(xin);
   }

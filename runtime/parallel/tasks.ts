@@ -82,6 +82,8 @@ export const TASKS: Record<string, TaskFn> = {
     const s = (x: Real): Real => x.subarray(a.v0, a.v1);
     mod.kernel({ vx: s(a.vx), vy: s(a.vy), vz: s(a.vz), nx: s(a.nx), ny: s(a.ny), nz: s(a.nz), ax: a.ax, ay: a.ay, az: a.az, aq: a.aq, phi: s(a.phi), params: a.params });
   },
+  // A range of vertices of a gem-potential wasm variant (runtime/gem/wasm.ts).
+  'gem-wasm': async (args) => (await import('../gem/wasm.ts')).gemWasmTask(args as unknown as import('../gem/wasm.ts').GemWasmTaskArgs),
   'conv-t': async (args) => {
     const a = args as unknown as ConvTPassArgs;
     const mod = await load<ConvTsModule>(a.key);
@@ -96,6 +98,8 @@ export const TASKS: Record<string, TaskFn> = {
     } else mod.kernel!({ x, y, n, m: cnt });
     scatter(y, a.y, n, m, j0, cnt);
   },
+  // bigdft-conv wasm: lines [j0, j1) of one pass on the prepared problem's shared wasm memory
+  'conv-wasm': async (args) => (await import('../bigdft/wasm.ts')).convWasmTask(args as unknown as import('../bigdft/wasm.ts').ConvWasmTaskArgs),
   // Synchronous, so a following md-step (messages are handled in order) always sees it.
   'md-setup': (args) => {
     const s = args as unknown as MdSetupArgs;

@@ -1,0 +1,166 @@
+// bigdft-conv WebAssembly SIMD variants (templates/wasm/bigdft-conv): each module exports one
+// transposing pass `pass(x, y, n, m, j0, j1, scratch, yin, xt, scale)` on byte addresses of a
+// shared linear memory it imports. A prepared problem allocates that memory once: the input,
+// the pass buffers and one scratch row per thread; `run` copies the input in, runs the three
+// passes inside the memory and returns a view of the result (valid until the next run). With a
+// worker pool each pass's lines are split over the workers, each running the same module on the
+// same memory; every output line is computed by the same instructions whatever the split, so the
+// result is identical bit for bit to one thread's.
+import { wasmBytes, variantParams } from '../variants.ts';
+import type { FilterName } from './filters.ts';
+import type { Boundary, Dims } from './reference.ts';
+import type { Pool } from '../parallel/pool.ts';
+import { splitRange } from '../parallel/pool.ts';
+
+/** The exports of a bigdft-conv wasm module. */
+interface ConvWasmExports {
+  reserved: WebAssembly.Global;
+  scratchBytes(n: number): number;
+  pass(x: number, y: number, n: number, m: number, j0: number, j1: number, s: number, yin: number, xt: number, scale: number): void;
+}
+
+/** Arguments of one worker task: lines [j0, j1) of one pass (tasks.ts 'conv-wasm'). */
+export interface ConvWasmTaskArgs {
+  key: string;
+  /** Identifies the prepared problem's memory in the worker (one instance per memory). */
+  memId: string;
+  memory: WebAssembly.Memory;
+  /** Another build of the variant (tests of the gate); the key's binary when absent. */
+  bytes?: Uint8Array;
+  x: number; y: number; n: number; m: number; j0: number; j1: number; s: number; yin: number; xt: number; scale: number;
+}
+
+const PAGE = 65536;
+const modules = new Map<string, Promise<WebAssembly.Module>>();
+
+/** The compiled module of a key (library binary, or rendered and assembled on demand), or of given bytes. */
+function moduleOf(key: string, bytes?: Uint8Array): Promise<WebAssembly.Module> {
+  if (bytes) return WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
+  let p = modules.get(key);
+  if (!p) {
+    p = wasmBytes(key).then((b) => WebAssembly.compile(b as Uint8Array<ArrayBuffer>));
+    p.catch(() => modules.delete(key));
+    modules.set(key, p);
+  }
+  return p;
+}
+
+async function instantiate(mod: WebAssembly.Module, memory: WebAssembly.Memory): Promise<ConvWasmExports> {
+  const inst = await WebAssembly.instantiate(mod, { env: { memory } });
+  return inst.exports as unknown as ConvWasmExports;
+}
+
+/** Worker side: instances per (key, memory), created on the first task that names them. */
+const workerInstances = new Map<string, Promise<ConvWasmExports>>();
+export async function convWasmTask(a: ConvWasmTaskArgs): Promise<void> {
+  const id = `${a.key}\0${a.memId}`;
+  let p = workerInstances.get(id);
+  if (!p) {
+    p = moduleOf(a.key, a.bytes).then((m) => instantiate(m, a.memory));
+    p.catch(() => workerInstances.delete(id));
+    workerInstances.set(id, p);
+  }
+  (await p).pass(a.x, a.y, a.n, a.m, a.j0, a.j1, a.s, a.yin, a.xt, a.scale);
+}
+
+/** Forget a prepared problem's instances in this worker (its memory can then be collected). */
+export function convWasmRelease(memId: string): void {
+  for (const k of [...workerInstances.keys()]) if (k.endsWith(`\0${memId}`)) workerInstances.delete(k);
+}
+
+export interface PreparedWasm3d {
+  key: string;
+  filter: FilterName;
+  boundary: Boundary;
+  algorithm: 'separable-t';
+  precision: 'f64';
+  dims: Dims;
+  threads: number;
+  /** Runs the convolution on x (copied in); returns a view of the result in the module's memory, valid until the next run. */
+  run(x: ArrayLike<number>): Float64Array | Promise<Float64Array>;
+}
+
+let memIds = 0;
+
+/**
+ * Bind a wasm variant to an n1 x n2 x n3 grid: one shared memory holding the input, the pass
+ * buffers (kinetic: also the transposed inputs and a zero running sum) and a scratch row per
+ * thread. With a pool, run is asynchronous and splits each pass's lines over its workers.
+ * `bytes` replaces the variant's binary (tests of the gate). Checks of the key and grid are the
+ * caller's (runtime/bigdft/apply.ts prepare3d).
+ */
+export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number, number, number]; pool?: Pool; bytes?: Uint8Array }): Promise<PreparedWasm3d> {
+  const p = await variantParams(key);
+  if (p.target !== 'wasm') throw new Error(`${key} is a ${String(p.target)} variant, not WebAssembly`);
+  const name = String(p.filter) as FilterName;
+  const kinetic = name === 'kinetic';
+  const mod = await moduleOf(key, o.bytes);
+  const [n1, n2, n3] = dims;
+  const size = n1 * n2 * n3;
+  const threads = o.pool?.size ?? 1;
+  // layout: reserved | X | B0 | B1 | (kinetic: B2 | B3 | Z) | scratch per thread
+  const memory = new WebAssembly.Memory({ initial: 1, maximum: 65536, shared: true });
+  const ex = await instantiate(mod, memory);
+  const up = (b: number): number => (b + 63) & ~63;
+  let at = up(Number(ex.reserved.value));
+  const take = (bytes: number): number => {
+    const a = at;
+    at = up(at + bytes);
+    return a;
+  };
+  const X = take(8 * size);
+  const B = Array.from({ length: kinetic ? 4 : 2 }, () => take(8 * size));
+  const Z = kinetic ? take(8 * size) : 0;
+  const rowBytes = Math.max(...dims.map((n) => ex.scratchBytes(n)));
+  const S = Array.from({ length: threads }, () => take(rowBytes));
+  if (at > 65536 * PAGE) throw new Error(`grid ${dims.join('x')} needs ${at} bytes of wasm memory, more than 4 GiB`);
+  memory.grow(Math.ceil(at / PAGE) - 1);
+  const heap = (): Float64Array => new Float64Array(memory.buffer);
+  // the passes: pass d reads `cur`, writes y (kinetic: also xt, adding the running sum acc)
+  const plan: { n: number; m: number; x: number; y: number; yin: number; xt: number; scale: number }[] = [];
+  let cur = X;
+  let acc = Z;
+  for (let d = 0; d < 3; d++) {
+    const n = dims[d]!;
+    const y = B[d % 2]!;
+    const xt = kinetic ? B[2 + (d % 2)]! : 0;
+    plan.push({ n, m: size / n, x: cur, y, yin: kinetic ? acc : 0, xt, scale: kinetic ? o.scale[d]! : 0 });
+    cur = kinetic ? xt : y;
+    acc = y;
+  }
+  const out = kinetic ? acc : cur;
+  const copyIn = (x: ArrayLike<number>): void => {
+    if (x.length !== size) throw new Error(`x has ${x.length} values, expected ${size}`);
+    heap().set(x, X / 8);
+  };
+  const result = (): Float64Array => new Float64Array(memory.buffer, out, size);
+  const base = { key, filter: name, boundary: (p.boundary === 'free' ? 'free' : 'periodic') as Boundary, algorithm: 'separable-t' as const, precision: 'f64' as const, dims, threads };
+  const pool = o.pool;
+  if (!pool || threads === 1) {
+    return {
+      ...base,
+      run(x) {
+        copyIn(x);
+        for (const q of plan) ex.pass(q.x, q.y, q.n, q.m, 0, q.m, S[0]!, q.yin, q.xt, q.scale);
+        return result();
+      },
+    };
+  }
+  const memId = `${process.pid}.${++memIds}`;
+  // lines split on multiples of the variant's lines per iteration (as the TS path does)
+  const align = Math.max(1, Number(String(p.unroll).split('x')[1]) || 1);
+  return {
+    ...base,
+    async run(x) {
+      copyIn(x);
+      for (const q of plan) {
+        const parts = splitRange(q.m, threads, align);
+        await pool.run(parts.map(([j0, j1], w) => ({
+          task: 'conv-wasm',
+          args: { key, memId, memory, bytes: o.bytes, ...q, j0, j1, s: S[w]! } satisfies ConvWasmTaskArgs as unknown as Record<string, unknown>,
+        })));
+      }
+      return result();
+    },
+  };
+}

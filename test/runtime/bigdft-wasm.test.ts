@@ -1,0 +1,98 @@
+// Every WebAssembly SIMD (f64x2) variant of bigdft-conv's library against the f64 reference with
+// the TypeScript f64 gate, on the verification grids and on odd grids whose sizes are no
+// multiple of the unroll or the vector width; a deliberately broken build must fail; worker
+// threads must give the one-thread result bit for bit.
+import { describe, it, expect } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { libraryKeys, manifest, GENERATED_ROOT } from '../../runtime/variants.ts';
+import { verifyConv, randomValues } from '../../runtime/bigdft/verify.ts';
+import { apply3d, prepare3d, ConvInputError } from '../../runtime/bigdft/apply.ts';
+import { assembleWat } from '../../generator/index.ts';
+import type { Dims } from '../../runtime/bigdft/reference.ts';
+
+const keys = libraryKeys('bigdft-conv', 'wasm');
+/** Odd grids: n not a multiple of 2, 4, 6 or 8 along any axis, line counts odd. */
+const ODD: Record<string, Dims> = { magic: [23, 17, 19], 'magic-t': [19, 25, 17], kinetic: [29, 35, 31] };
+const filterOf = (key: string): string => key.split('.')[2]!;
+
+describe('bigdft-conv WebAssembly SIMD library', () => {
+  it('has f64 transposing passes of every filter, lines and shifted, periodic and free; the manifest names the binaries', () => {
+    expect(keys.length).toBe(23);
+    for (const k of keys) {
+      expect(k).toMatch(/^bigdft-conv\.wasm\.(magic|magic-t|kinetic)\.(periodic|free)\.f64\.separable-t\.\d+x\d+\.(inline|array)\.(lines|shifted)$/);
+      expect(manifest().get(k)!.file).toMatch(/\.wasm$/);
+    }
+    for (const f of ['magic', 'magic-t', 'kinetic']) for (const b of ['periodic', 'free']) for (const s of ['lines', 'shifted']) {
+      expect(keys.some((k) => k.includes(`.${f}.${b}.`) && k.endsWith(`.${s}`)), `${f} ${b} ${s}`).toBe(true);
+    }
+  });
+
+  describe.each(keys)('%s', (key) => {
+    it('matches the f64 reference on the verification grid (TypeScript f64 bound)', async () => {
+      const v = await verifyConv(key, { h: 0.4 });
+      expect(v.maxError).toBeLessThanOrEqual(v.tolerance);
+      expect(v.tolerance).toBeGreaterThan(0);
+    });
+    it('matches it on an odd grid (sizes no multiple of the unroll or the vector width)', async () => {
+      const v = await verifyConv(key, { dims: ODD[filterOf(key)] });
+      expect(v.maxError).toBeLessThanOrEqual(v.tolerance);
+    });
+  });
+
+  it('lines variants sum in the TypeScript kernels order: equal bit for bit to the TS f64 inline variant', async () => {
+    const dims: Dims = [21, 18, 17];
+    const x = randomValues(dims[0] * dims[1] * dims[2], 7);
+    for (const f of ['magic', 'kinetic'] as const) {
+      const d: Dims = f === 'kinetic' ? [31, 30, 29] : dims;
+      const xx = randomValues(d[0] * d[1] * d[2], 7);
+      const w = await apply3d(`bigdft-conv.wasm.${f}.periodic.f64.separable-t.4x2.inline.lines`, f === 'kinetic' ? xx : x, ...d, { h: [0.4, 0.5, 0.6] });
+      const t = await apply3d(`bigdft-conv.ts.${f}.periodic.f64.separable-t.4x2.inline.table`, f === 'kinetic' ? xx : x, ...d, { h: [0.4, 0.5, 0.6] });
+      expect(Array.from(w)).toEqual(Array.from(t));
+    }
+  });
+
+  it('fails the gate with a broken build (one coefficient changed in the text)', async () => {
+    for (const key of ['bigdft-conv.wasm.magic.periodic.f64.separable-t.4x2.inline.lines', 'bigdft-conv.wasm.kinetic.periodic.f64.separable-t.8x1.inline.shifted']) {
+      const wat = readFileSync(join(GENERATED_ROOT, manifest().get(key)!.file.replace(/\.wasm$/, '.wat')), 'utf8');
+      const m = /\(v128\.const f64x2 ([^\s)]+) ([^\s)]+)\)/.exec(wat)!;
+      const broken = wat.replace(m[0], `(v128.const f64x2 ${m[1]} 0x1p-3)`);
+      expect(broken).not.toBe(wat);
+      const good = await verifyConv(key, { wasmBytes: await assembleWat('good.wat', wat) });
+      expect(good.maxError).toBeLessThanOrEqual(good.tolerance);
+      const bad = await verifyConv(key, { wasmBytes: await assembleWat('broken.wat', broken) });
+      expect(bad.maxError).toBeGreaterThan(bad.tolerance);
+    }
+  });
+
+  it('renders and assembles a key outside the library on demand', async () => {
+    const key = 'bigdft-conv.wasm.magic-t.free.f64.separable-t.1x4.array.shifted';
+    expect(manifest().has(key)).toBe(false);
+    const v = await verifyConv(key, { dims: ODD['magic-t'] });
+    expect(v.maxError).toBeLessThanOrEqual(v.tolerance);
+  });
+
+  it('worker threads give the one-thread result bit for bit (lines and shifted, magic and kinetic)', async () => {
+    for (const key of ['bigdft-conv.wasm.magic.periodic.f64.separable-t.4x2.inline.lines', 'bigdft-conv.wasm.kinetic.periodic.f64.separable-t.8x1.inline.shifted', 'bigdft-conv.wasm.magic-t.free.f64.separable-t.4x2.inline.shifted']) {
+      const d: Dims = key.includes('kinetic') ? [31, 33, 29] : [23, 21, 19];
+      const x = randomValues(d[0] * d[1] * d[2], 11);
+      const one = await apply3d(key, x, ...d, { h: [0.4, 0.4, 0.4] });
+      for (const threads of [2, 3]) {
+        const many = await apply3d(key, x, ...d, { h: [0.4, 0.4, 0.4], threads });
+        expect(Array.from(many), `${key} on ${threads} threads`).toEqual(Array.from(one));
+      }
+    }
+  });
+
+  it('runs repeatedly on one prepared grid with the same result, and refuses grids smaller than the filter', async () => {
+    const key = 'bigdft-conv.wasm.magic.periodic.f64.separable-t.6x2.inline.lines';
+    const d: Dims = [20, 18, 16];
+    const pre = await prepare3d(key, d);
+    const x = randomValues(d[0] * d[1] * d[2], 3);
+    const a = Float64Array.from(pre.run(x));
+    const b = Float64Array.from(pre.run(x));
+    expect(Array.from(b)).toEqual(Array.from(a));
+    await expect(prepare3d(key, [20, 15, 16])).rejects.toThrow(ConvInputError);
+    await expect(apply3d('bigdft-conv.wasm.kinetic.periodic.f64.separable-t.4x2.inline.lines', new Float64Array(20 * 29 * 29), 20, 29, 29)).rejects.toThrow(/n1 = 20 is smaller than the kinetic filter/);
+  });
+});
