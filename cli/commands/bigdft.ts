@@ -57,8 +57,10 @@ export interface BigdftOptions {
   step?: number | 'auto';
   /** Output lines; default console.log. */
   log?: (line: string) => void;
-  /** Worker threads for the TypeScript variants (default 1: this thread); each pass's lines are split between them. */
+  /** Worker threads for the TypeScript and wasm variants (default 1: this thread); each pass's lines are split between them. */
   threads?: number | string;
+  /** Target of the default variants: 'ts' (default: the tuned or library defaults) or 'wasm' (defaultWasmVariants; f64 only). */
+  target?: string;
 }
 
 export interface IterationResult {
@@ -110,6 +112,15 @@ export function parseGrid(s: string | Dims): Dims {
   const d = [Number(m[1]), Number(m[2]), Number(m[3])] as const;
   if (d.some((n) => n <= 0 || !Number.isSafeInteger(n))) throw new UserError(`--grid "${s}": every dimension must be a positive integer`);
   return d;
+}
+
+/**
+ * The default WebAssembly SIMD keys (f64x2 lines; the fastest measured on the benchmark grid:
+ * 4x2 for the 16-tap magic filters, 2x2 for the 29-tap kinetic filter, whose 4x2 body is slower).
+ */
+export function defaultWasmVariants(): { mf: string; mft: string; kin: string } {
+  const k = (f: FilterName, u: string) => `bigdft-conv.wasm.${f}.periodic.f64.separable-t.${u}.inline.lines`;
+  return { mf: k('magic', '4x2'), mft: k('magic-t', '4x2'), kin: k('kinetic', '2x2') };
 }
 
 /** Library-style default keys (the 8x1 inline table patterns) for a precision. */
@@ -321,7 +332,10 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
     }
   });
   const N = dims[0] * dims[1] * dims[2];
-  const def = await tunedVariants(precision, opts);
+  const target = opts.target ?? 'ts';
+  if (target !== 'ts' && target !== 'wasm') throw new UserError(`--target ${String(target)}: use ts or wasm (WGSL and other variants by key: --variant-mf ...)`);
+  if (target === 'wasm' && precision !== 'f64') throw new UserError('--target wasm: the WebAssembly SIMD variants are f64 only (f64x2); use --precision f64');
+  const def = target === 'wasm' ? defaultWasmVariants() : await tunedVariants(precision, opts);
   const variants = { mf: opts.variantMf ?? def.mf, mft: opts.variantMft ?? def.mft, kin: opts.variantKin ?? def.kin };
 
   // inputs (checked before any heavy work)
@@ -334,7 +348,7 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
 
   log(`kernforge run bigdft: local Hamiltonian H psi = MF^T (V MF psi) + T psi on a periodic ${dims.join('x')} grid (${N} points), h = ${h} bohr, ${precision}`);
   log(`  convention: ${CONVENTION}`);
-  if (pool) log(`  threads: ${pool.size} worker threads for the TypeScript variants (each pass's lines split between them)`);
+  if (pool) log(`  threads: ${pool.size} worker threads for the TypeScript and wasm variants (each pass's lines split between them)`);
 
   // 1. verify every chosen variant against the f64 reference before use
   const verification: VerificationResult[] = [];
@@ -465,11 +479,12 @@ export function registerBigdft(run: Command): void {
     .option('--h <h>', 'grid spacing (bohr)', '0.4')
     .option('--iterations <K>', 'applications of H (one steepest-descent step between them)', '3')
     .option('--precision <p>', 'f64 or f32', 'f64')
-    .option('--variant-mf <key>', 'magic filter variant (default: bigdft-conv.ts.magic.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript or WGSL variant)')
-    .option('--variant-mft <key>', 'transposed magic filter variant (default: bigdft-conv.ts.magic-t.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript or WGSL variant)')
-    .option('--variant-kin <key>', 'kinetic variant (default: bigdft-conv.ts.kinetic.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript or WGSL variant)')
-    .option('--threads <n>', 'worker threads for the TypeScript variants, each pass split between them (default 1: this thread)', '1')
-    .action(async (o: { grid: string; h: string; iterations: string; precision: string; variantMf?: string; variantMft?: string; variantKin?: string; threads: string }) => {
+    .option('--variant-mf <key>', 'magic filter variant (default: bigdft-conv.ts.magic.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript, wasm or WGSL variant)')
+    .option('--variant-mft <key>', 'transposed magic filter variant (default: bigdft-conv.ts.magic-t.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript, wasm or WGSL variant)')
+    .option('--variant-kin <key>', 'kinetic variant (default: bigdft-conv.ts.kinetic.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript, wasm or WGSL variant)')
+    .option('--threads <n>', 'worker threads for the TypeScript and wasm variants, each pass split between them (default 1: this thread)', '1')
+    .option('--target <t>', 'target of the default variants: ts (tuned or library defaults) or wasm (WebAssembly SIMD f64x2 lines)', 'ts')
+    .action(async (o: { grid: string; h: string; iterations: string; precision: string; variantMf?: string; variantMft?: string; variantKin?: string; threads: string; target: string }) => {
       await runBigdftWorkload({
         grid: o.grid,
         h: o.h,
@@ -479,6 +494,7 @@ export function registerBigdft(run: Command): void {
         variantMft: o.variantMft,
         variantKin: o.variantKin,
         threads: o.threads,
+        target: o.target,
       });
     });
 }

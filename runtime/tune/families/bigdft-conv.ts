@@ -2,7 +2,9 @@
 // since the workload applies three (magic filter, its transpose, kinetic):
 //   magic, magic-t, kinetic                  the workload's grid 128x126x130, f64
 //   magic-small, magic-t-small, kinetic-small   64x62x66, for quick runs (stand in for the above)
-// Tuning axes varied: unroll (columns x lines), coefficients inline/array, wrap table/split.
+// Tuning axes varied: unroll (columns x lines), coefficients inline/array, wrap table/split;
+// with WebAssembly SIMD on the device (cpu: targets ts + wasm) also the wasm variants of the same
+// filter (f64x2 schemes lines / shifted), all run through prepare3d and the same gate.
 // Measured: milliseconds of one 3-D application (three transposing passes) on the grid.
 // Verified with the workload's gate (verifyBigdftVariant): the f64 separable reference on a small
 // odd grid (17x19x21, kinetic 31x29x33).
@@ -29,6 +31,8 @@ const problemSpec = (name: string): (typeof PROBLEMS)[number] => {
   return PROBLEMS.find((p) => p.name === name)!;
 };
 const H = 0.4;
+/** The wasm variant whose semantic axes (filter, periodic, f64) the wasm candidates share. */
+const wasmReference = (f: FilterName): string => `bigdft-conv.wasm.${f}.periodic.f64.separable-t.4x2.inline.lines`;
 
 export const family: TuningFamily = {
   family: 'bigdft-conv',
@@ -41,7 +45,9 @@ export const family: TuningFamily = {
     // reference algorithm (O(n 16^3), ~100x slower): it is benchmarked, never tuned over.
     const def = family.defaultKey(device, problem);
     if (!def) return [];
-    return (await sameSemantics(def, o.space)).filter((k) => !k.includes('.direct.'));
+    const out = (await sameSemantics(def, o.space)).filter((k) => !k.includes('.direct.'));
+    if ((device.targets ?? []).includes('wasm')) out.push(...(await sameSemantics(wasmReference(problemSpec(problem).filter), o.space)));
+    return out;
   },
 
   defaultKey(device: Device, problem: string): string | undefined {
