@@ -7,8 +7,10 @@
 // unrolled_t (transposing, the Table II patterns and C x 1 ones), the coefficient array vs
 // literals and wrap table vs split loops, f32 storage, and WGSL (f32, through Dawn; on a
 // machine without a GPU that is Mesa llvmpipe, a CPU rasterizer that runs the shader on
-// LLVM-compiled SIMD code over all CPU threads, so not a one-thread number). The summary picks
-// the best TypeScript pattern and reports every ratio to the C time of the same run.
+// LLVM-compiled SIMD code over all CPU threads, so not a one-thread number), and WebAssembly
+// SIMD (f64x2, one thread: two lines per vector, or the paper's two shifted filter copies). The
+// summary picks the best TypeScript pattern and the best wasm one, and reports every ratio to
+// the C time of the same run.
 //
 // Every variant is checked before it is timed: the C program and each variant against the
 // f64 separable reference on a small odd grid (verifyConv); the timed outputs are also compared
@@ -48,6 +50,7 @@ export interface LadderRung {
 
 const k = (p: string, u: string, c = 'inline', w = 'table', alg = 'separable-t'): string => `bigdft-conv.ts.magic.periodic.${p}.${alg}.${u}.${c}.${w}`;
 const wg = (w: string, o: number): string => `bigdft-conv.wgsl.magic.periodic.f32.separable-t.${w}.outputs${o}`;
+const wa = (u: string, simd: string, c = 'inline'): string => `bigdft-conv.wasm.magic.periodic.f64.separable-t.${u}.${c}.${simd}`;
 
 /** The ladder, in table order. Keys outside the library are rendered on demand. */
 export const LADDER: LadderRung[] = [
@@ -67,6 +70,9 @@ export const LADDER: LadderRung[] = [
   { rung: 'WGSL', key: wg('16x16', 1) },
   { rung: 'WGSL', key: wg('16x16', 2) },
   { rung: 'WGSL', key: wg('32x8', 2) },
+  ...['2x2', '4x2', '6x2'].map((u) => ({ rung: 'wasm f64x2 lines', key: wa(u, 'lines') })),
+  ...['8x1', '4x2'].map((u) => ({ rung: 'wasm f64x2 shifted', key: wa(u, 'shifted') })),
+  { rung: 'wasm coeffs array', key: wa('4x2', 'lines', 'array') },
 ];
 
 /** Rungs that are slow by design: timed once. */
@@ -88,7 +94,7 @@ export interface BigdftBenchRow {
   rung: string;
   key: string;
   precision: 'f64' | 'f32';
-  target: 'ts' | 'wgsl' | 'reference';
+  target: 'ts' | 'wgsl' | 'wasm' | 'reference';
   /** Fastest application, milliseconds (WGSL: the three dispatches and the wait, no upload or read-back). */
   ms: number;
   gflops: number;
@@ -119,6 +125,8 @@ export interface BigdftBenchResult {
   best?: BigdftBenchRow;
   bestF64?: BigdftBenchRow;
   bestWgsl?: BigdftBenchRow;
+  /** Fastest WebAssembly SIMD variant (f64x2, one thread). */
+  bestWasm?: BigdftBenchRow;
   /** The WebGPU adapter of the WGSL rows, or why they were skipped. */
   adapter?: string;
   wgslSkipped?: string;
@@ -290,7 +298,7 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
     if (time) out = await run();
     cleanup();
     const relError = maxRelError(out, ref);
-    rows.push({ rung, key, precision, target: key === NAIVE_KEY ? 'reference' : wgsl ? 'wgsl' : 'ts', ms: best, gflops: flops / (best * 1e6), vsC: cMs !== undefined ? cMs / best : undefined, checkError, checkTolerance, relError });
+    rows.push({ rung, key, precision, target: key === NAIVE_KEY ? 'reference' : wgsl ? 'wgsl' : key.startsWith('bigdft-conv.wasm.') ? 'wasm' : 'ts', ms: best, gflops: flops / (best * 1e6), vsC: cMs !== undefined ? cMs / best : undefined, checkError, checkTolerance, relError });
   }
 
   printTable(log, rows, c, flops, adapter);
@@ -299,13 +307,14 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
   const best = fastest(ts);
   const bestF64 = fastest(ts.filter((r) => r.precision === 'f64'));
   const bestWgsl = fastest(rows.filter((r) => r.target === 'wgsl'));
+  const bestWasm = fastest(rows.filter((r) => r.target === 'wasm'));
   log('');
-  for (const [what, b] of [['best TS variant', best], ['best f64 TS variant', bestF64], ['best WGSL variant', bestWgsl]] as const) {
+  for (const [what, b] of [['best TS variant', best], ['best f64 TS variant', bestF64], ['best wasm variant', bestWasm], ['best WGSL variant', bestWgsl]] as const) {
     if (!b) continue;
-    const ratio = b.vsC !== undefined ? `${b.vsC.toFixed(2)}x the speed of the C convrot reference${b.target === 'ts' ? ` (goal >= 1.0x: ${b.vsC >= 1 ? 'met' : 'not met'})` : ''}` : 'no C reference (ratio skipped)';
+    const ratio = b.vsC !== undefined ? `${b.vsC.toFixed(2)}x the speed of the C convrot reference${b.target === 'ts' || b.target === 'wasm' ? ` (goal >= 1.0x: ${b.vsC >= 1 ? 'met' : 'not met'})` : ''}` : 'no C reference (ratio skipped)';
     log(`${what}: ${b.key}: ${b.ms.toFixed(2)} ms, ${b.gflops.toFixed(2)} GFlop/s, ${ratio}`);
   }
-  const tableI = tableOne(rows, best, bestWgsl);
+  const tableI = tableOne(rows, best, bestWgsl, bestWasm);
   if (tableI.length) {
     log('');
     log("Table I shape (the paper's ladder; best = fastest TypeScript pattern of this run):");
@@ -318,7 +327,7 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
     for (const t of tableI) log(`| ${t.row.padEnd(w0)} | ${t.key.padEnd(w1)} | ${t.gflops.toFixed(2).padStart(7)} | ${(t.vsC !== undefined ? `${t.vsC.toFixed(2)}x` : 'n/a').padStart(12)} |`);
   }
   if (bestWgsl) log(`  (WGSL on ${adapter}${/llvmpipe/i.test(adapter ?? '') ? ': Mesa llvmpipe is a CPU rasterizer, the shader runs as LLVM-compiled SIMD code on all CPU threads, so this is not a GPU number nor a one-thread one' : ''})`);
-  return { grid: dims, points: N, flops, c, rows, best, bestF64, bestWgsl, adapter, wgslSkipped, tableI };
+  return { grid: dims, points: N, flops, c, rows, best, bestF64, bestWgsl, bestWasm, adapter, wgslSkipped, tableI };
 }
 
 /** The rows of the paper's Table I that this run measured: naive, separable, transposed, unrolled, best, WGSL. */
@@ -328,13 +337,14 @@ export const TABLE_I: { row: string; key?: string }[] = [
   { row: 'transposed (simple_t)', key: k('f64', '1x1') },
   { row: 'unrolled_t 1x4', key: k('f64', '1x4') },
   { row: 'best TS pattern' },
+  { row: 'wasm f64x2 (best)' },
   { row: 'WGSL (best)' },
 ];
 
-function tableOne(rows: BigdftBenchRow[], best?: BigdftBenchRow, bestWgsl?: BigdftBenchRow): BigdftTableRow[] {
+function tableOne(rows: BigdftBenchRow[], best?: BigdftBenchRow, bestWgsl?: BigdftBenchRow, bestWasm?: BigdftBenchRow): BigdftTableRow[] {
   const out: BigdftTableRow[] = [];
   for (const t of TABLE_I) {
-    const r = t.key ? rows.find((x) => x.key === t.key) : t.row.startsWith('best') ? best : bestWgsl;
+    const r = t.key ? rows.find((x) => x.key === t.key) : t.row.startsWith('best') ? best : t.row.startsWith('wasm') ? bestWasm : bestWgsl;
     if (r) out.push({ row: t.row, key: r.key.replace('bigdft-conv.', ''), gflops: r.gflops, vsC: r.vsC });
   }
   return out;
@@ -345,7 +355,7 @@ function printTable(log: (l: string) => void, rows: BigdftBenchRow[], c: BigdftB
   const body: string[][] = [];
   if ('ms' in c) body.push(['C convrot (gcc)', 'bench/bigdft/convrot.c 8 lines/iter', c.ms.toFixed(2), (flops / (c.ms * 1e6)).toFixed(2), '1.00x', c.relError.toExponential(1)]);
   for (const r of rows) {
-    body.push([r.rung, r.key === NAIVE_KEY ? r.key : r.key.replace('bigdft-conv.ts.magic.periodic.', '').replace('bigdft-conv.wgsl.magic.periodic.', 'wgsl.'), r.ms.toFixed(2), r.gflops.toFixed(2), r.vsC !== undefined ? `${r.vsC.toFixed(2)}x` : 'n/a', r.relError.toExponential(1)]);
+    body.push([r.rung, r.key === NAIVE_KEY ? r.key : r.key.replace('bigdft-conv.ts.magic.periodic.', '').replace('bigdft-conv.wgsl.magic.periodic.', 'wgsl.').replace('bigdft-conv.wasm.magic.periodic.', 'wasm.'), r.ms.toFixed(2), r.gflops.toFixed(2), r.vsC !== undefined ? `${r.vsC.toFixed(2)}x` : 'n/a', r.relError.toExponential(1)]);
   }
   const w = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
   const fmt = (r: string[]) => `| ${r.map((cell, i) => (i < 2 ? cell.padEnd(w[i]!) : cell.padStart(w[i]!))).join(' | ')} |`;

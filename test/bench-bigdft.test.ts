@@ -40,6 +40,7 @@ describe('bench bigdft-conv: the ladder in the shape of Table I', () => {
     const { probeGpu } = await import('../runtime/backends/webgpu.ts');
     const keys = TABLE_I.flatMap((t) => (t.key ? [t.key] : []));
     keys.push('bigdft-conv.ts.magic.periodic.f64.separable-t.4x1.inline.split', 'bigdft-conv.wgsl.magic.periodic.f32.separable-t.16x16.outputs2');
+    keys.push('bigdft-conv.wasm.magic.periodic.f64.separable-t.4x2.inline.lines', 'bigdft-conv.wasm.magic.periodic.f64.separable-t.8x1.inline.shifted');
     for (const key of keys) expect(LADDER.some((r) => r.key === key), key).toBe(true);
     const lines: string[] = [];
     const r = await benchBigdft({ grid: [20, 17, 18], reps: 1, keys, log: (l) => lines.push(l) });
@@ -56,6 +57,8 @@ describe('bench bigdft-conv: the ladder in the shape of Table I', () => {
     const text = lines.join('\n');
     expect(text).toContain("Table I shape");
     expect(text).toMatch(/\| naive \(direct\) +\| ts\.magic\.periodic\.f64\.direct\.1x1\.inline\.split/);
+    expect(r.bestWasm?.target).toBe('wasm');
+    expect(text).toMatch(/best wasm variant: bigdft-conv\.wasm\.magic\.periodic\.f64\.separable-t\./);
     if (gpu.ok) expect(text).toMatch(/best WGSL variant: bigdft-conv\.wgsl\./);
     else expect(text).toContain('WGSL rows skipped');
   }, 60_000);
