@@ -9,6 +9,7 @@ import { SpecError, type Spec } from '../spec.ts';
 import type { Variant } from '../space.ts';
 import type { FamilyModule } from './types.ts';
 import { wasmContext } from './bigdft-conv-wasm.ts';
+import { gpujsContext } from './bigdft-conv-gpujs.ts';
 
 /** shared/ lies beside the repository (CI clones it at ../shared). */
 export const FILTERS_URL = new URL('../../../shared/data/bigdft/filters.json', import.meta.url);
@@ -61,7 +62,8 @@ function validate(spec: Spec): void {
       if (!ok(String(v))) throw new SpecError(spec.file, spec.where(['axes', axis, 'values', i]), `axes.${axis}.values.${i}`, `"${v}" is not supported; allowed: ${allowed}`);
     });
   };
-  check('target', (v) => v === 'ts' || v === 'wgsl' || v === 'wasm', 'ts, wgsl, wasm');
+  check('target', (v) => v === 'ts' || v === 'wgsl' || v === 'wasm' || v === 'gpujs', 'ts, wgsl, wasm, gpujs');
+  if (spec.axes.some((a) => a.name === 'mode')) check('mode', (v) => ['cpu', 'webasm', 'headlessgl', 'webgpu'].includes(v), 'cpu, webasm, headlessgl, webgpu');
   check('filter', (v) => v in FILTER_KEYS, Object.keys(FILTER_KEYS).join(', '));
   check('boundary', (v) => v === 'periodic' || v === 'free', 'periodic, free');
   check('algorithm', (v) => ['direct', 'separable', 'separable-t'].includes(v), 'direct, separable, separable-t');
@@ -245,6 +247,7 @@ function context(_spec: Spec, v: Variant): Record<string, unknown> {
   const name = String(v.filter) as FilterName;
   const f = filters()[name];
   if (v.target === 'wasm') return wasmContext(v, f, name);
+  if (v.target === 'gpujs') return gpujsContext(v, f, name);
   return v.target === 'wgsl' ? wgslContext(v, f, name) : tsContext(v, f, name);
 }
 

@@ -23,11 +23,11 @@ export function convGain(name: FilterName, scale: Dims = [-0.5, -0.5, -0.5]): nu
  * TypeScript f64: the kernels differ from the reference by summation order only, 64 ulps of
  * the bound gain * xmax. TypeScript f32: storage in f32 (input and three intermediate
  * roundings of 2^-24 relative each), arithmetic in doubles: 8 * 2^-24 * gain * xmax.
- * WGSL (f32 arithmetic): each pass sums `taps` products in f32, at most (taps + 1) roundings of
+ * WGSL and gpu.js (f32 arithmetic): each pass sums `taps` products in f32, at most (taps + 1) roundings of
  * 2^-24 of the pass's bound, plus the input rounding, three passes: 3 * (taps + 2) * 2^-24.
  */
 export function convTolerance(target: string, precision: string, name: FilterName, gain: number, xmax: number): number {
-  if (target === 'wgsl') return 3 * (filter(name).taps + 2) * 2 ** -24 * gain * xmax;
+  if (target === 'wgsl' || target === 'gpujs') return 3 * (filter(name).taps + 2) * 2 ** -24 * gain * xmax;
   return (precision === 'f32' ? 8 * 2 ** -24 : 64 * 2 ** -53) * gain * xmax;
 }
 
@@ -52,9 +52,9 @@ export function randomValues(n: number, seed: number): Float64Array {
 /**
  * Run any bigdft-conv variant on a small odd grid against the f64 separable reference of its
  * boundary. WebAssembly variants get the TypeScript f64 bound; `wasmBytes` replaces a wasm
- * variant's binary by another build (tests of the gate).
+ * variant's binary by another build, `gpujsSource` a gpu.js variant's module text (tests of the gate).
  */
-export async function verifyConv(key: string, o: { h?: number; dims?: Dims; wasmBytes?: Uint8Array } = {}): Promise<ConvVerification> {
+export async function verifyConv(key: string, o: { h?: number; dims?: Dims; wasmBytes?: Uint8Array; gpujsSource?: string } = {}): Promise<ConvVerification> {
   const p = await variantParams(key);
   const name = String(p.filter) as FilterName;
   const boundary = (p.boundary === 'free' ? 'free' : 'periodic') as Boundary;
@@ -73,6 +73,14 @@ export async function verifyConv(key: string, o: { h?: number; dims?: Dims; wasm
       pre.upload(xin);
       await pre.dispatch();
       got = await pre.result();
+    } finally {
+      pre.destroy();
+    }
+  } else if (p.target === 'gpujs') {
+    const { prepareGpujs3d } = await import('./gpujs.ts');
+    const pre = await prepareGpujs3d(key, dims, { h: hd, source: o.gpujsSource });
+    try {
+      got = await pre.run(xin);
     } finally {
       pre.destroy();
     }
