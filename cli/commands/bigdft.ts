@@ -115,12 +115,12 @@ export function parseGrid(s: string | Dims): Dims {
 }
 
 /**
- * The default WebAssembly SIMD keys (f64x2 lines; the fastest measured on the benchmark grid:
- * 4x2 for the 16-tap magic filters, 2x2 for the 29-tap kinetic filter, whose 4x2 body is slower).
+ * The default WebAssembly SIMD keys: f64x2 lines, 2 positions x 2 lines (the fastest measured on
+ * the benchmark grid; wider blocks run out of V8's 16 xmm registers). `kernforge tune` may pick others.
  */
 export function defaultWasmVariants(): { mf: string; mft: string; kin: string } {
-  const k = (f: FilterName, u: string) => `bigdft-conv.wasm.${f}.periodic.f64.separable-t.${u}.inline.lines`;
-  return { mf: k('magic', '4x2'), mft: k('magic-t', '4x2'), kin: k('kinetic', '2x2') };
+  const k = (f: FilterName) => `bigdft-conv.wasm.${f}.periodic.f64.separable-t.2x2.inline.lines`;
+  return { mf: k('magic'), mft: k('magic-t'), kin: k('kinetic') };
 }
 
 /** Library-style default keys (the 8x1 inline table patterns) for a precision. */

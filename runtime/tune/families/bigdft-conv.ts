@@ -32,7 +32,7 @@ const problemSpec = (name: string): (typeof PROBLEMS)[number] => {
 };
 const H = 0.4;
 /** The wasm variant whose semantic axes (filter, periodic, f64) the wasm candidates share. */
-const wasmReference = (f: FilterName): string => `bigdft-conv.wasm.${f}.periodic.f64.separable-t.4x2.inline.lines`;
+const wasmReference = (f: FilterName): string => `bigdft-conv.wasm.${f}.periodic.f64.separable-t.2x2.inline.lines`;
 
 export const family: TuningFamily = {
   family: 'bigdft-conv',
