@@ -100,7 +100,7 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
   const x = new Float64Array(3 * nPadded).fill(DUMMY_COORD);
   for (let c = 0; c < ncol; c++) {
     const members = byCol.subarray(first[c]!, first[c + 1]!);
-    members.sort((a, b) => w[3 * a + 2]! - w[3 * b + 2]! || a - b);
+    sortOnZ(members, w);
     let p = colStart[c]!;
     for (const a of members) {
       atomOf[p] = a;
@@ -112,6 +112,31 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
     }
   }
   return { M, N, nPadded, atomOf, slotOf, x, grid: { ncx, ncy, sx: Lx / ncx, sy: Ly / ncy, columns, colStart, colEnd } };
+}
+
+/**
+ * Sort atoms on z (w holds 3 per atom), ties by atom index: insertion sort for the short columns
+ * (a few clusters), the library sort beyond. Both give the one order of that total order.
+ */
+function sortOnZ(members: Int32Array, w: Float64Array): void {
+  const n = members.length;
+  if (n > 96) {
+    members.sort((a, b) => w[3 * a + 2]! - w[3 * b + 2]! || a - b);
+    return;
+  }
+  for (let k = 1; k < n; k++) {
+    const a = members[k]!;
+    const za = w[3 * a + 2]!;
+    let m = k - 1;
+    while (m >= 0) {
+      const b = members[m]!;
+      const zb = w[3 * b + 2]!;
+      if (zb < za || (zb === za && b < a)) break;
+      members[m + 1] = b;
+      m--;
+    }
+    members[m + 1] = a;
+  }
 }
 
 export interface PairList {
@@ -321,32 +346,87 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
   for (let w = 0; w < maskWords; w++) fullMask[w] = w < maskWords - 1 || MN % 32 === 0 ? 0xffffffff : (2 ** (MN % 32) - 1) >>> 0;
   // Exclusions as a sorted CSR by atom for quick membership tests.
   const { start: exStart, list: exList } = exclusionCsr(sys);
-  const isExcluded = (a: number, b: number): boolean => csrHas(exStart, exList, a, b);
-  // j-clusters that hold an excluded partner of some atom of the current i-cluster.
-  const exclJ = new Int32Array(L.nPadded / N).fill(-1);
-
-  // Growing outputs.
-  let ci = new Int32Array(4 * Math.max(16, nci * 4));
-  let nci4 = 0;
-  let cj = new Int32Array(Math.max(64, nci * 64));
-  let excl = new Uint32Array(cj.length * maskWords);
-  let ncj = 0;
-  // Per-(i, shift) scratch: candidate j's and their masks, split masked/full.
-  let tmpJ = new Int32Array(256);
-  let tmpMasked = new Uint8Array(256);
-  let tmpMask = new Uint32Array(256 * 2);
   if (maskWords > 2) throw new Error(`cluster shape ${M}x${N} has more than 64 pairs`);
-  const full0 = fullMask[0]! | 0;
-  const full1 = maskWords > 1 ? fullMask[1]! | 0 : 0;
-  const xs = L.x;
-  let computedPairs = 0;
-  let bbChecks = 0;
+  const st: ColumnSearch = {
+    sys, L, g, M, N, rlist, rl2, rbb2, shiftVec, bbI, bbJ, exStart, exList,
+    // j-clusters that hold an excluded partner of some atom of the current i-cluster.
+    exclJ: new Int32Array(L.nPadded / N).fill(-1),
+    full0: fullMask[0]! | 0,
+    full1: maskWords > 1 ? fullMask[1]! | 0 : 0,
+    nbl: new ColumnNeighbours(),
+    // Growing outputs.
+    ci: new Int32Array(4 * Math.max(16, nci * 4)),
+    nci4: 0,
+    cj: new Int32Array(Math.max(64, nci * 64)),
+    excl: new Uint32Array(Math.max(64, nci * 64) * maskWords),
+    ncj: 0,
+    // Per-(i, shift) scratch: candidate j's and their masks, split masked/full.
+    tmpJ: new Int32Array(256),
+    tmpMasked: new Uint8Array(256),
+    tmpMask: new Uint32Array(256 * 2),
+    computedPairs: 0,
+    bbChecks: 0,
+  };
+  for (let m = 0; m < g.columns.length; m++) searchColumn(st, g.columns[m]!);
+  return {
+    M,
+    N,
+    maskWords,
+    ci: st.ci.slice(0, st.nci4),
+    cj: st.cj.slice(0, st.ncj),
+    excl: st.excl.slice(0, st.ncj * maskWords),
+    shiftVec,
+    rlist,
+    stats: { clusterPairs: st.ncj, computedPairs: st.computedPairs, bbChecks: st.bbChecks },
+  };
+}
 
-  const nbl = new ColumnNeighbours();
-  for (let m = 0; m < g.columns.length; m++) {
-    const col = g.columns[m]!;
-    const nb = nbl.build(g, col, shiftVec, sys.box, rlist, N);
-    const { shift: nbShift, column: nbC, cursor } = nbl;
+/** What the grid search keeps across columns: inputs, scratch and the growing outputs. */
+interface ColumnSearch {
+  sys: MdSystem;
+  L: ClusterLayoutWithGrid;
+  g: ClusterGrid;
+  M: number;
+  N: number;
+  rlist: number;
+  rl2: number;
+  rbb2: number;
+  shiftVec: Float64Array;
+  bbI: Float64Array;
+  bbJ: Float64Array;
+  exStart: Int32Array;
+  exList: Int32Array;
+  exclJ: Int32Array;
+  full0: number;
+  full1: number;
+  nbl: ColumnNeighbours;
+  ci: Int32Array;
+  nci4: number;
+  cj: Int32Array;
+  excl: Uint32Array;
+  ncj: number;
+  tmpJ: Int32Array;
+  tmpMasked: Uint8Array;
+  tmpMask: Uint32Array;
+  computedPairs: number;
+  bbChecks: number;
+}
+
+/**
+ * The i-clusters of grid column `col` against their neighbours, appended to the outputs. One call
+ * per column (rather than one loop over all columns) so the engine compiles this hot code as a
+ * whole function, with complete type feedback, instead of on-stack replacement in a long call.
+ */
+function searchColumn(st: ColumnSearch, col: number): void {
+  const { sys, L, g, M, N, rlist, rl2, rbb2, shiftVec, bbI, bbJ, exStart, exList, exclJ, full0, full1, nbl } = st;
+  const [Lx, Ly, Lz] = sys.box;
+  const MN = M * N;
+  const maskWords = MN > 32 ? 2 : 1;
+  const xs = L.x;
+  const isExcluded = (a: number, b: number): boolean => csrHas(exStart, exList, a, b);
+  let { ci, nci4, cj, excl, ncj, tmpJ, tmpMasked, tmpMask, computedPairs, bbChecks } = st;
+  const nb = nbl.build(g, col, shiftVec, sys.box, rlist, N);
+  const { shift: nbShift, column: nbC, cursor } = nbl;
   for (let i = g.colStart[col]! / M; i < g.colEnd[col]! / M; i++) {
     const o = 6 * i;
     if (bbI[o]! > bbI[o + 3]!) continue; // all dummies
@@ -492,18 +572,16 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
       computedPairs += nt * MN;
     }
   }
-  }
-  return {
-    M,
-    N,
-    maskWords,
-    ci: ci.slice(0, nci4),
-    cj: cj.slice(0, ncj),
-    excl: excl.slice(0, ncj * maskWords),
-    shiftVec,
-    rlist,
-    stats: { clusterPairs: ncj, computedPairs, bbChecks },
-  };
+  st.ci = ci;
+  st.nci4 = nci4;
+  st.cj = cj;
+  st.excl = excl;
+  st.ncj = ncj;
+  st.tmpJ = tmpJ;
+  st.tmpMasked = tmpMasked;
+  st.tmpMask = tmpMask;
+  st.computedPairs = computedPairs;
+  st.bbChecks = bbChecks;
 }
 
 /**
@@ -555,14 +633,21 @@ function columnGap2(g: ClusterGrid, c: number, lx: number, hx: number, ly: numbe
   return dx * dx + dy * dy;
 }
 
-/** Exclusions as a CSR by atom, partners sorted. */
+/** CSRs of the exclusion arrays seen so far: the topology stays the same over a run's searches. */
+const csrCache = new WeakMap<MdSystem['exclusions'], { n: number; csr: { start: Int32Array; list: Int32Array } }>();
+
+/** Exclusions as a CSR by atom, partners sorted (built once per exclusions array and atom count). */
 function exclusionCsr(sys: MdSystem): { start: Int32Array; list: Int32Array } {
   const n = sys.q.length;
+  const hit = csrCache.get(sys.exclusions);
+  if (hit && hit.n === n) return hit.csr;
   const start = new Int32Array(n + 1);
   for (let a = 0; a < n; a++) start[a + 1] = start[a]! + (sys.exclusions[a]?.length ?? 0);
   const list = new Int32Array(start[n]!);
-  for (let a = 0; a < n; a++) if (sys.exclusions[a]) list.set(Int32Array.from(sys.exclusions[a]!).sort(), start[a]!);
-  return { start, list };
+  for (let a = 0; a < n; a++) if (sys.exclusions[a]?.length) list.set(Int32Array.from(sys.exclusions[a]!).sort(), start[a]!);
+  const csr = { start, list };
+  csrCache.set(sys.exclusions, { n, csr });
+  return csr;
 }
 
 /** Whether atom b is among atom a's exclusions. */

@@ -163,16 +163,7 @@ export class MdEngine {
   private guard(step: number, x: Float64Array, lastGood: { step: number; x: Float64Array; v: Float64Array }): void {
     const f = this.f;
     const fmax = this.run.maxForce ?? (this.run.units === 'lj' ? 1e6 : 1e7);
-    // Fast pass without branches: the largest |F| (NaN-propagating through max) and x * 0, which
-    // is NaN for a non-finite position. Only a failure walks the arrays again to name the atom.
-    let worst = 0;
-    let probe = 0;
-    for (let i = 0; i < f.length; i++) {
-      const a = Math.abs(f[i]!);
-      worst = a > worst || a !== a ? a : worst;
-      probe += x[i]! * 0;
-    }
-    if (worst <= fmax && probe === 0) return;
+    if (quickCheck(f, x, fmax)) return;
     for (let i = 0; i < f.length; i++) {
       const fi = f[i]!;
       if (!(Math.abs(fi) <= fmax) || !Number.isFinite(x[i]!)) {
@@ -239,13 +230,7 @@ export class MdEngine {
       cvir.fill(0);
       if (run.integrator === 'vv') {
         // v(t + dt/2) = v(t) + dt/2 F(t)/m; x(t + dt) = x(t) + dt v(t + dt/2); constrain.
-        for (let i = 0; i < 3 * n; i++) {
-          const vi = v[i]! + halfDtIm3[i]! * f[i]!;
-          v[i] = vi;
-          const xi = x[i]!;
-          xOld[i] = xi;
-          x[i] = xi + dt * vi;
-        }
+        kickDrift(v, x, run.constraints ? xOld : undefined, halfDtIm3, f, 1, 1, dt);
         run.constraints?.positions(xOld, x, v, 1 / dt, cvir);
       } else {
         // Leap-frog: v(t + dt/2) = lambda (v(t - dt/2) + dt F(t)/m); x(t + dt) = x(t) + dt v(t + dt/2).
@@ -254,13 +239,7 @@ export class MdEngine {
           lambda = run.thermostat.factor(ekinHalfOld, this.ndof, dt);
           this.thermostatEnergy += (1 - lambda * lambda) * ekinHalfOld;
         }
-        for (let i = 0; i < 3 * n; i++) {
-          const vi = lambda * v[i]! + 2 * halfDtIm3[i]! * f[i]!;
-          v[i] = vi;
-          const xi = x[i]!;
-          xOld[i] = xi;
-          x[i] = xi + dt * vi;
-        }
+        kickDrift(v, x, run.constraints ? xOld : undefined, halfDtIm3, f, lambda, 2, dt);
         run.constraints?.positions(xOld, x, v, 1 / dt, cvir);
         if (isEnergyStep(s)) {
           // Thermo of step s: kinetic energy as the average of the half steps around it.
@@ -281,7 +260,7 @@ export class MdEngine {
       const t2 = performance.now();
       if (run.integrator === 'vv') {
         cvir.fill(0);
-        for (let i = 0; i < 3 * n; i++) v[i] = v[i]! + halfDtIm3[i]! * f[i]!;
+        kick(v, halfDtIm3, f);
         run.constraints?.velocities(x, v, cvir);
         if (run.thermostat) {
           const ek = this.kinetic(v);
@@ -325,4 +304,59 @@ export class MdEngine {
     timers.total = performance.now() - tStart;
     return { steps: nsteps, thermo: thermoRows, timers, nonbonded: nb, x, v, step: step0 + nsteps, thermostatEnergy: this.thermostatEnergy, pairSearches: nb.timers.searches };
   }
+}
+
+// The update loops live in small functions of their own: the optimizing compiler then compiles
+// them as whole functions after a few calls, instead of on-stack replacement inside simulate().
+
+/**
+ * v = lambda v + scale h F; xOld = x (when given); x += dt v. h is dt/(2m) per coordinate, so
+ * scale 1 is a half kick (velocity Verlet) and scale 2 a full one (leap-frog).
+ */
+function kickDrift(v: Float64Array, x: Float64Array, xOld: Float64Array | undefined, h: Float64Array, f: Float64Array, lambda: number, scale: number, dt: number): void {
+  const n = v.length;
+  if (xOld) xOld.set(x);
+  if (lambda === 1 && scale === 1) {
+    for (let i = 0; i < n; i++) {
+      const vi = v[i]! + h[i]! * f[i]!;
+      v[i] = vi;
+      x[i] = x[i]! + dt * vi;
+    }
+    return;
+  }
+  for (let i = 0; i < n; i++) {
+    const vi = lambda * v[i]! + scale * h[i]! * f[i]!;
+    v[i] = vi;
+    x[i] = x[i]! + dt * vi;
+  }
+}
+
+/** v += h F (a half kick). */
+function kick(v: Float64Array, h: Float64Array, f: Float64Array): void {
+  const n = v.length;
+  for (let i = 0; i < n; i++) v[i] = v[i]! + h[i]! * f[i]!;
+}
+
+/**
+ * Whether every |F| <= fmax and every x is finite, without branches: the largest |F| through
+ * Math.max (which propagates NaN) and sums of x * 0 (NaN for a non-finite x), in two independent
+ * chains so consecutive iterations do not wait on each other.
+ */
+function quickCheck(f: Float64Array, x: Float64Array, fmax: number): boolean {
+  let w0 = 0;
+  let w1 = 0;
+  let p0 = 0;
+  let p1 = 0;
+  const n2 = f.length & ~1;
+  for (let i = 0; i < n2; i += 2) {
+    w0 = Math.max(w0, Math.abs(f[i]!));
+    w1 = Math.max(w1, Math.abs(f[i + 1]!));
+    p0 += x[i]! * 0;
+    p1 += x[i + 1]! * 0;
+  }
+  for (let i = n2; i < f.length; i++) {
+    w0 = Math.max(w0, Math.abs(f[i]!));
+    p0 += x[i]! * 0;
+  }
+  return Math.max(w0, w1) <= fmax && p0 + p1 === 0;
 }
