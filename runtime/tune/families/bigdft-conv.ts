@@ -2,6 +2,11 @@
 // since the workload applies three (magic filter, its transpose, kinetic):
 //   magic, magic-t, kinetic                  the workload's grid 128x126x130, f64
 //   magic-small, magic-t-small, kinetic-small   64x62x66, for quick runs (stand in for the above)
+//   magic-f32, magic-t-f32, kinetic-f32      the same in f32 (`kernforge run bigdft --precision
+//                                            f32`): TypeScript f32 (f32 storage, double
+//                                            arithmetic) against gpu.js f32 in the device's gpu.js
+//                                            modes (cpu: cpu, webasm; webgpu: headlessgl, webgpu)
+//   *-f32-small                              64x62x66, for quick runs
 // Tuning axes varied: unroll (columns x lines), coefficients inline/array, wrap table/split;
 // with WebAssembly SIMD on the device (cpu: targets ts + wasm) also the wasm variants of the same
 // filter (f64x2 schemes lines / shifted), all run through prepare3d and the same gate.
@@ -11,8 +16,6 @@
 import { variantParams } from '../../variants.ts';
 import { sameSemantics } from '../semantic.ts';
 import { defaultVariants } from '../../../cli/commands/bigdft.ts';
-
-const defaults = () => defaultVariants('f64');
 import type { Device } from '../devices.ts';
 import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions } from '../family.ts';
 import { problemOf } from '../family.ts';
@@ -22,9 +25,12 @@ import type { Dims } from '../../bigdft/reference.ts';
 const FILTERS: FilterName[] = ['magic', 'magic-t', 'kinetic'];
 const GRID: Dims = [128, 126, 130];
 const SMALL: Dims = [64, 62, 66];
-const PROBLEMS: (ProblemClass & { filter: FilterName; dims: Dims })[] = [
-  ...FILTERS.map((f) => ({ name: f, filter: f, dims: GRID, description: `${f} filter, one 3-D application on ${GRID.join('x')} (f64)` })),
-  ...FILTERS.map((f) => ({ name: `${f}-small`, filter: f, dims: SMALL, quick: true, serves: f, description: `${f} filter on ${SMALL.join('x')} (f64)` })),
+type Precision = 'f64' | 'f32';
+const PROBLEMS: (ProblemClass & { filter: FilterName; dims: Dims; precision: Precision })[] = [
+  ...FILTERS.map((f) => ({ name: f, filter: f, dims: GRID, precision: 'f64' as const, description: `${f} filter, one 3-D application on ${GRID.join('x')} (f64)` })),
+  ...FILTERS.map((f) => ({ name: `${f}-small`, filter: f, dims: SMALL, precision: 'f64' as const, quick: true, serves: f, description: `${f} filter on ${SMALL.join('x')} (f64)` })),
+  ...FILTERS.map((f) => ({ name: `${f}-f32`, filter: f, dims: GRID, precision: 'f32' as const, description: `${f} filter, one 3-D application on ${GRID.join('x')} in f32: TypeScript vs gpu.js` })),
+  ...FILTERS.map((f) => ({ name: `${f}-f32-small`, filter: f, dims: SMALL, precision: 'f32' as const, quick: true, serves: `${f}-f32`, description: `${f} filter on ${SMALL.join('x')} in f32` })),
 ];
 const problemSpec = (name: string): (typeof PROBLEMS)[number] => {
   problemOf(family, name); // throws with the allowed names
@@ -37,29 +43,36 @@ const wasmReference = (f: FilterName): string => `bigdft-conv.wasm.${f}.periodic
 export const family: TuningFamily = {
   family: 'bigdft-conv',
   measures: 'ms of one 3-D convolution (three transposing 1-D passes) on the grid',
-  problems: () => PROBLEMS.map(({ filter: _f, dims: _d, ...p }) => p),
+  problems: () => PROBLEMS.map(({ filter: _f, dims: _d, precision: _p, ...p }) => p),
 
   async candidates(device: Device, problem: string, o: CandidateOptions = {}): Promise<string[]> {
     // the workload's semantic axes (filter, boundary, precision...), every tuning axis free;
     // only the TypeScript target has a runner here (prepare3d). The direct triple sum is the
     // reference algorithm (O(n 16^3), ~100x slower): it is benchmarked, never tuned over.
+    const spec = problemSpec(problem);
     const def = family.defaultKey(device, problem);
-    if (!def) return [];
-    const out = (await sameSemantics(def, o.space)).filter((k) => !k.includes('.direct.'));
-    if ((device.targets ?? []).includes('wasm')) out.push(...(await sameSemantics(wasmReference(problemSpec(problem).filter), o.space)));
+    const out = def ? (await sameSemantics(def, o.space)).filter((k) => !k.includes('.direct.')) : [];
+    if (spec.precision === 'f64' && def && (device.targets ?? []).includes('wasm')) out.push(...(await sameSemantics(wasmReference(spec.filter), o.space)));
+    // gpu.js (f32 classes): the modes that run on this device, whatever its primary target
+    const modes: string[] = device.gpujsModes ?? [];
+    if (spec.precision === 'f32' && modes.length > 0) {
+      const ref = `bigdft-conv.gpujs.${spec.filter}.periodic.f32.separable-t.split.${modes[0]}`;
+      out.push(...(await sameSemantics(ref, o.space)).filter((k) => modes.includes(k.split('.').pop()!)));
+    }
     return out;
   },
 
   defaultKey(device: Device, problem: string): string | undefined {
     // the workload's own default (cli/commands/bigdft.ts defaultVariants, f64)
     if (device.target !== 'ts') return undefined;
-    const f = problemSpec(problem).filter;
-    return defaults()[f === 'magic' ? 'mf' : f === 'magic-t' ? 'mft' : 'kin'];
+    const { filter: f, precision } = problemSpec(problem);
+    return defaultVariants(precision)[f === 'magic' ? 'mf' : f === 'magic-t' ? 'mft' : 'kin'];
   },
 
   async verify(key: string, _device: Device, problem: string) {
     const { verifyBigdftVariant } = await import('../../../cli/commands/bigdft.ts');
-    const v = await verifyBigdftVariant(key, problemSpec(problem).filter, 'f64', H);
+    const spec = problemSpec(problem);
+    const v = await verifyBigdftVariant(key, spec.filter, spec.precision, H);
     const error = v.tolerance > 0 ? v.maxError / v.tolerance : Infinity;
     return { ok: error <= 1, error, detail: error <= 1 ? undefined : `max error ${v.maxError.toExponential(2)} > tolerance ${v.tolerance.toExponential(2)} on ${v.dims.join('x')}` };
   },
@@ -73,19 +86,29 @@ export const family: TuningFamily = {
       s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
       return s / 2 ** 31 - 1;
     });
-    let cur: { key: string; run: (x: Float64Array) => unknown } | undefined;
+    // the input in the problem's precision (an f32 variant's run takes f32 arrays)
+    const xin = problemSpec(problem).precision === 'f32' ? Float32Array.from(x) : x;
+    let cur: { key: string; run: (x: Float64Array | Float32Array) => unknown; destroy?: () => void } | undefined;
     return {
       async run(key: string) {
         if (cur?.key !== key) {
+          cur?.destroy?.();
           cur = undefined;
-          const p = await prepare3d(key, dims, { h: [H, H, H] });
-          cur = { key, run: p.run as (x: Float64Array) => unknown };
+          if (key.split('.')[1] === 'gpujs') {
+            // compiled on the first run (the warm-up); timed with the transfers, as the workload sees it
+            const p = await (await import('../../bigdft/gpujs.ts')).prepareGpujs3d(key, dims, { h: [H, H, H] });
+            cur = { key, run: (v) => p.run(v), destroy: () => p.destroy() };
+          } else {
+            const p = await prepare3d(key, dims, { h: [H, H, H] });
+            cur = { key, run: p.run as (x: Float64Array | Float32Array) => unknown };
+          }
         }
         const t0 = performance.now();
-        cur.run(x);
+        await cur.run(xin);
         return performance.now() - t0;
       },
       dispose() {
+        cur?.destroy?.();
         cur = undefined;
       },
     };

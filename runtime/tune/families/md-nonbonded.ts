@@ -6,7 +6,9 @@
 //   lj-fluid        MiniMD LJ fluid, 4,000 atoms, plain LJ rc 2.5, rlist 2.8, list every 20 steps
 //   water-rf-f32,   the same in f32 (`kernforge run md --precision f32`): candidates from every
 //   lj-fluid-f32    CPU target, TypeScript f32 and WebAssembly SIMD f32 (when the runtime has
-//                   SIMD), same semantic axes except the target; the winner may be either
+//                   SIMD), same semantic axes except the target; the winner may be either; and
+//                   gpu.js f32 (full lists) in the device's gpu.js modes (cpu: cpu, webasm;
+//                   webgpu: headlessgl, webgpu), wherever they run
 //   *-small         the same with 400 molecules / 864 atoms, for quick runs
 // Tuning axes varied: cluster shape, list type (1x1), exclusion and cut-off handling (TS);
 // cluster shape (4x4, 8x4) and cut-off handling (wasm); workgroup, scheme, jsplit and the
@@ -68,6 +70,17 @@ function referenceKey(target: string, s: MdProblemSpec): string | undefined {
   return undefined;
 }
 
+/**
+ * gpu.js candidates: the f32 classes' semantic axes on the gpujs target (full lists), in the
+ * modes that run on the device (device.gpujsModes; none when gpu.js is off or absent).
+ */
+async function gpujsCandidates(device: Device, s: MdProblemSpec, o: CandidateOptions): Promise<string[]> {
+  const modes = device.gpujsModes ?? [];
+  if (s.precision !== 'f32' || modes.length === 0) return [];
+  const ref = `md-nonbonded.gpujs.${s.interaction}.geom.${s.shift}.f32.f.4x4.full.mask.mask.${modes[0]}`;
+  return (await sameSemantics(ref, o.space)).filter((k) => (modes as string[]).includes(k.split('.').pop()!));
+}
+
 /** The target of a key (md-nonbonded.<target>....). */
 const targetOf = (key: string): string => key.split('.')[1] ?? '';
 
@@ -84,9 +97,11 @@ export const family: TuningFamily = {
     const s = specOf(problem);
     const out: string[] = [];
     for (const t of device.targets ?? [device.target]) {
+      if (t === 'gpujs') continue;
       const ref = referenceKey(t, s);
       if (ref) out.push(...(await sameSemantics(ref, o.space)));
     }
+    out.push(...(await gpujsCandidates(device, s, o)));
     return out;
   },
 
@@ -103,9 +118,8 @@ export const family: TuningFamily = {
     const { verifyVariant } = await import('../../md/verify.ts');
     const { verificationCases } = await import('../../md/cases.ts');
     casesCache ??= Promise.resolve(verificationCases('quick'));
-    // the runner of the key's target (runTs by default)
-    const t = targetOf(key);
-    const run = t === 'wgsl' ? (await import('../../md/wgsl.ts')).runWgsl : t === 'wasm' ? (await import('../../md/wasm.ts')).runWasm : undefined;
+    // the runner of the key's target (runTs, runWgsl, runWasm, runGpujs)
+    const run = await (await import('../../md/verify.ts')).runnerFor(key);
     let worst = 0;
     for (const c of await casesCache) {
       const d = await verifyVariant(key, c, run);
@@ -145,10 +159,39 @@ export const family: TuningFamily = {
       }
       return { ...p, shape: sh };
     };
+    // gpu.js keys (any device): the kernel compiled on the first run (the warm-up), then timed
+    // with its host-side packing and reduction, as the engine would call it
+    let gpujs: { key: string; kernel: import('../../md/gpujs.ts').MdGpujsKernel; run: () => Promise<number> } | undefined;
+    const runGpujs = async (key: string): Promise<number> => {
+      if (gpujs?.key !== key) {
+        gpujs?.kernel.destroy();
+        gpujs = undefined;
+        const { problem: pr, searchMs } = await problemFor(key);
+        const kernel = await (await import('../../md/gpujs.ts')).loadGpujsKernel(key);
+        const out = pr.outputs('f32');
+        const args = { ...pr.args('f32'), ...out };
+        gpujs = {
+          key,
+          kernel,
+          run: async () => {
+            out.f.fill(0);
+            const t0 = performance.now();
+            await kernel.run(args);
+            return performance.now() - t0 + searchMs / s.nstlist;
+          },
+        };
+      }
+      return gpujs.run();
+    };
+    const disposeGpujs = () => {
+      gpujs?.kernel.destroy();
+      gpujs = undefined;
+    };
     if (device.target === 'ts') {
       let current: { key: string; run: () => number } | undefined;
       return {
         async run(key: string) {
+          if (targetOf(key) === 'gpujs') return runGpujs(key);
           if (current?.key !== key) {
             const { problem: pr, searchMs, shape } = await problemFor(key);
             // TS and wasm variants share the kernel interface (wasm.ts packs f32 arrays in and out)
@@ -168,6 +211,7 @@ export const family: TuningFamily = {
           return current.run();
         },
         dispose() {
+          disposeGpujs();
           problems.clear();
         },
       };
@@ -176,6 +220,7 @@ export const family: TuningFamily = {
     let current: { key: string; prep: Awaited<ReturnType<typeof prepareWgsl>>; searchMs: number } | undefined;
     return {
       async run(key: string) {
+        if (targetOf(key) === 'gpujs') return runGpujs(key);
         if (current?.key !== key) {
           current?.prep.destroy();
           current = undefined;
@@ -187,6 +232,7 @@ export const family: TuningFamily = {
         return performance.now() - t0 + current.searchMs / s.nstlist;
       },
       dispose() {
+        disposeGpujs();
         current?.prep.destroy();
         current = undefined;
         problems.clear();
