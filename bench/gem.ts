@@ -8,6 +8,10 @@
 // register tile) run on the WebGPU adapter, one dispatch timed (uploads and read-back left out),
 // checked against the same reference, as a ratio to the C f32 build; llvmpipe, where that is the
 // adapter, is a CPU rasterizer using every core, which the output says.
+// WebAssembly SIMD rungs (f32x4 / f64x2, runtime/gem/wasm.ts): one kernel call timed (the inputs
+// are copied into the instance's memory once, outside the timing), checked like the TS rungs.
+// The C reference is also built with -ffast-math (which lets gcc vectorize the atom loop and use
+// rsqrtps with a Newton step): the best TS and wasm rows are printed as ratios to both builds.
 // The larger case: a molecule without a .vert file (the nucleosome, 25086 atoms) on a generated
 // SES (runtime/gem/surface.ts, default density 3, ~250k vertices): the C reference and three TS
 // variants, each checked against the f64 reference on a spread subset of the vertices (the full
@@ -57,6 +61,8 @@ export interface GemBenchOptions {
   largeReps?: number;
   /** WGSL rungs on the WebGPU adapter (default true; skipped with the reason when there is none). */
   wgsl?: boolean;
+  /** WebAssembly SIMD rungs (default true). */
+  wasm?: boolean;
   /** Data directory (default GEM_DATA_DIR). */
   dataDir?: string;
   /** Where the text goes (default console.log). */
@@ -77,6 +83,8 @@ export interface GemBenchRow {
   pairsPerSecond: number;
   /** C time / this time, C of the same precision (> 1: faster than C); undefined without gcc. */
   vsC?: number;
+  /** The same against the C build with -ffast-math. */
+  vsCFast?: number;
   /** RMSE and max |diff| against the f64 reference over every vertex. */
   rmse: number;
   maxAbs: number;
@@ -111,10 +119,14 @@ export const maxAbsOf = (a: ArrayLike<number>, b: ArrayLike<number>): number => 
   return m;
 };
 
-/** Compile the C reference in f64 and f32 into `dir` with gcc -O3 -march=native; `why` when gcc is missing or fails. */
-export function compileGemRef(dir: string): GemRefBuild {
-  const flags = ['-O3', '-march=native'];
-  const bins = { f64: join(dir, 'gem_ref_f64'), f32: join(dir, 'gem_ref_f32') };
+/**
+ * Compile the C reference in f64 and f32 into `dir` with gcc -O3 -march=native (plus -ffast-math
+ * with o.fastMath); `why` when gcc is missing or fails.
+ */
+export function compileGemRef(dir: string, o: { fastMath?: boolean } = {}): GemRefBuild {
+  const flags = ['-O3', '-march=native', ...(o.fastMath ? ['-ffast-math'] : [])];
+  const tag = o.fastMath ? '_fast' : '';
+  const bins = { f64: join(dir, `gem_ref${tag}_f64`), f32: join(dir, `gem_ref${tag}_f32`) };
   try {
     execFileSync('gcc', [...flags, '-DREAL=double', '-o', bins.f64, GEM_REF_SOURCE, '-lm'], { stdio: 'pipe' });
     execFileSync('gcc', [...flags, '-DREAL=float', '-o', bins.f32, GEM_REF_SOURCE, '-lm'], { stdio: 'pipe' });
@@ -232,6 +244,101 @@ export async function benchGemWgsl(rungs: { rung: string; key: string }[], atoms
   return out;
 }
 
+/** The WebAssembly SIMD rungs: 4 vertices per f32x4 (unrolled by 1 and 2 vectors), the Newton estimate, 4 atoms per vector, f64x2. */
+export function wasmLadder(region: GemRegion): { rung: string; key: string }[] {
+  const k = (prec: GemPrecision, unroll: number, rs: 'div' | 'nr', vector: 'vertices' | 'atoms'): string =>
+    `gem-potential.wasm.region${region}.${prec}.zero.unroll${unroll}.${rs}.block0.${vector}`;
+  if (region !== 1) return [{ rung: 'wasm f32x4 (8 vertices)', key: k('f32', 8, 'div', 'vertices') }, { rung: 'wasm f64x2', key: k('f64', 4, 'div', 'vertices') }];
+  return [
+    { rung: 'wasm f32x4 (4 vertices)', key: k('f32', 4, 'div', 'vertices') },
+    { rung: 'wasm f32x4 (8 vertices)', key: k('f32', 8, 'div', 'vertices') },
+    { rung: 'wasm f32x4 rsqrt nr', key: k('f32', 8, 'nr', 'vertices') },
+    { rung: 'wasm f32x4 (4 atoms x 4 vertices)', key: k('f32', 4, 'div', 'atoms') },
+    { rung: 'wasm f64x2', key: k('f64', 4, 'div', 'vertices') },
+  ];
+}
+
+/**
+ * Time wasm variants on one problem (one thread): each prepared once (layout, copy into the
+ * instance's memory), one run checked against `ref`, one more to warm up, then `reps` timed
+ * runs. Throws when a variant misses the bar. `check` picks the vertices `ref` is for (all by default).
+ */
+export async function benchGemWasm(rungs: { rung: string; key: string }[], atoms: GemAtoms, verts: GemVertices, params: GemParams, ref: Float64Array, reps: number, check?: number[]): Promise<Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>[]> {
+  const { prepareGemWasm } = await import('../runtime/gem/wasm.ts');
+  const out: Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>[] = [];
+  for (const { rung, key } of rungs) {
+    const info = await gemVariantInfo(key);
+    const prep = await prepareGemWasm(key, atoms, verts, { params });
+    try {
+      collect();
+      const phi = await prep.run();
+      const acc = gemAccuracy(check ? Float64Array.from(check, (i) => phi[i]!) : phi, ref, info.precision);
+      if (!acc.ok) throw new Error(`${key} failed verification (${acc.bar}): RMSE ${acc.rmse.toExponential(2)}, max |diff| ${acc.maxAbs.toExponential(2)}`);
+      const times: number[] = [];
+      for (let r = 0; r < Math.max(1, reps); r++) {
+        const t0 = performance.now();
+        await prep.run();
+        times.push((performance.now() - t0) / 1000);
+      }
+      if (reps > 1) times.shift(); // the first of several is the warm-up
+      out.push({ rung, key, precision: info.precision, seconds: fastest(times), spread: times.length > 1 ? (median(times) - fastest(times)) / fastest(times) : NaN, rmse: acc.rmse, maxAbs: acc.maxAbs });
+    } finally {
+      await prep.destroy();
+    }
+  }
+  return out;
+}
+
+/** C times per precision: the plain build and the -ffast-math one. */
+interface CTimes {
+  plain: Partial<Record<GemPrecision, number>>;
+  fast: Partial<Record<GemPrecision, number>>;
+}
+
+/** Set each row's ratios to the C builds of its precision. */
+function setRatios(rows: GemBenchRow[], c: CTimes): void {
+  for (const r of rows) {
+    if (c.plain[r.precision] !== undefined) r.vsC = c.plain[r.precision]! / r.seconds;
+    if (c.fast[r.precision] !== undefined) r.vsCFast = c.fast[r.precision]! / r.seconds;
+  }
+}
+
+/** "best <what>: key ms, pairs/s; ratios to each C build" for the fastest row whose key starts with `prefix`, per precision. */
+function bestLines(rows: GemBenchRow[], prefix: string, what: string, c: CTimes): string[] {
+  const out: string[] = [];
+  for (const prec of ['f32', 'f64'] as const) {
+    const mine = rows.filter((r) => r.key.startsWith(prefix) && r.precision === prec);
+    if (mine.length === 0) continue;
+    const b = mine.reduce((x, y) => (x.seconds <= y.seconds ? x : y));
+    const ratios = [
+      c.plain[prec] !== undefined ? `${(c.plain[prec]! / b.seconds).toFixed(2)}x the C ${prec} -O3 -march=native` : '',
+      c.fast[prec] !== undefined ? `${(c.fast[prec]! / b.seconds).toFixed(2)}x the C ${prec} -O3 -march=native -ffast-math` : '',
+    ].filter(Boolean);
+    out.push(`  best ${what} ${prec}: ${b.key} ${(b.seconds * 1e3).toFixed(1)} ms, ${b.pairsPerSecond.toExponential(3)} pairs/s${ratios.length ? `; ${ratios.join(', ')}` : '; no C reference to compare with'}`);
+  }
+  return out;
+}
+
+/** Run both C builds (when compiled) on one input file, check them, push their rows; their times per precision. */
+function runCBuilds(builds: { build: GemRefBuild; fast: boolean }[], input: string, verts: GemVertices, reps: number, ref: Float64Array, pick: (a: Float64Array) => Float64Array, push: (r: Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>) => void, log: (l: string) => void, sums?: string[]): CTimes {
+  const times: CTimes = { plain: {}, fast: {} };
+  for (const { build, fast } of builds) {
+    if (!build.bins) continue;
+    for (const precision of ['f64', 'f32'] as const) {
+      const c = runGemRef(build.bins[precision], input, precision, reps, verts.n);
+      const acc = gemAccuracy(pick(c.phi), ref, precision);
+      const sum = c.phi.reduce((s, x) => s + x, 0);
+      const name = `C ${precision}${fast ? ' -ffast-math' : ''}`;
+      if (Math.abs(sum - c.checksum) > 1e-9 * Math.max(1, Math.abs(sum))) throw new Error(`gem_ref ${name}: checksum ${c.checksum} but its phi sums to ${sum}`);
+      if (!acc.ok) log(`  warning: ${name} misses the bar against the f64 reference (${acc.bar}): RMSE ${acc.rmse.toExponential(2)}, max |diff| ${acc.maxAbs.toExponential(2)}; its time is still a baseline`);
+      (fast ? times.fast : times.plain)[precision] = c.seconds;
+      sums?.push(`${name} ${c.checksum.toPrecision(12)}`);
+      push({ rung: fast ? 'C reference -ffast-math' : 'C reference', key: `C gem_ref.c${fast ? ' -ffast-math' : ''} (REAL=${precision === 'f64' ? 'double' : 'float'})`, precision, seconds: c.seconds, spread: NaN, rmse: acc.rmse, maxAbs: acc.maxAbs });
+    }
+  }
+  return times;
+}
+
 function timeCalls(run: () => void, reps: number): number[] {
   const times: number[] = [];
   for (let r = 0; r < reps; r++) {
@@ -253,7 +360,10 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
   const rows: GemBenchRow[] = [];
   try {
     const build = compileGemRef(dir);
+    const fastBuild = compileGemRef(dir, { fastMath: true });
     log(build.bins ? `C reference: ${build.cmd} (one thread, no -ffast-math)` : `C reference skipped: ${build.why}; no ratios to C`);
+    log(fastBuild.bins ? `C reference -ffast-math: ${fastBuild.cmd} (one thread)` : `C reference -ffast-math skipped: ${fastBuild.why}`);
+    const cBuilds = [{ build, fast: false }, { build: fastBuild, fast: true }];
     const adapter = o.wgsl === false ? { why: 'not asked for' } : await benchAdapter();
     if ('why' in adapter) log(`WGSL rungs skipped: ${adapter.why}`);
     else {
@@ -262,7 +372,7 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
     }
     for (const mol of molecules) {
       if (!existsSync(join(data, `${mol}.vert`))) {
-        rows.push(...(await benchGemLarge({ molecule: mol, dataDir: data, reps: o.largeReps ?? 1, density: o.density, verifyVertices: o.verifyVertices, log, build, dir })));
+        rows.push(...(await benchGemLarge({ molecule: mol, dataDir: data, reps: o.largeReps ?? 1, density: o.density, verifyVertices: o.verifyVertices, log, build, fastBuild, dir, wasm: o.wasm })));
         continue;
       }
       const atoms = readPqr(join(data, `${mol}.pqr`));
@@ -290,21 +400,12 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
           push({ rung: 'naive', key: 'model.ts gemReference', precision: 'f64', seconds: fastest(times), spread: (median(times) - fastest(times)) / fastest(times), rmse: 0, maxAbs: 0 });
         }
 
-        const cTime: Partial<Record<GemPrecision, number>> = {};
         const sums: string[] = [];
-        if (build.bins) {
+        let cTimes: CTimes = { plain: {}, fast: {} };
+        if (build.bins || fastBuild.bins) {
           const input = join(dir, `${mol}.r${region}.bin`);
           writeGemRefInput(input, atoms, verts, params, region);
-          for (const precision of ['f64', 'f32'] as const) {
-            const c = runGemRef(build.bins[precision], input, precision, reps, verts.n);
-            const acc = gemAccuracy(c.phi, ref, precision);
-            const sum = c.phi.reduce((s, x) => s + x, 0);
-            if (Math.abs(sum - c.checksum) > 1e-9 * Math.max(1, Math.abs(sum))) throw new Error(`gem_ref ${precision}: checksum ${c.checksum} but its phi sums to ${sum}`);
-            if (!acc.ok) log(`  warning: C ${precision} misses the bar against the f64 reference (${acc.bar}): RMSE ${acc.rmse.toExponential(2)}, max |diff| ${acc.maxAbs.toExponential(2)}; its time is still the baseline`);
-            cTime[precision] = c.seconds;
-            sums.push(`C ${precision} ${c.checksum.toPrecision(12)}`);
-            push({ rung: 'C reference', key: `C gem_ref.c (REAL=${precision === 'f64' ? 'double' : 'float'})`, precision, seconds: c.seconds, spread: NaN, rmse: acc.rmse, maxAbs: acc.maxAbs });
-          }
+          cTimes = runCBuilds(cBuilds, input, verts, reps, ref, (a) => a, push, log, sums);
           log(`  checksums (sum of phi): ${sums.join(', ')}, f64 reference ${ref.reduce((s, x) => s + x, 0).toPrecision(12)}`);
         }
 
@@ -324,17 +425,13 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
         if (!('why' in adapter)) {
           for (const r of await benchGemWgsl(wgslLadder(region), atoms, verts, params, ref, reps)) push(r);
         }
-        for (const r of mine) if (cTime[r.precision] !== undefined) r.vsC = cTime[r.precision]! / r.seconds;
+        if (o.wasm !== false) {
+          for (const r of await benchGemWasm(wasmLadder(region), atoms, verts, params, ref, reps + 1)) push(r);
+        }
+        setRatios(mine, cTimes);
+        const c32 = cTimes.plain.f32;
         log(formatGemTable(mine, region === 1));
-        const ts = mine.filter((r) => r.key.startsWith('gem-potential.ts.'));
-        const best = ts.reduce((a, b) => (a.seconds <= b.seconds ? a : b));
-        const c64 = cTime.f64, c32 = cTime.f32;
-        log(
-          `  best TS: ${best.key} ${(best.seconds * 1e3).toFixed(1)} ms, ${best.pairsPerSecond.toExponential(3)} pairs/s` +
-            (c64 !== undefined && c32 !== undefined
-              ? `; ${(c64 / best.seconds).toFixed(2)}x the C f64 and ${(c32 / best.seconds).toFixed(2)}x the C f32 reference`
-              : '; no C reference to compare with'),
-        );
+        for (const l of [...bestLines(mine, 'gem-potential.ts.', 'TS', cTimes), ...bestLines(mine, 'gem-potential.wasm.', 'wasm', cTimes)]) log(l);
         const wg = mine.filter((r) => r.key.startsWith('gem-potential.wgsl.'));
         if (wg.length > 0) {
           const bw = wg.reduce((a, b) => (a.seconds <= b.seconds ? a : b));
@@ -349,7 +446,7 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
         log(formatSurfaceComparison(withVert.map((m) => compareSurfaceWithMsms(m, data))));
       }
     }
-    log('Ratio "vs C" = C time / TS or WGSL time for the same precision (> 1: faster than C). TS f32 variants store f32 but compute in double (JS numbers); the C f32 build and the WGSL variants compute and accumulate in float.');
+    log('Ratio "vs C" = C time / TS, wasm or WGSL time for the same precision (> 1: faster than C), against the plain build and the -ffast-math one. TS f32 variants store f32 but compute in double (JS numbers); the C f32 builds, the wasm f32x4 and the WGSL variants compute and accumulate in float.');
     return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -358,17 +455,17 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
 
 /** The markdown table of one molecule and region. */
 export function formatGemTable(rows: GemBenchRow[], notes = true): string {
-  const head = ['rung', 'variant', 'prec', 'ms (min)', 'median +', 'pairs/s', 'vs C (same prec)', 'RMSE vs f64 ref'];
+  const head = ['rung', 'variant', 'prec', 'ms (min)', 'median +', 'pairs/s', 'vs C (same prec)', 'vs C -ffast-math', 'RMSE vs f64 ref'];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   const hoisted = rows.findIndex((r) => r.rung.startsWith('structure of arrays'));
   rows.forEach((r, i) => {
     lines.push(`| ${[
       r.rung, `\`${r.key}\``, r.precision, (r.seconds * 1e3).toFixed(1),
       Number.isNaN(r.spread) ? '-' : `${(r.spread * 100).toFixed(1)}%`,
-      r.pairsPerSecond.toExponential(3), r.vsC === undefined ? '-' : `${r.vsC.toFixed(2)}x`,
+      r.pairsPerSecond.toExponential(3), r.vsC === undefined ? '-' : `${r.vsC.toFixed(2)}x`, r.vsCFast === undefined ? '-' : `${r.vsCFast.toFixed(2)}x`,
       r.key === 'model.ts gemReference' ? '(is the reference)' : r.rmse.toExponential(2),
     ].join(' | ')} |`);
-    if (notes && i === hoisted) lines.push('| hoisted branches | (every generated variant: the region is a specialization, not a branch) | | | | | | |');
+    if (notes && i === hoisted) lines.push('| hoisted branches | (every generated variant: the region is a specialization, not a branch) | | | | | | | |');
   });
   return lines.join('\n');
 }
@@ -504,19 +601,23 @@ export interface GemLargeBenchOptions {
   /** Vertices checked against the f64 reference (default 2000). */
   verifyVertices?: number;
   log?: (line: string) => void;
-  /** A compiled C reference and a scratch directory (compiled here when absent). */
+  /** Compiled C references (plain and -ffast-math) and a scratch directory (compiled here when absent). */
   build?: GemRefBuild;
+  fastBuild?: GemRefBuild;
+  /** The wasm row (default true). */
+  wasm?: boolean;
   dir?: string;
 }
 
-/** The TS variants timed in the large case: the workload's default, its Newton-Raphson rsqrt form, and f64. */
+/** The variants timed in the large case: the workload's default, its Newton-Raphson rsqrt form, f64, and WebAssembly SIMD f32x4. */
 export const GEM_LARGE_KEYS = [
   { rung: 'f32 (run gem default)', key: 'gem-potential.ts.region1.f32.zero.unroll4.div.block0' },
   { rung: 'rsqrt nr', key: 'gem-potential.ts.region1.f32.zero.unroll4.nr.block0' },
   { rung: 'unrolled f64', key: 'gem-potential.ts.region1.f64.zero.unroll4.div.block0' },
+  { rung: 'wasm f32x4 (8 vertices)', key: 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices' },
 ];
 
-/** The larger case: a generated SES, region 1, eps 80/1, no salt; C and three TS variants. */
+/** The larger case: a generated SES, region 1, eps 80/1, no salt; both C builds, three TS variants and one wasm variant. */
 export async function benchGemLarge(o: GemLargeBenchOptions = {}): Promise<GemBenchRow[]> {
   const log = o.log ?? ((s: string) => console.log(s));
   const mol = o.molecule ?? 'nucleosome';
@@ -525,6 +626,7 @@ export async function benchGemLarge(o: GemLargeBenchOptions = {}): Promise<GemBe
   const dir = o.dir ?? own!;
   try {
     const build = o.build ?? compileGemRef(dir);
+    const fastBuild = o.fastBuild ?? compileGemRef(dir, { fastMath: true });
     const atoms = readPqr(join(o.dataDir ?? GEM_DATA_DIR, `${mol}.pqr`));
     const verts = generateSurface(atoms, { kind: 'ses', density: o.density });
     const params = gemParams(atoms, { p: 0 });
@@ -539,20 +641,18 @@ export async function benchGemLarge(o: GemLargeBenchOptions = {}): Promise<GemBe
     const sub: GemVertices = { n: m, x: pick(verts.x), y: pick(verts.y), z: pick(verts.z), nx: pick(verts.nx), ny: pick(verts.ny), nz: pick(verts.nz) };
     const ref = gemReference(atoms, sub, params, region);
     const rows: GemBenchRow[] = [];
-    const cTime: Partial<Record<GemPrecision, number>> = {};
     const push = (r: Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>) => rows.push({ molecule: label, region, pairsPerSecond: pairs / r.seconds, ...r });
-    if (build.bins) {
+    let cTimes: CTimes = { plain: {}, fast: {} };
+    if (build.bins || fastBuild.bins) {
       const input = join(dir, `${mol}.large.bin`);
       writeGemRefInput(input, atoms, verts, params, region);
-      for (const precision of ['f64', 'f32'] as const) {
-        const c = runGemRef(build.bins[precision], input, precision, reps, verts.n);
-        const acc = gemAccuracy(pick(c.phi), ref, precision);
-        if (!acc.ok) log(`  warning: C ${precision} misses the bar on the checked vertices (${acc.bar}): RMSE ${acc.rmse.toExponential(2)}`);
-        cTime[precision] = c.seconds;
-        push({ rung: 'C reference', key: `C gem_ref.c (REAL=${precision === 'f64' ? 'double' : 'float'})`, precision, seconds: c.seconds, spread: NaN, rmse: acc.rmse, maxAbs: acc.maxAbs });
-      }
+      cTimes = runCBuilds([{ build, fast: false }, { build: fastBuild, fast: true }], input, verts, reps, ref, pick, push, log);
     } else log(`  C reference skipped: ${build.why}`);
     for (const { rung, key } of GEM_LARGE_KEYS) {
+      if (key.startsWith('gem-potential.wasm.')) {
+        if (o.wasm !== false) for (const r of await benchGemWasm([{ rung, key }], atoms, verts, params, ref, reps, idx)) push(r);
+        continue;
+      }
       const info = await gemVariantInfo(key);
       checkVariant(key, info, params);
       const mod = await loadTsModule<GemTsModule>(key);
@@ -563,8 +663,9 @@ export async function benchGemLarge(o: GemLargeBenchOptions = {}): Promise<GemBe
       if (!acc.ok) throw new Error(`${key} failed verification on ${label} (${acc.bar}): RMSE ${acc.rmse.toExponential(2)}`);
       push({ rung, key, precision: info.precision, seconds: fastest(times), spread: times.length > 1 ? (median(times) - fastest(times)) / fastest(times) : NaN, rmse: acc.rmse, maxAbs: acc.maxAbs });
     }
-    for (const r of rows) if (cTime[r.precision] !== undefined) r.vsC = cTime[r.precision]! / r.seconds;
+    setRatios(rows, cTimes);
     log(formatGemTable(rows, false));
+    for (const l of [...bestLines(rows, 'gem-potential.ts.', 'TS', cTimes), ...bestLines(rows, 'gem-potential.wasm.', 'wasm', cTimes)]) log(l);
     log(`  accuracy checked on ${m} vertices spread over the surface (RMSE column); ${reps} timed run(s) per row`);
     return rows;
   } finally {

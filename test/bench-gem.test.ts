@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compileGemRef, writeGemRefInput, runGemRef, benchGemLarge, benchGemWgsl, wgslLadder, GEM_LARGE_KEYS, GEM_DATA_DIR, GEM_F32_RMSE, rmseOf, type GemRefBuild } from '../bench/gem.ts';
+import { compileGemRef, writeGemRefInput, runGemRef, benchGemLarge, benchGemWgsl, benchGemWasm, wgslLadder, wasmLadder, GEM_LARGE_KEYS, GEM_DATA_DIR, GEM_F32_RMSE, rmseOf, type GemRefBuild } from '../bench/gem.ts';
 import { probeGpu } from '../runtime/backends/webgpu.ts';
 import { variantParams } from '../runtime/variants.ts';
 import { benchGemCommand } from '../cli/commands/bench-gem.ts';
@@ -37,6 +37,21 @@ describe.skipIf(!hasGcc)('GEM C reference (gcc)', () => {
     expect(build.bins).toBeDefined();
   });
 
+  it('builds with -ffast-math too; that build meets the f32 bar and matches f64 to 1e-9 on Mb.Hhelix', () => {
+    const fast = compileGemRef(dir, { fastMath: true });
+    expect(fast.why).toBeUndefined();
+    expect(fast.cmd).toMatch(/-ffast-math/);
+    const atoms = readPqr(`${GEM_DATA_DIR}mb_hhelix.pqr`);
+    const verts = readVert(`${GEM_DATA_DIR}mb_hhelix.vert`);
+    const P = gemParams(atoms, { p: 0 });
+    const ref = gemReference(atoms, verts, P, 1);
+    const input = join(dir, 'mb.fast.bin');
+    writeGemRefInput(input, atoms, verts, P, 1);
+    const c64 = runGemRef(fast.bins!.f64, input, 'f64', 1, verts.n);
+    for (let i = 0; i < verts.n; i++) expect(Math.abs(c64.phi[i]! - ref[i]!)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(ref[i]!)));
+    expect(rmseOf(runGemRef(fast.bins!.f32, input, 'f32', 1, verts.n).phi, ref)).toBeLessThanOrEqual(GEM_F32_RMSE);
+  });
+
   it.each([1, 3] as GemRegion[])('matches the f64 reference on Mb.Hhelix, region %i', (region) => {
     const atoms = readPqr(`${GEM_DATA_DIR}mb_hhelix.pqr`);
     const verts = readVert(`${GEM_DATA_DIR}mb_hhelix.vert`);
@@ -54,7 +69,7 @@ describe.skipIf(!hasGcc)('GEM C reference (gcc)', () => {
 });
 
 describe('GEM benchmark on a generated surface (tiny: Mb.Hhelix at 0.3 vertices per A^2)', () => {
-  it('times the C reference (when gcc is there) and the three TS variants, verified on a subset', async () => {
+  it('times both C builds (when gcc is there), the three TS variants and the wasm one, verified on a subset', async () => {
     const lines: string[] = [];
     const rows = await benchGemLarge({ molecule: 'mb_hhelix', density: 0.3, reps: 1, verifyVertices: 40, log: (l) => lines.push(l) });
     const ts = rows.filter((r) => r.key.startsWith('gem-potential.'));
@@ -65,7 +80,28 @@ describe('GEM benchmark on a generated surface (tiny: Mb.Hhelix at 0.3 vertices 
       expect(r.pairsPerSecond).toBeGreaterThan(0);
     }
     expect(rows.some((r) => r.key.startsWith('C '))).toBe(hasGcc);
+    expect(rows.some((r) => r.key.startsWith('C gem_ref.c -ffast-math'))).toBe(hasGcc);
     expect(lines.join('\n')).toMatch(/generated SES\): 382 atoms x \d+ vertices/);
+    if (hasGcc) expect(lines.join('\n')).toMatch(/best wasm f32: gem-potential\.wasm\..*x the C f32 -O3 -march=native -ffast-math/);
+  });
+
+  it('the wasm rungs are valid keys of both regions, each verified against the reference before it is timed', async () => {
+    const atoms = readPqr(`${GEM_DATA_DIR}mb_hhelix.pqr`);
+    const verts = readVert(`${GEM_DATA_DIR}mb_hhelix.vert`);
+    for (const region of [1, 3] as GemRegion[]) {
+      const P = gemParams(atoms, { p: region === 1 ? 0 : 3 });
+      const ref = gemReference(atoms, verts, P, region);
+      const rungs = wasmLadder(region);
+      for (const r of rungs) expect((await variantParams(r.key)).target).toBe('wasm');
+      const rows = await benchGemWasm(rungs, atoms, verts, P, ref, 1);
+      expect(rows.map((r) => r.key)).toEqual(rungs.map((r) => r.key));
+      for (const r of rows) {
+        expect(r.seconds).toBeGreaterThan(0);
+        expect(r.rmse).toBeLessThanOrEqual(r.precision === 'f32' ? GEM_F32_RMSE : 1e-9);
+      }
+      // a reference that is off makes the rung fail instead of being timed
+      await expect(benchGemWasm(rungs.slice(0, 1), atoms, verts, P, ref.map((x) => x + 1), 1)).rejects.toThrow(/failed verification/);
+    }
   });
 
   it('the bench command refuses a bad density', async () => {

@@ -4,7 +4,8 @@
 // file; --write-vert saves it), estimates the electrostatic
 // radius A (unless fixed), picks the region once, chooses a variant for that region and salt
 // (or takes --variant: a TS key runs here, a WGSL key on the WebGPU adapter, runtime/gem/wgsl.ts,
-// a gpu.js key in its gpu.js mode, runtime/gem/gpujs.ts),
+// a gpu.js key in its gpu.js mode, runtime/gem/gpujs.ts, a wasm key in WebAssembly SIMD,
+// runtime/gem/wasm.ts; --target wasm picks the WebAssembly default instead of the TypeScript one),
 // verifies it against the f64 reference on a subset of the vertices, runs it on all of them and
 // writes GEM's output format atomically (`<file>.tmp`, then rename), and on request pictures of
 // the potential on the surface (--picture x.png / x.html, runtime/gem/picture.ts).
@@ -53,8 +54,10 @@ export interface GemWorkloadOptions {
   variant?: string;
   /** Vertices checked against the f64 reference before the run (default 200). */
   verifyVertices?: number;
-  /** Worker threads for a TypeScript variant (default 1: this thread); the vertices are split between them. */
+  /** Worker threads for a TypeScript or wasm variant (default 1: this thread); the vertices are split between them. */
   threads?: number | string;
+  /** The target of the default variant when --variant is not given: ts (default) or wasm. */
+  target?: string;
 }
 
 export interface GemVerification {
@@ -117,8 +120,16 @@ export interface GemWorkloadSummary {
 
 const PREFERRED = { precision: 'f32', unroll: 4, rsqrt: 'div', block: 0 } as const;
 
-/** The key GEM's workload prefers for a region and salt: f32, unroll 4, exact division, no blocking. */
-export function preferredGemKey(region: GemRegion, salt: 'zero' | 'nonzero'): string {
+/** Targets `run gem --target` accepts (the CPU ones; WGSL and gpu.js variants are given with --variant). */
+export const GEM_DEFAULT_TARGETS = ['ts', 'wasm'] as const;
+export type GemDefaultTarget = (typeof GEM_DEFAULT_TARGETS)[number];
+
+/**
+ * The key GEM's workload prefers for a region and salt: f32, exact division, no blocking; TS
+ * unrolled by 4, wasm by 8 (two f32x4 vectors of vertices, in the library for every region and salt).
+ */
+export function preferredGemKey(region: GemRegion, salt: 'zero' | 'nonzero', target: GemDefaultTarget = 'ts'): string {
+  if (target === 'wasm') return `gem-potential.wasm.region${region}.f32.${salt}.unroll8.div.block0.vertices`;
   return `gem-potential.ts.region${region}.${PREFERRED.precision}.${salt}.unroll${PREFERRED.unroll}.${PREFERRED.rsqrt}.block${PREFERRED.block}`;
 }
 
@@ -127,9 +138,9 @@ export function preferredGemKey(region: GemRegion, salt: 'zero' | 'nonzero'): st
  * library variant of that region and salt (f32 first, then unroll 4), else the preferred key
  * rendered on demand.
  */
-export function chooseGemVariant(region: GemRegion, salt: 'zero' | 'nonzero'): { key: string; source: 'library' | 'on-demand' } {
-  const want = preferredGemKey(region, salt);
-  const lib = libraryKeys('gem-potential', 'ts');
+export function chooseGemVariant(region: GemRegion, salt: 'zero' | 'nonzero', target: GemDefaultTarget = 'ts'): { key: string; source: 'library' | 'on-demand' } {
+  const want = preferredGemKey(region, salt, target);
+  const lib = libraryKeys('gem-potential', target);
   if (lib.includes(want)) return { key: want, source: 'library' };
   const m = manifest();
   const matching = lib.filter((k) => String(m.get(k)!.params.region) === String(region) && m.get(k)!.params.salt === salt);
@@ -213,6 +224,19 @@ export async function verifyGemWgsl(key: string, atoms: GemAtoms, v: GemVertices
   const idx = spread(v.n, count);
   const { phi } = await runGemWgsl(key, atoms, subset(v, idx), { params: P });
   return checkGemPotentials(phi, idx, GEM_VERIFY_RTOL.f32, atoms, v, P, region);
+}
+
+/**
+ * Check a wasm variant (one run on the `count` spread vertices, this thread) against the f64
+ * reference with the tolerance of its precision (f32x4 computes and accumulates in float).
+ * `bytes` replaces the variant's binary (tests of the gate).
+ */
+export async function verifyGemWasm(key: string, atoms: GemAtoms, v: GemVertices, P: GemParams, region: GemRegion, count = 200, bytes?: Uint8Array): Promise<GemVerification> {
+  const { runGemWasm } = await import('../../runtime/gem/wasm.ts');
+  const info = await gemVariantInfo(key);
+  const idx = spread(v.n, count);
+  const { phi } = await runGemWasm(key, atoms, subset(v, idx), { params: P, bytes });
+  return checkGemPotentials(phi, idx, GEM_VERIFY_RTOL[info.precision], atoms, v, P, region);
 }
 
 /** GEM's output format: header, then `x y z  phi` per vertex. */
@@ -299,6 +323,25 @@ async function runTsVariant(key: string, precision: GemPrecision, atoms: GemAtom
 }
 
 /**
+ * A wasm variant: verified on a subset (this thread), then run on every vertex, on this thread or
+ * split over `threads` workers (kernelSeconds: one run, the inputs already in the instances' memory).
+ */
+async function runWasmVariant(key: string, atoms: GemAtoms, verts: GemVertices, params: GemParams, region: GemRegion, count: number, threads = 1): Promise<VariantRun> {
+  const verification = await verifyGemWasm(key, atoms, verts, params, region, count);
+  if (!verification.ok) throw refuse(key, verification);
+  const { prepareGemWasm } = await import('../../runtime/gem/wasm.ts');
+  const prep = await prepareGemWasm(key, atoms, verts, { params, threads });
+  try {
+    const tk = performance.now();
+    const phi = await prep.run();
+    const where = threads > 1 ? `${threads} worker threads` : 'one thread';
+    return { phi, verification, kernelSeconds: (performance.now() - tk) / 1000, device: `WebAssembly SIMD (this process, ${where})` };
+  } finally {
+    await prep.destroy();
+  }
+}
+
+/**
  * A WGSL variant on the WebGPU adapter: verified on a subset (one dispatch), then one dispatch
  * over every vertex (kernelSeconds: that dispatch, uploads and read-back left out).
  */
@@ -373,6 +416,10 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
     throw e;
   }
   const output = o.output ?? 'phi.out';
+  if (o.target !== undefined && !(GEM_DEFAULT_TARGETS as readonly string[]).includes(o.target)) {
+    throw new UserError(`--target ${o.target}: allowed are ${GEM_DEFAULT_TARGETS.join(', ')} (WGSL and gpu.js variants are given with --variant)`);
+  }
+  const defaultTarget = (o.target ?? 'ts') as GemDefaultTarget;
   if (o.vert && o.surface) throw new UserError('--vert reads a surface and --surface generates one: give one of them');
   const vertPath = findVert(o.molecule, o.vert, o.surface);
   if (vertPath) {
@@ -418,13 +465,15 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
     if (!o.variant.startsWith('gem-potential.')) throw new UserError(`${o.variant} is not a gem-potential variant (list them with \`kernforge list gem-potential\`)`);
     key = o.variant;
     source = 'given';
+    if (o.target !== undefined && o.variant.split('.')[1] !== o.target) throw new UserError(`--variant ${o.variant} is not a ${o.target} variant, but --target ${o.target} was given: give one of them`);
   } else {
-    ({ key, source } = chooseGemVariant(region, salt));
+    ({ key, source } = chooseGemVariant(region, salt, defaultTarget));
     // The variant tuned on this machine (kernforge tune gem-potential), carried over to this
     // region and salt (its tuning axes kept); the default above when nothing was tuned.
     const { loadTuned } = await import('../../runtime/tune/tuned.ts');
     const t = await loadTuned('gem-potential', 'surface', { load: false });
-    if (t.tuned) {
+    // With --target, only a winner on that target replaces its default.
+    if (t.tuned && (o.target === undefined || t.key.split('.')[1] === o.target)) {
       try {
         key = await siblingKey(t.key, { region, salt });
         source = 'tuned';
@@ -444,7 +493,9 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
     ? await runWgslVariant(key, atoms, verts, params, region, o.verifyVertices ?? 200)
     : target === 'gpujs'
       ? await runGpujsVariant(key, atoms, verts, params, region, o.verifyVertices ?? 200)
-      : await runTsVariant(key, info.precision, atoms, verts, params, region, o.verifyVertices ?? 200, threads);
+      : target === 'wasm'
+        ? await runWasmVariant(key, atoms, verts, params, region, o.verifyVertices ?? 200, threads)
+        : await runTsVariant(key, info.precision, atoms, verts, params, region, o.verifyVertices ?? 200, threads);
   let minPhi = Infinity, maxPhi = -Infinity;
   for (let i = 0; i < verts.n; i++) {
     const x = phi[i]!;
@@ -528,9 +579,10 @@ export function registerGem(run: Command): void {
     .option('--proj-len <L>', 'projection length p along the normals (Angstrom)', num('--proj-len'), 0)
     .option('--fix-a <A>', 'electrostatic radius (Angstrom); estimated from the atoms when absent', num('--fix-a'))
     .option('-o, --output <file>', 'output file', 'phi.out')
-    .option('--variant <key>', 'gem-potential variant, TS, WGSL or gpu.js (default: TS f32 unroll 4 for the region and salt); a WGSL key runs on the WebGPU adapter, a gpu.js key in its gpu.js mode')
-    .option('--threads <n>', 'worker threads for a TypeScript variant, the vertices split between them (default 1: this thread)')
-    .action(async (molecule: string, o: { vert?: string; surface?: SurfaceKind; probe?: number; density?: number; writeVert?: string; picture?: string[]; epsOut: number; epsIn: number; salt: number; projLen: number; fixA?: number; output: string; variant?: string; threads?: string }) => {
+    .option('--variant <key>', 'gem-potential variant, TS, wasm, WGSL or gpu.js (default: TS f32 unroll 4 for the region and salt, or the tuned one); a wasm key runs in WebAssembly SIMD, a WGSL key on the WebGPU adapter, a gpu.js key in its gpu.js mode')
+    .option('--threads <n>', 'worker threads for a TypeScript or wasm variant, the vertices split between them (default 1: this thread)')
+    .option('--target <t>', 'target of the default variant: ts (TypeScript f32 unroll 4) or wasm (WebAssembly SIMD f32x4, 8 vertices per iteration)')
+    .action(async (molecule: string, o: { vert?: string; surface?: SurfaceKind; probe?: number; density?: number; writeVert?: string; picture?: string[]; epsOut: number; epsIn: number; salt: number; projLen: number; fixA?: number; output: string; variant?: string; threads?: string; target?: string }) => {
       const s = await runGemWorkload({ molecule, ...o });
       console.log(formatGemSummary(s));
     });

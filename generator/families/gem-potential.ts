@@ -2,6 +2,8 @@
 // formula (no branch in the inner loop), the unroll factor gives k vertices their own locals,
 // the rsqrt form and the atom block size only change speed. gpu.js variants are one thread per
 // vertex, the problem's constants folded on the host, run through the backend named by `mode`.
+// wasm variants are WebAssembly SIMD text (f32x4 / f64x2 lanes over vertices or atoms, the
+// constants folded on the host as well), assembled to binaries at generate time.
 import { SpecError, type Spec } from '../spec.ts';
 import type { Variant } from '../space.ts';
 import { GPUJS_MODES, type FamilyModule } from './types.ts';
@@ -52,6 +54,8 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     nr: v.rsqrt === 'nr',
     // gpu.js: the backend.
     mode: v.mode ?? '',
+    // WebAssembly SIMD: lane type, vector units and constants (false on other targets).
+    wasm: v.target === 'wasm' ? wasmContext(spec, v) : false,
     // WGSL: invocations per workgroup (each takes K consecutive vertices).
     workgroup: v.workgroup ?? 0,
     tiled: tile > 0,
@@ -80,3 +84,80 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
 }
 
 export const gemPotential: FamilyModule = { family: 'gem-potential', validate, context };
+
+/** 1/n! for n = 0..deg, highest first (Horner order of exp's Taylor polynomial). */
+const factorials = (deg: number): string[] => {
+  const out: string[] = [];
+  let f = 1;
+  for (let n = 1; n <= deg; n++) f *= n;
+  for (let n = deg; n >= 0; n--) {
+    out.push(String(1 / f));
+    f /= Math.max(n, 1);
+  }
+  return out;
+};
+
+/**
+ * The wasm (128-bit SIMD) shape: f32x4 or f64x2 lanes; vector `vertices` holds consecutive
+ * vertices in the lanes (unroll / lanes vectors per outer iteration, atoms broadcast), vector
+ * `atoms` holds consecutive atoms (unroll vertices broadcast, one horizontal sum per vertex).
+ * exp (region 3 with salt) is 2^k times a Taylor polynomial on [-ln2/2, ln2/2], accurate to the
+ * lane precision; nr is a bit-level estimate with Moroz et al.'s tuned first Newton step plus
+ * one plain step (relative error below 8e-7).
+ */
+function wasmContext(spec: Spec, v: Variant): Record<string, unknown> {
+  const f64 = v.precision === 'f64';
+  const lanes = f64 ? 2 : 4;
+  const bytes = f64 ? 8 : 4;
+  const K = Number(v.unroll);
+  const byVertex = (v.vector ?? 'vertices') === 'vertices';
+  if (byVertex && K % lanes !== 0) {
+    throw new SpecError(spec.file, spec.where(['rules']), 'rules', `wasm vector 'vertices' needs unroll to be a multiple of ${lanes} lanes (got ${K})`);
+  }
+  const units = byVertex ? K / lanes : K;
+  const vt = f64 ? 'f64x2' : 'f32x4';
+  /** A constant vector with x in every lane. */
+  const vc = (x: string | number): string => `(v128.const ${vt} ${Array(lanes).fill(String(x)).join(' ')})`;
+  const ex = f64
+    ? { coeffs: factorials(12), hi: 708, lo: -708, ln2hi: '0.6931471803691238', ln2lo: '1.9082149292705877e-10', bias: 1023, mant: 52 }
+    : { coeffs: factorials(6), hi: 88, lo: -87, ln2hi: '0.693359375', ln2lo: '-2.12194440e-4', bias: 127, mant: 23 };
+  return {
+    f64,
+    t: f64 ? 'f64' : 'f32',
+    vt,
+    it: f64 ? 'i64x2' : 'i32x4',
+    lanes,
+    bytes,
+    shift: f64 ? 3 : 2,
+    splat: f64 ? 'v128.load64_splat' : 'v128.load32_splat',
+    byVertex,
+    /** Bytes the atom pointer advances per inner step: one atom (broadcast) or one vector of atoms. */
+    atomStep: byVertex ? bytes : 16,
+    /** Per unit (a vector of vertices, or one vertex): its index and byte offset in the vertex arrays. */
+    units: Array.from({ length: units }, (_, u) => ({ u, off: u * (byVertex ? 16 : bytes) })),
+    /** Lanes of a vector for the horizontal sum (vector atoms). */
+    laneList: Array.from({ length: lanes }, (_, l) => ({ l, first: l === 0 })),
+    c: {
+      zero: vc(0),
+      one: vc(1),
+      half: vc(0.5),
+      threeHalves: vc(1.5),
+      // Moroz, Samotyy, Horyachyy et al.: magic constant and the tuned first Newton step y * a * (b - x y^2)
+      nrMagic: '(v128.const i32x4 0x5f1ffff9 0x5f1ffff9 0x5f1ffff9 0x5f1ffff9)',
+      nrA: vc('0.703952253'),
+      nrB: vc('2.38924456'),
+    },
+    exp: {
+      hi: vc(ex.hi),
+      lo: vc(ex.lo),
+      log2e: vc(String(Math.LOG2E)),
+      ln2hi: vc(ex.ln2hi),
+      ln2lo: vc(ex.ln2lo),
+      /** Taylor coefficients 1/n!, highest first: the first starts Horner's scheme, the others are added. */
+      first: vc(ex.coeffs[0]!),
+      rest: ex.coeffs.slice(1).map((c) => ({ c: vc(c) })),
+      bias: ex.bias,
+      mant: ex.mant,
+    },
+  };
+}

@@ -1,12 +1,16 @@
 // Tuning gem-potential for the GEM workload (`kernforge run gem`).
 // Problem 'surface' ('surface-small': every 4th vertex, for quick runs): Mb.Hhelix (shared/data/gem/mb_hhelix.pqr with its MSMS surface), eps 80/1,
-// no salt, p = 0: region 1, zero salt, f32 (the workload's precision). Tuning axes varied:
-// unroll, rsqrt, block (TS); unroll, workgroup (WGSL). The winner's tuning axes are carried over
-// to other regions and salts by the workload (siblingKey), the semantic axes being the caller's.
-// Measured: milliseconds of one kernel call over every vertex and atom (WGSL: one dispatch).
+// no salt, p = 0: region 1, zero salt, f32 (the workload's precision). Candidates: on the CPU the
+// TS variants and, when the device offers WebAssembly SIMD (targets include wasm), the wasm ones
+// of the same semantic axes (the target aside), so the winner may be either; on WebGPU the WGSL
+// ones. Tuning axes varied: unroll, rsqrt, block (TS); unroll, rsqrt, vector (wasm); unroll,
+// workgroup (WGSL). The winner's tuning axes are carried over to other regions and salts by the
+// workload (siblingKey), the semantic axes being the caller's.
+// Measured: milliseconds of one kernel call over every vertex and atom (WGSL: one dispatch; wasm:
+// one call, the inputs copied into the instance's memory once beforehand).
 // Verified on 200 vertices spread over the surface with the workload's own gate
-// (verifyGemModule, f32: 5e-6 of the sum of |terms| per vertex); WGSL against the f64 reference
-// with the paper's RMSE bar (8.4e-5 kcal/mol/e).
+// (verifyGemModule / verifyGemWasm, f32: 5e-6 of the sum of |terms| per vertex); WGSL against the
+// f64 reference with the paper's RMSE bar (8.4e-5 kcal/mol/e).
 import { existsSync } from 'node:fs';
 import { loadTsModule, variantParams } from '../../variants.ts';
 import { sameSemantics } from '../semantic.ts';
@@ -21,6 +25,9 @@ const PROBLEMS: ProblemClass[] = [
   { name: 'surface-small', description: 'Mb.Hhelix on every 4th vertex of its surface, as surface', quick: true, serves: 'surface' },
 ];
 const WGSL_RMSE = 8.4e-5;
+/** The wasm variant whose semantic axes the wasm candidates share (run gem --target wasm's default for region 1, zero salt). */
+const WASM_REFERENCE = 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices';
+const isWasm = (key: string): boolean => key.split('.')[1] === 'wasm';
 
 interface Input {
   atoms: GemAtoms;
@@ -54,13 +61,15 @@ const subset = (v: GemVertices, m: number): GemVertices => {
 
 export const family: TuningFamily = {
   family: 'gem-potential',
-  measures: 'ms of one kernel call over all vertices x atoms (WGSL: one dispatch)',
+  measures: 'ms of one kernel call over all vertices x atoms (WGSL: one dispatch; wasm: one call on inputs already in its memory)',
   problems: () => PROBLEMS,
 
   async candidates(device: Device, problem: string, o: CandidateOptions = {}): Promise<string[]> {
-    // region 1, zero salt, f32 (the default's semantic axes), tuning axes free
+    // region 1, zero salt, f32 (the default's semantic axes), tuning axes free; wasm ones too on a CPU with SIMD
     problemOf(family, problem);
-    return sameSemantics(family.defaultKey(device, problem)!, o.space);
+    const out = await sameSemantics(family.defaultKey(device, problem)!, o.space);
+    if (device.target === 'ts' && (device.targets ?? []).includes('wasm')) out.push(...(await sameSemantics(WASM_REFERENCE, o.space)));
+    return out;
   },
 
   defaultKey(device: Device): string {
@@ -83,6 +92,11 @@ export const family: TuningFamily = {
       const error = Number.isFinite(rmse) ? rmse / WGSL_RMSE : Infinity;
       return { ok: error <= 1, error, detail: `RMSE ${rmse.toExponential(2)} on ${sub.n} vertices (bar ${WGSL_RMSE})` };
     }
+    if (isWasm(key)) {
+      const { verifyGemWasm } = await import('../../../cli/commands/gem.ts');
+      const v = await verifyGemWasm(key, atoms, verts, params, info.region, 200);
+      return { ok: v.ok, error: v.worst, detail: v.ok ? undefined : v.detail };
+    }
     const { verifyGemModule } = await import('../../../cli/commands/gem.ts');
     const mod = await loadTsModule<GemTsModule>(key);
     const v = verifyGemModule(mod, info.precision, atoms, verts, params, info.region, 200);
@@ -93,16 +107,33 @@ export const family: TuningFamily = {
     const { atoms, verts, params } = await loadInput(problem);
     const { gemArgs, gemVariantInfo } = await import('../../gem/index.ts');
     if (device.target === 'ts') {
-      let cur: { key: string; run: () => number } | undefined;
+      // TS keys run here on their arguments; wasm keys on an instance holding the problem
+      let cur: { key: string; run: () => Promise<number>; destroy?: () => Promise<void> } | undefined;
       return {
         async run(key: string) {
           if (cur?.key !== key) {
+            await cur?.destroy?.();
+            cur = undefined;
+            if (isWasm(key)) {
+              const { prepareGemWasm } = await import('../../gem/wasm.ts');
+              const prep = await prepareGemWasm(key, atoms, verts, { params });
+              cur = {
+                key,
+                run: async () => {
+                  const t0 = performance.now();
+                  await prep.run();
+                  return performance.now() - t0;
+                },
+                destroy: () => prep.destroy(),
+              };
+              return cur.run();
+            }
             const info = await gemVariantInfo(key);
             const mod = await loadTsModule<GemTsModule>(key);
             const args = gemArgs(atoms, verts, params, info.precision);
             cur = {
               key,
-              run: () => {
+              run: async () => {
                 const t0 = performance.now();
                 mod.kernel(args);
                 return performance.now() - t0;
@@ -111,7 +142,10 @@ export const family: TuningFamily = {
           }
           return cur.run();
         },
-        dispose() {},
+        dispose() {
+          void cur?.destroy?.();
+          cur = undefined;
+        },
       };
     }
     const { prepareGemWgsl } = await import('../../gem/wgsl.ts');

@@ -1,0 +1,259 @@
+// Every gem-potential WebAssembly SIMD variant of the default library against the f64 reference
+// on both bundled molecules (the paper's RMSE bar for f32, 1e-9 of max |phi| for f64) and
+// through the workload's gate (verifyGemWasm); vertex and atom counts that are not multiples of
+// the vector width; worker threads giving the same bits as one thread; the gate failing on
+// deliberately broken builds; the tuner and `run gem` taking wasm keys.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { libraryKeys, manifest, GENERATED_ROOT } from '../../runtime/variants.ts';
+import { readPqr, readVert, gemParams, gemReference, gemVariantInfo, type GemAtoms, type GemVertices, type GemRegion } from '../../runtime/gem/index.ts';
+import { runGemWasm, prepareGemWasm } from '../../runtime/gem/wasm.ts';
+import { Pool } from '../../runtime/parallel/pool.ts';
+import { assembleWat } from '../../generator/index.ts';
+import { verifyGemWasm, runGemWorkload, UserError } from '../../cli/commands/gem.ts';
+import { cpuDevice } from '../../runtime/tune/devices.ts';
+import { family as gemFamily } from '../../runtime/tune/families/gem-potential.ts';
+
+const DATA = new URL('../../../shared/data/gem/', import.meta.url).pathname;
+const MOLS = ['mb_hhelix', '1uwo_A'];
+const keys = libraryKeys('gem-potential', 'wasm');
+/** Projection lengths that put the evaluation points in each region (A + p vs A and A + 2). */
+const P_OF: Record<GemRegion, number> = { 1: 0, 2: 1, 3: 3 };
+const SALT = 0.15;
+const BAR = 8.4e-5;
+
+const rmse = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
+  let s = 0;
+  for (let i = 0; i < b.length; i++) s += (a[i]! - b[i]!) ** 2;
+  return Math.sqrt(s / b.length);
+};
+const maxAbs = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
+  let m = 0;
+  for (let i = 0; i < b.length; i++) m = Math.max(m, Math.abs(a[i]! - b[i]!));
+  return m;
+};
+const firstN = (v: GemVertices, n: number): GemVertices => ({ n, x: v.x.slice(0, n), y: v.y.slice(0, n), z: v.z.slice(0, n), nx: v.nx.slice(0, n), ny: v.ny.slice(0, n), nz: v.nz.slice(0, n) });
+const firstAtoms = (a: GemAtoms, n: number): GemAtoms => ({ ...a, n, x: a.x.slice(0, n), y: a.y.slice(0, n), z: a.z.slice(0, n), q: a.q.slice(0, n), r: a.r.slice(0, n) });
+
+const mols = new Map<string, { atoms: GemAtoms; verts: GemVertices }>();
+const refs = new Map<string, Float64Array>();
+const ref = (mol: string, region: GemRegion, salt: number): Float64Array => {
+  const k = `${mol}/${region}/${salt}`;
+  const m = mols.get(mol)!;
+  if (!refs.has(k)) refs.set(k, gemReference(m.atoms, m.verts, gemParams(m.atoms, { p: P_OF[region], salt }), region));
+  return refs.get(k)!;
+};
+beforeAll(() => {
+  for (const mol of MOLS) mols.set(mol, { atoms: readPqr(`${DATA}${mol}.pqr`), verts: readVert(`${DATA}${mol}.vert`) });
+});
+
+describe('gem-potential WebAssembly SIMD library', () => {
+  it('covers every region and salt in f32 with 4 and 8 vertices per iteration, plus nr, atoms-in-lanes and f64x2 variants', () => {
+    expect(keys.length).toBe(25);
+    for (const k of keys) expect(k).toMatch(/^gem-potential\.wasm\.region[123]\.(f32|f64)\.(zero|nonzero)\.unroll[248]\.(div|nr)\.block0\.(vertices|atoms)$/);
+    for (const region of [1, 2, 3]) {
+      for (const salt of ['zero', 'nonzero']) {
+        for (const u of [4, 8]) expect(keys).toContain(`gem-potential.wasm.region${region}.f32.${salt}.unroll${u}.div.block0.vertices`);
+      }
+    }
+    for (const t of ['nr', 'atoms', 'f64']) expect(keys.some((k) => k.split('.').includes(t)), t).toBe(true);
+    // The binary is committed next to its text, and the manifest names the binary.
+    for (const k of keys) {
+      const file = manifest().get(k)!.file;
+      expect(file).toMatch(/\.wasm$/);
+      expect(existsSync(join(GENERATED_ROOT, file.replace(/\.wasm$/, '.wat')))).toBe(true);
+    }
+  });
+
+  for (const key of keys) {
+    it(`${key} matches the f64 reference on Mb.Hhelix and 1uwo_A and passes the workload's gate`, async () => {
+      const info = await gemVariantInfo(key);
+      const salt = info.salt === 'zero' ? 0 : SALT;
+      for (const [mol, m] of mols) {
+        const params = gemParams(m.atoms, { p: P_OF[info.region], salt });
+        const { phi } = await runGemWasm(key, m.atoms, m.verts, { params });
+        const r = ref(mol, info.region, salt);
+        expect(phi.length).toBe(m.verts.n);
+        expect(Array.from(phi).every(Number.isFinite), mol).toBe(true);
+        if (info.precision === 'f32') expect(rmse(phi, r), mol).toBeLessThanOrEqual(BAR);
+        else expect(maxAbs(phi, r), mol).toBeLessThanOrEqual(1e-9 * Math.max(...Array.from(r, Math.abs)));
+        const gate = await verifyGemWasm(key, m.atoms, m.verts, params, info.region, 200);
+        expect(gate.ok, `${mol}: ${gate.detail}`).toBe(true);
+        expect(gate.vertices).toBe(200);
+      }
+    }, 60_000);
+  }
+
+  it("reproduces GEM's first four Mb.Hhelix potentials", async () => {
+    const expected = [2.897841, 2.902089, 2.986913, 2.624459];
+    const m = mols.get('mb_hhelix')!;
+    for (const key of ['gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices', 'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.atoms', 'gem-potential.wasm.region1.f64.zero.unroll4.div.block0.vertices']) {
+      const { phi } = await runGemWasm(key, m.atoms, m.verts, { epsIn: 1, epsOut: 80 });
+      expected.forEach((e, i) => expect(Math.abs(phi[i]! - e), key).toBeLessThan(2e-5));
+    }
+  });
+});
+
+describe('gem-potential wasm: padding, threads, on demand', () => {
+  const SHAPES = [
+    'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.vertices',
+    'gem-potential.wasm.region1.f32.zero.unroll8.nr.block0.vertices',
+    'gem-potential.wasm.region1.f32.zero.unroll2.div.block0.atoms',
+    'gem-potential.wasm.region3.f64.nonzero.unroll4.div.block0.vertices',
+  ];
+
+  it.each(SHAPES)('%s: vertex counts 1, 3, 5, 7, 9, 13, 17 give the same bits as the whole surface', async (key) => {
+    const m = mols.get('mb_hhelix')!;
+    const info = await gemVariantInfo(key);
+    const params = gemParams(m.atoms, { p: P_OF[info.region], salt: info.salt === 'zero' ? 0 : SALT });
+    const all = (await runGemWasm(key, m.atoms, m.verts, { params })).phi;
+    for (const n of [1, 3, 5, 7, 9, 13, 17]) {
+      const { phi } = await runGemWasm(key, m.atoms, firstN(m.verts, n), { params });
+      expect(Array.from(phi), `n = ${n}`).toEqual(Array.from(all.subarray(0, n)));
+    }
+    const none = await runGemWasm(key, m.atoms, firstN(m.verts, 0), { params });
+    expect(none.phi.length).toBe(0);
+  });
+
+  it.each(SHAPES)('%s: atom counts 1, 2, 3, 5 and 7 (zero-charge padding) match the reference', async (key) => {
+    const m = mols.get('1uwo_A')!;
+    const info = await gemVariantInfo(key);
+    const verts = firstN(m.verts, 11);
+    for (const na of [1, 2, 3, 5, 7]) {
+      const atoms = firstAtoms(m.atoms, na);
+      // A fixed A keeps the region what the key says for these few atoms.
+      const params = gemParams(m.atoms, { p: P_OF[info.region], salt: info.salt === 'zero' ? 0 : SALT });
+      const { phi } = await runGemWasm(key, atoms, verts, { params });
+      const r = gemReference(atoms, verts, params, info.region);
+      const scale = Math.max(...Array.from(r, Math.abs));
+      expect(maxAbs(phi, r), `na = ${na}`).toBeLessThanOrEqual((info.precision === 'f32' ? 2e-5 : 1e-12) * Math.max(1, scale));
+    }
+  });
+
+  it('2 and 3 worker threads give the same bits as one thread (vertex count not a multiple of the unroll)', async () => {
+    const m = mols.get('1uwo_A')!;
+    const verts = firstN(m.verts, 4001);
+    for (const key of ['gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices', 'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.atoms', 'gem-potential.wasm.region2.f64.nonzero.unroll4.div.block0.vertices']) {
+      const info = await gemVariantInfo(key);
+      const params = gemParams(m.atoms, { p: P_OF[info.region], salt: info.salt === 'zero' ? 0 : SALT });
+      const one = (await runGemWasm(key, m.atoms, verts, { params })).phi;
+      for (const threads of [2, 3]) {
+        const prep = await prepareGemWasm(key, m.atoms, verts, { params, threads });
+        try {
+          expect(prep.threads).toBe(threads);
+          const a = await prep.run();
+          const b = await prep.run(); // a second run on the same prepared problem
+          expect(Array.from(a), `${key}, ${threads} threads`).toEqual(Array.from(one));
+          expect(Array.from(b)).toEqual(Array.from(one));
+        } finally {
+          await prep.destroy();
+        }
+      }
+    }
+  }, 60_000);
+
+  it('runs on a pool given by the caller and leaves it open', async () => {
+    const m = mols.get('mb_hhelix')!;
+    const key = 'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.vertices';
+    const one = (await runGemWasm(key, m.atoms, m.verts)).phi;
+    const pool = await Pool.create(2);
+    try {
+      expect(Array.from((await runGemWasm(key, m.atoms, m.verts, { pool })).phi)).toEqual(Array.from(one));
+      expect(Array.from((await runGemWasm(key, m.atoms, m.verts, { pool })).phi)).toEqual(Array.from(one));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('renders and assembles points of the space outside the library on demand', async () => {
+    const m = mols.get('mb_hhelix')!;
+    for (const key of ['gem-potential.wasm.region2.f32.nonzero.unroll4.nr.block0.atoms', 'gem-potential.wasm.region3.f64.zero.unroll2.div.block0.vertices']) {
+      expect(manifest().has(key)).toBe(false);
+      const info = await gemVariantInfo(key);
+      const salt = info.salt === 'zero' ? 0 : SALT;
+      const { phi } = await runGemWasm(key, m.atoms, m.verts, { p: P_OF[info.region], salt });
+      expect(rmse(phi, ref('mb_hhelix', info.region, salt)), key).toBeLessThanOrEqual(info.precision === 'f32' ? BAR : 1e-12);
+    }
+  });
+
+  it('refuses other targets, wrong regions and salt on zero-salt variants', async () => {
+    const m = mols.get('mb_hhelix')!;
+    await expect(runGemWasm('gem-potential.ts.region1.f32.zero.unroll4.div.block0', m.atoms, m.verts)).rejects.toThrow(/not WebAssembly/);
+    await expect(runGemWasm('gem-potential.wasm.region2.f32.zero.unroll4.div.block0.vertices', m.atoms, m.verts, { p: 0 })).rejects.toThrow(/region 2, but/);
+    await expect(runGemWasm('gem-potential.wasm.region1.f32.zero.unroll4.div.block0.vertices', m.atoms, m.verts, { salt: 0.1 })).rejects.toThrow(/nonzero-salt/);
+  });
+});
+
+describe('gem-potential wasm verification gate', () => {
+  const key = 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices';
+  const wat = (): string => readFileSync(join(GENERATED_ROOT, manifest().get(key)!.file.replace(/\.wasm$/, '.wat')), 'utf8');
+
+  it('passes the committed build and fails deliberately broken ones (a wrong sign, NaN)', async () => {
+    const m = mols.get('mb_hhelix')!;
+    const params = gemParams(m.atoms, { p: 0 });
+    const good = await verifyGemWasm(key, m.atoms, m.verts, params, 1, 200, await assembleWat('good.wat', wat()));
+    expect(good.ok, good.detail).toBe(true);
+    // 1/d + g/sqrt(d^2 + h) instead of 1/d - g/...
+    const sign = wat().replace('(f32x4.div (f32x4.sub (local.get $rh)', '(f32x4.div (f32x4.add (local.get $rh)');
+    expect(sign).not.toBe(wat());
+    const bad = await verifyGemWasm(key, m.atoms, m.verts, params, 1, 200, await assembleWat('sign.wat', sign));
+    expect(bad.ok).toBe(false);
+    expect(bad.worst).toBeGreaterThan(1);
+    // sqrt of -d^2: NaN everywhere
+    const nan = wat().replace('(local.set $rd (f32x4.sqrt (local.get $d2)))', '(local.set $rd (f32x4.sqrt (f32x4.neg (local.get $d2))))');
+    expect(nan).not.toBe(wat());
+    const worse = await verifyGemWasm(key, m.atoms, m.verts, params, 1, 200, await assembleWat('nan.wat', nan));
+    expect(worse.ok).toBe(false);
+    expect(worse.worst).toBe(Infinity);
+  });
+});
+
+describe('gem-potential wasm in the tuner and in run gem', () => {
+  it('the tuner offers TS and wasm candidates on a CPU with SIMD, only TS without, and verifies and times wasm keys', async () => {
+    const withSimd = await gemFamily.candidates(cpuDevice({ wasmSimd: { ok: true } }), 'surface-small');
+    const without = await gemFamily.candidates(cpuDevice({ wasmSimd: { ok: false, why: 'test' } }), 'surface-small');
+    expect(without.every((k) => k.startsWith('gem-potential.ts.'))).toBe(true);
+    const wasm = withSimd.filter((k) => k.startsWith('gem-potential.wasm.'));
+    expect(wasm.length).toBe(8);
+    expect(withSimd.length).toBe(without.length + wasm.length);
+    for (const k of wasm) expect(k).toMatch(/^gem-potential\.wasm\.region1\.f32\.zero\./);
+    const dev = cpuDevice({ wasmSimd: { ok: true } });
+    const v = await gemFamily.verify(wasm[0]!, dev, 'surface-small');
+    expect(v.ok, v.detail).toBe(true);
+    const prep = await gemFamily.prepare(dev, 'surface-small');
+    try {
+      for (const k of [wasm[0]!, 'gem-potential.ts.region1.f32.zero.unroll4.div.block0', wasm[1]!]) {
+        const ms = await prep.run(k);
+        expect(ms).toBeGreaterThan(0);
+        expect(Number.isFinite(ms)).toBe(true);
+      }
+    } finally {
+      await prep.dispose();
+    }
+  }, 60_000);
+
+  it('run gem --target wasm (and --variant with a wasm key, on 2 threads) writes the same potentials as the TS default to f32 accuracy', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kernforge-gem-wasm-'));
+    try {
+      const molecule = `${DATA}mb_hhelix.pqr`;
+      const ts = await runGemWorkload({ molecule, output: join(dir, 'ts.out'), variant: 'gem-potential.ts.region1.f32.zero.unroll4.div.block0' });
+      const w = await runGemWorkload({ molecule, output: join(dir, 'w.out'), target: 'wasm' });
+      expect(w.variant).toMatch(/^gem-potential\.wasm\.region1\.f32\.zero\./);
+      expect(w.device).toMatch(/WebAssembly SIMD/);
+      expect(w.verification.ok).toBe(true);
+      const w2 = await runGemWorkload({ molecule, output: join(dir, 'w2.out'), variant: 'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.atoms', threads: 2 });
+      expect(w2.device).toMatch(/2 worker threads/);
+      const col = (f: string) => readFileSync(join(dir, f), 'utf8').trim().split('\n').slice(1).map((l) => Number(l.split(/\s+/)[3]));
+      const [a, b, c] = [col('ts.out'), col('w.out'), col('w2.out')];
+      expect(b.length).toBe(a.length);
+      expect(rmse(b, a)).toBeLessThanOrEqual(BAR);
+      expect(rmse(c, a)).toBeLessThanOrEqual(BAR);
+      await expect(runGemWorkload({ molecule, output: join(dir, 'x.out'), target: 'cuda' })).rejects.toThrow(UserError);
+      await expect(runGemWorkload({ molecule, output: join(dir, 'x.out'), target: 'wasm', variant: 'gem-potential.ts.region1.f32.zero.unroll4.div.block0' })).rejects.toThrow(/not a wasm variant/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
