@@ -84,8 +84,6 @@ export const TASKS: Record<string, TaskFn> = {
   },
   // A range of vertices of a gem-potential wasm variant (runtime/gem/wasm.ts).
   'gem-wasm': async (args) => (await import('../gem/wasm.ts')).gemWasmTask(args as unknown as import('../gem/wasm.ts').GemWasmTaskArgs),
-  // A range of vertices of a gem-potential wasm variant (runtime/gem/wasm.ts).
-  'gem-wasm': async (args) => (await import('../gem/wasm.ts')).gemWasmTask(args as unknown as import('../gem/wasm.ts').GemWasmTaskArgs),
   'conv-t': async (args) => {
     const a = args as unknown as ConvTPassArgs;
     const mod = await load<ConvTsModule>(a.key);
