@@ -63,6 +63,11 @@ export function probeGpujsMode(mode: GpujsMode): Promise<GpujsProbe> {
       if (!(mode in KERNEL_CLASS)) return { ok: false, why: `unknown gpu.js mode "${mode}" (known: ${GPUJS_MODES.join(', ')})` };
       let gpu: GPU | undefined;
       try {
+        const webgpu = await import('./webgpu.ts');
+        // headless-gl (GLX) and Dawn on Mesa's GL cannot share a process (an X error kills it)
+        if (mode === 'headlessgl' && webgpu.dawnOpened()) {
+          return { ok: false, why: 'gpu.js mode headlessgl is not available in this process: WebGPU (Dawn) is open here, and Mesa cannot serve headless-gl and Dawn in one process (run headlessgl variants in a process of their own, e.g. kernforge run gem --variant ...headlessgl under xvfb-run)' };
+        }
         if (mode === 'webgpu') await wireNavigator();
         gpu = new GPU({ mode });
         const k = gpu.createKernel(function (this: { thread: { x: number } }, a: number[]) {
@@ -72,6 +77,7 @@ export function probeGpujsMode(mode: GpujsMode): Promise<GpujsProbe> {
         const cls = kernelClass(k);
         if (cls !== KERNEL_CLASS[mode]) throw new Error(`gpu.js chose ${cls ?? 'no kernel'} instead of ${KERNEL_CLASS[mode]}`);
         if (out.join() !== '2.5,5,7.5') throw new Error(`a test kernel gave ${out.join(', ')}`);
+        if (mode === 'headlessgl') webgpu.markHeadlessGlInUse('gpu.js headlessgl mode is in use');
         return { ok: true };
       } catch (e) {
         return { ok: false, why: `gpu.js mode ${mode} is not available here: ${(e as Error).message}${hint(mode)}` };

@@ -27,7 +27,23 @@ export function gpu(): Promise<GpuContext> {
   return ctxPromise;
 }
 
+/**
+ * Whether this process has opened Dawn (the shared device). Mesa's GL cannot serve Dawn's
+ * OpenGL ES backend and headless-gl (GLX) in one process: the second one to make its context
+ * current dies on an X error. runtime/backends/gpujs.ts keeps the two apart with this.
+ */
+export function dawnOpened(): boolean {
+  return ctxPromise !== undefined;
+}
+
+/** Set by runtime/backends/gpujs.ts once headless-gl has made a GL context current here. */
+let glInUse: string | undefined;
+export function markHeadlessGlInUse(why: string): void {
+  glInUse = why;
+}
+
 async function open(): Promise<GpuContext> {
+  if (glInUse) throw new NoAdapterError(`WebGPU is not opened in this process: ${glInUse}, and Mesa cannot serve headless-gl and Dawn's GL backend in one process (run WebGPU work in a process without gpu.js's headlessgl mode)`);
   process.env.EGL_PLATFORM ??= 'surfaceless';
   let mod: typeof import('webgpu');
   try {
