@@ -213,6 +213,8 @@ export interface PreparedParallel3d extends Omit<Prepared3d, 'run'> {
   threads: number;
   /** Runs the convolution on `x` (of the variant's precision; copied to shared memory unless it is there); returns an internal shared buffer. */
   run(x: Real): Promise<Real>;
+  /** wasm variants: make the workers drop their instances of this grid's memory. */
+  release?(): Promise<void>;
 }
 
 /**

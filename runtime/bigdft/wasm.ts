@@ -78,6 +78,8 @@ export interface PreparedWasm3d {
   threads: number;
   /** Runs the convolution on x (copied in); returns a view of the result in the module's memory, valid until the next run. */
   run(x: ArrayLike<number>): Float64Array | Promise<Float64Array>;
+  /** With a pool: make its workers drop their instances of this grid (its memory can then be collected). */
+  release?(): Promise<void>;
 }
 
 let memIds = 0;
@@ -161,6 +163,9 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
         })));
       }
       return result();
+    },
+    async release() {
+      await pool.run(Array.from({ length: pool.size }, () => ({ task: 'conv-wasm-release', args: { memId } })));
     },
   };
 }

@@ -100,6 +100,7 @@ export const TASKS: Record<string, TaskFn> = {
   },
   // bigdft-conv wasm: lines [j0, j1) of one pass on the prepared problem's shared wasm memory
   'conv-wasm': async (args) => (await import('../bigdft/wasm.ts')).convWasmTask(args as unknown as import('../bigdft/wasm.ts').ConvWasmTaskArgs),
+  'conv-wasm-release': async (args) => (await import('../bigdft/wasm.ts')).convWasmRelease(String(args.memId)),
   // Synchronous, so a following md-step (messages are handled in order) always sees it.
   'md-setup': (args) => {
     const s = args as unknown as MdSetupArgs;

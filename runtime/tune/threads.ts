@@ -27,3 +27,34 @@ export function threadLadder(cores: number): number[] {
   if (cores > 1) out.add(cores);
   return [...out];
 }
+
+/**
+ * Thread counts for a key on a device when the family splits work over CPU worker threads for
+ * some targets: the ladder up to the core count on the CPU for those targets, else one.
+ */
+export function cpuThreadCounts(key: string, device: { id: string; details: Record<string, unknown> }, targets: readonly string[] = ['ts', 'wasm']): number[] {
+  if (device.id !== 'cpu' || !targets.includes(key.split('.')[1]!)) return [1];
+  const cores = Number(device.details.cores) || 1;
+  return threadLadder(cores);
+}
+
+/** Worker pools per thread count, started on first use and closed together (for a prepared problem). */
+export class PoolsByThreads {
+  private pools = new Map<number, Promise<import('../parallel/pool.ts').Pool>>();
+
+  /** The pool of `threads` workers (threads >= 2). */
+  get(threads: number): Promise<import('../parallel/pool.ts').Pool> {
+    let p = this.pools.get(threads);
+    if (!p) {
+      p = import('../parallel/pool.ts').then(({ Pool }) => Pool.create(threads));
+      this.pools.set(threads, p);
+    }
+    return p;
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.pools.values()];
+    this.pools.clear();
+    for (const p of all) await (await p.catch(() => undefined))?.close();
+  }
+}

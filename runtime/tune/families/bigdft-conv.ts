@@ -18,7 +18,8 @@ import { sameSemantics } from '../semantic.ts';
 import { defaultVariants } from '../../../cli/commands/bigdft.ts';
 import type { Device } from '../devices.ts';
 import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions } from '../family.ts';
-import { problemOf } from '../family.ts';
+import { problemOf, type RunOptions } from '../family.ts';
+import { cpuThreadCounts, PoolsByThreads } from '../threads.ts';
 import type { FilterName } from '../../bigdft/filters.ts';
 import type { Dims } from '../../bigdft/reference.ts';
 
@@ -69,6 +70,8 @@ export const family: TuningFamily = {
     return defaultVariants(precision)[f === 'magic' ? 'mf' : f === 'magic-t' ? 'mft' : 'kin'];
   },
 
+  threadCounts: (key: string, device: Device) => cpuThreadCounts(key, device),
+
   async verify(key: string, _device: Device, problem: string) {
     const { verifyBigdftVariant } = await import('../../../cli/commands/bigdft.ts');
     const spec = problemSpec(problem);
@@ -88,28 +91,37 @@ export const family: TuningFamily = {
     });
     // the input in the problem's precision (an f32 variant's run takes f32 arrays)
     const xin = problemSpec(problem).precision === 'f32' ? Float32Array.from(x) : x;
-    let cur: { key: string; run: (x: Float64Array | Float32Array) => unknown; destroy?: () => void } | undefined;
+    const pools = new PoolsByThreads();
+    let cur: { id: string; run: (x: Float64Array | Float32Array) => unknown; destroy?: () => void } | undefined;
     return {
-      async run(key: string) {
-        if (cur?.key !== key) {
+      async run(key: string, o: RunOptions = {}) {
+        const threads = o.threads ?? 1;
+        const id = `${key}@${threads}`;
+        if (cur?.id !== id) {
           cur?.destroy?.();
           cur = undefined;
           if (key.split('.')[1] === 'gpujs') {
             // compiled on the first run (the warm-up); timed with the transfers, as the workload sees it
             const p = await (await import('../../bigdft/gpujs.ts')).prepareGpujs3d(key, dims, { h: [H, H, H] });
-            cur = { key, run: (v) => p.run(v), destroy: () => p.destroy() };
+            cur = { id, run: (v) => p.run(v), destroy: () => p.destroy() };
+          } else if (threads > 1) {
+            // each pass's lines split over the pool's workers (TS and wasm alike)
+            const { prepareParallel3d } = await import('../../bigdft/apply.ts');
+            const p = await prepareParallel3d(key, dims, await pools.get(threads), { h: [H, H, H] });
+            cur = { id, run: p.run as (x: Float64Array | Float32Array) => unknown, destroy: () => void p.release?.() };
           } else {
             const p = await prepare3d(key, dims, { h: [H, H, H] });
-            cur = { key, run: p.run as (x: Float64Array | Float32Array) => unknown };
+            cur = { id, run: p.run as (x: Float64Array | Float32Array) => unknown };
           }
         }
         const t0 = performance.now();
         await cur.run(xin);
         return performance.now() - t0;
       },
-      dispose() {
+      async dispose() {
         cur?.destroy?.();
         cur = undefined;
+        await pools.close();
       },
     };
   },

@@ -15,7 +15,8 @@ import { existsSync } from 'node:fs';
 import { loadTsModule, variantParams } from '../../variants.ts';
 import { sameSemantics } from '../semantic.ts';
 import type { Device } from '../devices.ts';
-import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions } from '../family.ts';
+import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions, RunOptions } from '../family.ts';
+import { cpuThreadCounts, PoolsByThreads } from '../threads.ts';
 import { problemOf } from '../family.ts';
 import type { GemAtoms, GemVertices, GemParams, GemTsModule } from '../../gem/index.ts';
 
@@ -27,7 +28,7 @@ const PROBLEMS: ProblemClass[] = [
 const WGSL_RMSE = 8.4e-5;
 /** The wasm variant whose semantic axes the wasm candidates share (run gem --target wasm's default for region 1, zero salt). */
 const WASM_REFERENCE = 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices';
-const isWasm = (key: string): boolean => key.split('.')[1] === 'wasm';
+const targetOf = (key: string): string => key.split('.')[1] ?? '';
 
 interface Input {
   atoms: GemAtoms;
@@ -69,6 +70,14 @@ export const family: TuningFamily = {
     problemOf(family, problem);
     const out = await sameSemantics(family.defaultKey(device, problem)!, o.space);
     if (device.target === 'ts' && (device.targets ?? []).includes('wasm')) out.push(...(await sameSemantics(WASM_REFERENCE, o.space)));
+    // gpu.js: the modes that run on this device (cpu: cpu, webasm; webgpu: headlessgl, webgpu)
+    const modes: string[] = device.gpujsModes ?? [];
+    if (modes.length > 0) {
+      const ref = `gem-potential.gpujs.region1.f32.zero.unroll1.div.block0.${modes[0]}`;
+      // the gpu.js space of these semantic axes is one key per mode: rendered on demand where the
+      // library lacks it
+      out.push(...(await sameSemantics(ref, 'full')).filter((k) => modes.includes(k.split('.').pop()!)));
+    }
     return out;
   },
 
@@ -77,14 +86,17 @@ export const family: TuningFamily = {
     return device.target === 'ts' ? 'gem-potential.ts.region1.f32.zero.unroll4.div.block0' : 'gem-potential.wgsl.region1.f32.zero.unroll4.div.block0.workgroup64';
   },
 
-  async verify(key: string, device: Device, problem: string) {
+  threadCounts: (key: string, device: Device) => cpuThreadCounts(key, device),
+
+  async verify(key: string, _device: Device, problem: string) {
     const { atoms, verts, params } = await loadInput(problem);
     const { gemVariantInfo, gemReference } = await import('../../gem/index.ts');
     const info = await gemVariantInfo(key);
-    if (device.target === 'wgsl') {
-      const { runGemWgsl } = await import('../../gem/wgsl.ts');
+    const t = targetOf(key);
+    if (t === 'wgsl' || t === 'gpujs') {
+      // against the f64 reference with the paper's RMSE bar, on 200 spread vertices
       const sub = subset(verts, 200);
-      const got = (await runGemWgsl(key, atoms, sub, { params })).phi;
+      const got = t === 'wgsl' ? (await (await import('../../gem/wgsl.ts')).runGemWgsl(key, atoms, sub, { params })).phi : (await (await import('../../gem/gpujs.ts')).runGemGpujs(key, atoms, sub, { params })).phi;
       const ref = gemReference(atoms, sub, params, info.region);
       let s = 0;
       for (let i = 0; i < sub.n; i++) s += (got[i]! - ref[i]!) ** 2;
@@ -92,7 +104,7 @@ export const family: TuningFamily = {
       const error = Number.isFinite(rmse) ? rmse / WGSL_RMSE : Infinity;
       return { ok: error <= 1, error, detail: `RMSE ${rmse.toExponential(2)} on ${sub.n} vertices (bar ${WGSL_RMSE})` };
     }
-    if (isWasm(key)) {
+    if (t === 'wasm') {
       const { verifyGemWasm } = await import('../../../cli/commands/gem.ts');
       const v = await verifyGemWasm(key, atoms, verts, params, info.region, 200);
       return { ok: v.ok, error: v.worst, detail: v.ok ? undefined : v.detail };
@@ -103,67 +115,56 @@ export const family: TuningFamily = {
     return { ok: v.ok, error: v.worst, detail: v.ok ? undefined : v.detail };
   },
 
-  async prepare(device: Device, problem: string): Promise<PreparedProblem> {
+  async prepare(_device: Device, problem: string): Promise<PreparedProblem> {
+    // every key on its own target's runner, whatever the device's primary target: TS on its
+    // arguments (threads: the vertices split over a pool's workers), wasm on instances holding
+    // the problem, gpu.js compiled on the first run (the warm-up), WGSL one dispatch
     const { atoms, verts, params } = await loadInput(problem);
-    const { gemArgs, gemVariantInfo } = await import('../../gem/index.ts');
-    if (device.target === 'ts') {
-      // TS keys run here on their arguments; wasm keys on an instance holding the problem
-      let cur: { key: string; run: () => Promise<number>; destroy?: () => Promise<void> } | undefined;
-      return {
-        async run(key: string) {
-          if (cur?.key !== key) {
-            await cur?.destroy?.();
-            cur = undefined;
-            if (isWasm(key)) {
-              const { prepareGemWasm } = await import('../../gem/wasm.ts');
-              const prep = await prepareGemWasm(key, atoms, verts, { params });
-              cur = {
-                key,
-                run: async () => {
-                  const t0 = performance.now();
-                  await prep.run();
-                  return performance.now() - t0;
-                },
-                destroy: () => prep.destroy(),
-              };
-              return cur.run();
-            }
-            const info = await gemVariantInfo(key);
-            const mod = await loadTsModule<GemTsModule>(key);
-            const args = gemArgs(atoms, verts, params, info.precision);
-            cur = {
-              key,
-              run: async () => {
-                const t0 = performance.now();
-                mod.kernel(args);
-                return performance.now() - t0;
-              },
-            };
-          }
-          return cur.run();
-        },
-        dispose() {
-          void cur?.destroy?.();
-          cur = undefined;
-        },
-      };
-    }
-    const { prepareGemWgsl } = await import('../../gem/wgsl.ts');
-    let cur: { key: string; prep: Awaited<ReturnType<typeof prepareGemWgsl>> } | undefined;
+    const { gemArgs, gemVariantInfo, shareGemArgs, runGemParallel } = await import('../../gem/run.ts');
+    const pools = new PoolsByThreads();
+    let cur: { id: string; run: () => Promise<unknown>; destroy?: () => unknown } | undefined;
+    const open = async (key: string, threads: number): Promise<NonNullable<typeof cur>> => {
+      const id = `${key}@${threads}`;
+      const t = targetOf(key);
+      if (t === 'wgsl') {
+        const prep = await (await import('../../gem/wgsl.ts')).prepareGemWgsl(key, atoms, verts, { params });
+        return { id, run: () => prep.dispatch(), destroy: () => prep.destroy() };
+      }
+      if (t === 'gpujs') {
+        const prep = await (await import('../../gem/gpujs.ts')).prepareGemGpujs(key, atoms, verts, { params });
+        return { id, run: () => prep.run(), destroy: () => prep.destroy() };
+      }
+      const pool = threads > 1 ? await pools.get(threads) : undefined;
+      if (t === 'wasm') {
+        const prep = await (await import('../../gem/wasm.ts')).prepareGemWasm(key, atoms, verts, { params, ...(pool ? { pool } : {}) });
+        return { id, run: () => prep.run(), destroy: () => prep.destroy() };
+      }
+      const info = await gemVariantInfo(key);
+      if (pool) {
+        await pool.preload([key]);
+        const args = shareGemArgs(gemArgs(atoms, verts, params, info.precision));
+        return { id, run: () => runGemParallel(pool, key, args) };
+      }
+      const mod = await loadTsModule<GemTsModule>(key);
+      const args = gemArgs(atoms, verts, params, info.precision);
+      return { id, run: async () => mod.kernel(args) };
+    };
     return {
-      async run(key: string) {
-        if (cur?.key !== key) {
-          cur?.prep.destroy();
+      async run(key: string, o: RunOptions = {}) {
+        const threads = o.threads ?? 1;
+        if (cur?.id !== `${key}@${threads}`) {
+          await cur?.destroy?.();
           cur = undefined;
-          cur = { key, prep: await prepareGemWgsl(key, atoms, verts, { params }) };
+          cur = await open(key, threads);
         }
         const t0 = performance.now();
-        await cur.prep.dispatch();
+        await cur.run();
         return performance.now() - t0;
       },
-      dispose() {
-        cur?.prep.destroy();
+      async dispose() {
+        await cur?.destroy?.();
         cur = undefined;
+        await pools.close();
       },
     };
   },
