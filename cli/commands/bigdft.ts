@@ -151,6 +151,18 @@ export async function tunedVariants(precision: Precision, given: { variantMf?: s
   return { mf: await pick('magic', given.variantMf, def.mf), mft: await pick('magic-t', given.variantMft, def.mft), kin: await pick('kinetic', given.variantKin, def.kin) };
 }
 
+/** The largest thread count among the tuned filters whose variant the workload takes from tuning (1 when none). */
+async function tunedThreads(given: { variantMf?: string; variantMft?: string; variantKin?: string }): Promise<number> {
+  const { loadTuned } = await import('../../runtime/tune/tuned.ts');
+  let n = 1;
+  for (const [f, explicit] of [['magic', given.variantMf], ['magic-t', given.variantMft], ['kinetic', given.variantKin]] as const) {
+    if (explicit) continue;
+    const t = await loadTuned('bigdft-conv', f, { load: false, warn: () => {} });
+    if (t.tuned) n = Math.max(n, t.threads);
+  }
+  return n;
+}
+
 function positive(name: string, v: number | string, integer: boolean): number {
   const x = typeof v === 'number' ? v : Number(String(v).trim() === '' ? NaN : v);
   if (!Number.isFinite(x) || x <= 0 || (integer && !Number.isInteger(x))) {
@@ -304,7 +316,9 @@ const median = (a: number[]): number => {
 export async function runBigdftWorkload(opts: BigdftOptions = {}): Promise<BigdftSummary> {
   let threads: number;
   try {
-    threads = parseThreads(opts.threads ?? 1);
+    // without --threads: the thread count the tuned variants won with (the largest of the three
+    // filters', since one pool serves them all), else 1
+    threads = parseThreads(opts.threads ?? ((opts.target ?? 'ts') === 'ts' ? await tunedThreads(opts) : 1));
   } catch (e) {
     if (e instanceof ThreadCountError) throw new UserError(e.message);
     throw e;
@@ -482,9 +496,9 @@ export function registerBigdft(run: Command): void {
     .option('--variant-mf <key>', 'magic filter variant (default: bigdft-conv.ts.magic.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript, wasm or WGSL variant)')
     .option('--variant-mft <key>', 'transposed magic filter variant (default: bigdft-conv.ts.magic-t.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript, wasm or WGSL variant)')
     .option('--variant-kin <key>', 'kinetic variant (default: bigdft-conv.ts.kinetic.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript, wasm or WGSL variant)')
-    .option('--threads <n>', 'worker threads for the TypeScript and wasm variants, each pass split between them (default 1: this thread)', '1')
+    .option('--threads <n>', 'worker threads for the TypeScript and wasm variants, each pass split between them (default: the tuned count, else 1)')
     .option('--target <t>', 'target of the default variants: ts (tuned or library defaults) or wasm (WebAssembly SIMD f64x2 lines)', 'ts')
-    .action(async (o: { grid: string; h: string; iterations: string; precision: string; variantMf?: string; variantMft?: string; variantKin?: string; threads: string; target: string }) => {
+    .action(async (o: { grid: string; h: string; iterations: string; precision: string; variantMf?: string; variantMft?: string; variantKin?: string; threads?: string; target: string }) => {
       await runBigdftWorkload({
         grid: o.grid,
         h: o.h,

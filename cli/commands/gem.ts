@@ -477,6 +477,8 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
       try {
         key = await siblingKey(t.key, { region, salt });
         source = 'tuned';
+        // the thread count it won with, unless --threads says otherwise
+        if (o.threads === undefined) threads = t.threads;
       } catch {
         // the tuned tuning axes are not allowed with this region and salt: keep the default
       }
