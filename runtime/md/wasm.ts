@@ -74,8 +74,8 @@ export class WasmMd {
     private readonly kernel: KernelFn,
   ) {}
 
-  static async instantiate(bytes: Uint8Array): Promise<WasmMd> {
-    const module = await WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
+  static async instantiate(bytes: Uint8Array | WebAssembly.Module): Promise<WasmMd> {
+    const module = bytes instanceof WebAssembly.Module ? bytes : await WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
     const instance = await WebAssembly.instantiate(module, {});
     const ex = instance.exports as { memory: WebAssembly.Memory; kernel: KernelFn };
     return new WasmMd(ex.memory, ex.kernel);
@@ -212,13 +212,34 @@ export class WasmMd {
   }
 }
 
+const modules = new Map<string, Promise<WebAssembly.Module>>();
 const instances = new Map<string, Promise<WasmMd>>();
+
+/**
+ * The compiled module of a variant in this thread. Worker threads get it from the caller
+ * (postMessage shares compiled code between threads), so code the engine has optimized for one
+ * thread serves all, instead of each worker starting again from the baseline compiler.
+ */
+export async function wasmModule(key: string): Promise<WebAssembly.Module> {
+  let p = modules.get(key);
+  if (!p) {
+    p = wasmBytes(key).then((b) => WebAssembly.compile(b as Uint8Array<ArrayBuffer>));
+    p.catch(() => modules.delete(key));
+    modules.set(key, p);
+  }
+  return p;
+}
+
+/** Use this compiled module for `key` in this thread (a worker, given the caller's module). */
+export function adoptWasmModule(key: string, module: WebAssembly.Module): void {
+  if (!modules.has(key)) modules.set(key, Promise.resolve(module));
+}
 
 /** The instance of a variant in this thread (one per key, shared by its users; bind() before each use). */
 export async function wasmInstance(key: string): Promise<WasmMd> {
   let p = instances.get(key);
   if (!p) {
-    p = wasmBytes(key).then((b) => WasmMd.instantiate(b));
+    p = wasmModule(key).then((m) => WasmMd.instantiate(m));
     p.catch(() => instances.delete(key));
     instances.set(key, p);
   }

@@ -13,7 +13,7 @@
 // worker and blocks in Atomics.wait on a shared counter that each worker raises when done.
 import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import { Pool, type Task } from './pool.ts';
-import { WASM_F_WORDS, WASM_XQ_WORDS, type WasmList } from '../md/wasm.ts';
+import { wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList } from '../md/wasm.ts';
 
 export type MdInputs = Omit<MdArgs, 'f' | 'energy' | 'fshift'>;
 type Typed = Real | Int32Array | Uint32Array;
@@ -276,7 +276,10 @@ export class MdWasmThreads extends MdWorkers {
   }
 
   static async create(threads: number, keyF: string, keyE: string): Promise<MdWasmThreads> {
-    const pool = await MdWorkers.startPool(threads, { task: 'md-wasm-load', args: { keys: keyF === keyE ? [keyF] : [keyF, keyE] } });
+    // The workers instantiate this thread's compiled modules (shared code), not their own builds.
+    const modules: Record<string, WebAssembly.Module> = {};
+    for (const k of new Set([keyF, keyE])) modules[k] = await wasmModule(k);
+    const pool = await MdWorkers.startPool(threads, { task: 'md-wasm-load', args: { modules } });
     return new MdWasmThreads(threads, pool, keyF, keyE);
   }
 

@@ -7,7 +7,7 @@ import type { GemParams } from '../gem/model.ts';
 import type { ConvTsModule } from '../bigdft/apply.ts';
 import type { MdTsModule } from '../md/kernels.ts';
 import { mdStepDone, type MdSetupArgs, type MdWasmSetupArgs } from './md.ts';
-import { wasmInstance } from '../md/wasm.ts';
+import { adoptWasmModule, wasmInstance } from '../md/wasm.ts';
 
 type Real = Float32Array | Float64Array;
 export type TaskFn = (args: Record<string, unknown>) => unknown;
@@ -123,7 +123,10 @@ export const TASKS: Record<string, TaskFn> = {
     mdStepDone(s.ctl, err);
   },
   'md-wasm-load': async (a) => {
-    for (const k of a.keys as string[]) await wasmInstance(k);
+    for (const [k, m] of Object.entries(a.modules as Record<string, WebAssembly.Module>)) {
+      adoptWasmModule(k, m);
+      await wasmInstance(k);
+    }
   },
   'md-wasm-setup': (args) => {
     mdWasm = args as unknown as MdWasmSetupArgs;
