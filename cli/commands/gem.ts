@@ -239,6 +239,27 @@ export async function verifyGemWasm(key: string, atoms: GemAtoms, v: GemVertices
   return checkGemPotentials(phi, idx, GEM_VERIFY_RTOL[info.precision], atoms, v, P, region);
 }
 
+/**
+ * Check a gpu.js variant (its own kernel in its mode, on the `count` spread vertices) against the
+ * f64 reference with the f32 tolerance (gpu.js computes in single precision).
+ */
+export async function verifyGemGpujs(key: string, atoms: GemAtoms, v: GemVertices, P: GemParams, region: GemRegion, count = 200): Promise<GemVerification> {
+  const { runGemGpujs } = await import('../../runtime/gem/gpujs.ts');
+  const idx = spread(v.n, count);
+  const { phi } = await runGemGpujs(key, atoms, subset(v, idx), { params: P });
+  return checkGemPotentials(phi, idx, GEM_VERIFY_RTOL.f32, atoms, v, P, region);
+}
+
+/** The workload's gate for a key of any target: TS, wasm, WGSL or gpu.js, on `count` spread vertices. */
+export async function verifyGemKey(key: string, atoms: GemAtoms, v: GemVertices, P: GemParams, region: GemRegion, count = 200): Promise<GemVerification> {
+  const target = key.split('.')[1];
+  if (target === 'wgsl') return verifyGemWgsl(key, atoms, v, P, region, count);
+  if (target === 'wasm') return verifyGemWasm(key, atoms, v, P, region, count);
+  if (target === 'gpujs') return verifyGemGpujs(key, atoms, v, P, region, count);
+  const info = await gemVariantInfo(key);
+  return verifyGemModule(await loadTsModule<GemTsModule>(key), info.precision, atoms, v, P, region, count);
+}
+
 /** GEM's output format: header, then `x y z  phi` per vertex. */
 export function formatGemOutput(v: GemVertices, phi: ArrayLike<number>): string {
   const lines = new Array<string>(v.n + 1);

@@ -74,6 +74,11 @@ export interface TuningFamily {
    * 2-core CPU); absent or [1]: one thread. The tuner then tunes (key, threads) pairs.
    */
   threadCounts?(key: string, device: Device): number[];
+  /**
+   * The family's gate for any variant key, on the family's own verification input with the
+   * key's semantic axes (region, filter, interaction...): what `kernforge verify` runs.
+   */
+  verifyKey?(key: string): Promise<VerifyOutcome>;
   /** Check a variant against the f64 reference on a small input (the family's existing gate). */
   verify(key: string, device: Device, problem: string): Promise<VerifyOutcome>;
   /** Build the problem's inputs once; time variants on it. */

@@ -72,6 +72,13 @@ export const family: TuningFamily = {
 
   threadCounts: (key: string, device: Device) => cpuThreadCounts(key, device),
 
+  async verifyKey(key: string) {
+    const { verifyConv } = await import('../../bigdft/verify.ts');
+    const v = await verifyConv(key, { h: H });
+    const error = v.tolerance > 0 ? v.maxError / v.tolerance : Infinity;
+    return { ok: error <= 1, error, detail: error <= 1 ? undefined : `max error ${v.maxError.toExponential(2)} > tolerance ${v.tolerance.toExponential(2)} on ${v.dims.join('x')}` };
+  },
+
   async verify(key: string, _device: Device, problem: string) {
     const { verifyBigdftVariant } = await import('../../../cli/commands/bigdft.ts');
     const spec = problemSpec(problem);

@@ -8,9 +8,8 @@
 // workload (siblingKey), the semantic axes being the caller's.
 // Measured: milliseconds of one kernel call over every vertex and atom (WGSL: one dispatch; wasm:
 // one call, the inputs copied into the instance's memory once beforehand).
-// Verified on 200 vertices spread over the surface with the workload's own gate
-// (verifyGemModule / verifyGemWasm, f32: 5e-6 of the sum of |terms| per vertex); WGSL against the
-// f64 reference with the paper's RMSE bar (8.4e-5 kcal/mol/e).
+// Verified on 200 vertices spread over the surface with the workload's own gate for the key's
+// target (cli/commands/gem.ts verifyGemKey: f32 5e-6, f64 1e-11 of the sum of |terms| per vertex).
 import { existsSync } from 'node:fs';
 import { loadTsModule, variantParams } from '../../variants.ts';
 import { sameSemantics } from '../semantic.ts';
@@ -25,7 +24,6 @@ const PROBLEMS: ProblemClass[] = [
   { name: 'surface', description: 'Mb.Hhelix on its MSMS surface (382 atoms x 5884 vertices), region 1, zero salt, f32 (the GEM workload)' },
   { name: 'surface-small', description: 'Mb.Hhelix on every 4th vertex of its surface, as surface', quick: true, serves: 'surface' },
 ];
-const WGSL_RMSE = 8.4e-5;
 /** The wasm variant whose semantic axes the wasm candidates share (run gem --target wasm's default for region 1, zero salt). */
 const WASM_REFERENCE = 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices';
 const targetOf = (key: string): string => key.split('.')[1] ?? '';
@@ -89,29 +87,22 @@ export const family: TuningFamily = {
   threadCounts: (key: string, device: Device) => cpuThreadCounts(key, device),
 
   async verify(key: string, _device: Device, problem: string) {
+    // the workload's gate for the key's target (cli/commands/gem.ts verifyGemKey)
     const { atoms, verts, params } = await loadInput(problem);
-    const { gemVariantInfo, gemReference } = await import('../../gem/index.ts');
+    const { gemVariantInfo } = await import('../../gem/index.ts');
+    const { verifyGemKey } = await import('../../../cli/commands/gem.ts');
+    const v = await verifyGemKey(key, atoms, verts, params, (await gemVariantInfo(key)).region, 200);
+    return { ok: v.ok, error: v.worst, detail: v.ok ? undefined : v.detail };
+  },
+
+  async verifyKey(key: string) {
+    // Mb.Hhelix with the key's region (p = 0, 1, 3 put the points in regions 1, 2, 3) and salt
+    const { atoms, verts } = await loadAll();
+    const { gemVariantInfo, gemParams } = await import('../../gem/index.ts');
+    const { verifyGemKey } = await import('../../../cli/commands/gem.ts');
     const info = await gemVariantInfo(key);
-    const t = targetOf(key);
-    if (t === 'wgsl' || t === 'gpujs') {
-      // against the f64 reference with the paper's RMSE bar, on 200 spread vertices
-      const sub = subset(verts, 200);
-      const got = t === 'wgsl' ? (await (await import('../../gem/wgsl.ts')).runGemWgsl(key, atoms, sub, { params })).phi : (await (await import('../../gem/gpujs.ts')).runGemGpujs(key, atoms, sub, { params })).phi;
-      const ref = gemReference(atoms, sub, params, info.region);
-      let s = 0;
-      for (let i = 0; i < sub.n; i++) s += (got[i]! - ref[i]!) ** 2;
-      const rmse = Math.sqrt(s / sub.n);
-      const error = Number.isFinite(rmse) ? rmse / WGSL_RMSE : Infinity;
-      return { ok: error <= 1, error, detail: `RMSE ${rmse.toExponential(2)} on ${sub.n} vertices (bar ${WGSL_RMSE})` };
-    }
-    if (t === 'wasm') {
-      const { verifyGemWasm } = await import('../../../cli/commands/gem.ts');
-      const v = await verifyGemWasm(key, atoms, verts, params, info.region, 200);
-      return { ok: v.ok, error: v.worst, detail: v.ok ? undefined : v.detail };
-    }
-    const { verifyGemModule } = await import('../../../cli/commands/gem.ts');
-    const mod = await loadTsModule<GemTsModule>(key);
-    const v = verifyGemModule(mod, info.precision, atoms, verts, params, info.region, 200);
+    const params = gemParams(atoms, { epsIn: 1, epsOut: 80, salt: info.salt === 'zero' ? 0 : 0.15, p: ({ 1: 0, 2: 1, 3: 3 } as const)[info.region] });
+    const v = await verifyGemKey(key, atoms, verts, params, info.region, 200);
     return { ok: v.ok, error: v.worst, detail: v.ok ? undefined : v.detail };
   },
 

@@ -114,6 +114,8 @@ export const family: TuningFamily = {
     return targetOf(key) === 'ts' ? loadTsModule(key) : undefined;
   },
 
+  verifyKey: (key: string) => family.verify(key, undefined as never, ''),
+
   async verify(key: string) {
     const { verifyVariant } = await import('../../md/verify.ts');
     const { verificationCases } = await import('../../md/cases.ts');
