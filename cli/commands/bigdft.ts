@@ -22,6 +22,7 @@ import { Pool, parseThreads, sharedArray, ThreadCountError } from '../../runtime
 import type { Dims } from '../../runtime/bigdft/reference.ts';
 import { verifyConv } from '../../runtime/bigdft/verify.ts';
 import { NoAdapterError } from '../../runtime/backends/webgpu.ts';
+import { GpujsModeError } from '../../runtime/backends/gpujs.ts';
 import { filter, type FilterName } from '../../runtime/bigdft/filters.ts';
 import { variantParams, siblingKey, UnknownVariantError } from '../../runtime/variants.ts';
 
@@ -138,7 +139,9 @@ export async function tunedVariants(precision: Precision, given: { variantMf?: s
   const { loadTuned } = await import('../../runtime/tune/tuned.ts');
   const pick = async (f: FilterName, explicit: string | undefined, fallback: string): Promise<string> => {
     if (explicit) return fallback;
-    const t = await loadTuned('bigdft-conv', f, { load: false });
+    // f32: the f32 class's winner (TS or gpu.js), else the f64 one carried over to f32
+    let t = precision === 'f32' ? await loadTuned('bigdft-conv', `${f}-f32`, { load: false, warn: () => {} }) : undefined;
+    if (!t?.tuned) t = await loadTuned('bigdft-conv', f, { load: false });
     if (!t.tuned) return fallback;
     try {
       const k = precision === 'f64' ? t.key : await siblingKey(t.key, { precision });
@@ -152,12 +155,13 @@ export async function tunedVariants(precision: Precision, given: { variantMf?: s
 }
 
 /** The largest thread count among the tuned filters whose variant the workload takes from tuning (1 when none). */
-async function tunedThreads(given: { variantMf?: string; variantMft?: string; variantKin?: string }): Promise<number> {
+async function tunedThreads(given: { precision?: string; variantMf?: string; variantMft?: string; variantKin?: string }): Promise<number> {
   const { loadTuned } = await import('../../runtime/tune/tuned.ts');
   let n = 1;
   for (const [f, explicit] of [['magic', given.variantMf], ['magic-t', given.variantMft], ['kinetic', given.variantKin]] as const) {
     if (explicit) continue;
-    const t = await loadTuned('bigdft-conv', f, { load: false, warn: () => {} });
+    let t = given.precision === 'f32' ? await loadTuned('bigdft-conv', `${f}-f32`, { load: false, warn: () => {} }) : undefined;
+    if (!t?.tuned) t = await loadTuned('bigdft-conv', f, { load: false, warn: () => {} });
     if (t.tuned) n = Math.max(n, t.threads);
   }
   return n;
@@ -273,6 +277,12 @@ async function prepareChecked(key: string, want: FilterName, precision: Precisio
         },
       };
     }
+    if (p.target === 'gpujs') {
+      // gpu.js (f32) in the variant's mode; the pool, if any, is not used by it
+      const { prepareGpujs3d } = await import('../../runtime/bigdft/gpujs.ts');
+      const pre = await prepareGpujs3d(key, dims, { h: [h, h, h] });
+      return { key, run: (x: Real) => pre.run(x as Float32Array) };
+    }
     if (pool) {
       const par = await prepareParallel3d(key, dims, pool, { h: [h, h, h] });
       return { key, run: (x: Real) => par.run(x) };
@@ -280,7 +290,7 @@ async function prepareChecked(key: string, want: FilterName, precision: Precisio
     const pre: Prepared3d = await prepare3d(key, dims, { h: [h, h, h] });
     return { key, run: (x: Real) => pre.run(x) };
   } catch (e) {
-    if (e instanceof ConvInputError || e instanceof UnknownVariantError || e instanceof NoAdapterError) throw new UserError((e as Error).message);
+    if (e instanceof ConvInputError || e instanceof UnknownVariantError || e instanceof NoAdapterError || e instanceof GpujsModeError) throw new UserError((e as Error).message);
     throw e;
   }
 }
