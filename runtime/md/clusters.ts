@@ -299,6 +299,8 @@ export interface PairListOptions {
   rbb?: number;
   /** Use the general cluster search even for 1x1 (for tests). */
   generic?: boolean;
+  /** Search column ranges elsewhere (worker threads); the joined list is the same. */
+  split?: ColumnSplit;
 }
 
 /**
@@ -342,23 +344,97 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
   const rbb2 = rbb * rbb;
   const MN = M * N;
   const maskWords = Math.ceil(MN / 32);
+  if (maskWords > 2) throw new Error(`cluster shape ${M}x${N} has more than 64 pairs`);
   const fullMask = new Uint32Array(maskWords);
   for (let w = 0; w < maskWords; w++) fullMask[w] = w < maskWords - 1 || MN % 32 === 0 ? 0xffffffff : (2 ** (MN % 32) - 1) >>> 0;
   // Exclusions as a sorted CSR by atom for quick membership tests.
   const { start: exStart, list: exList } = exclusionCsr(sys);
-  if (maskWords > 2) throw new Error(`cluster shape ${M}x${N} has more than 64 pairs`);
-  const st: ColumnSearch = {
-    sys, L, g, M, N, rlist, rl2, rbb2, shiftVec, bbI, bbJ, exStart, exList,
-    // j-clusters that hold an excluded partner of some atom of the current i-cluster.
-    exclJ: new Int32Array(L.nPadded / N).fill(-1),
+  const inp: SearchInput = {
+    box: [Lx, Ly, Lz], M, N, maskWords, rlist, rl2, rbb2, shiftVec, bbI, bbJ,
+    x: L.x, atomOf: L.atomOf, slotOf: L.slotOf, grid: g, exStart, exList,
     full0: fullMask[0]! | 0,
     full1: maskWords > 1 ? fullMask[1]! | 0 : 0,
+  };
+  const parts = opts.split?.(inp) ?? [searchColumns(inp, 0, g.columns.length)];
+  return joinParts(parts, M, N, maskWords, shiftVec, rlist);
+}
+
+/**
+ * Everything the search of a range of columns reads: plain numbers and typed arrays, so it can
+ * move to another thread (shared memory) and give the same entries there.
+ */
+export interface SearchInput {
+  box: [number, number, number];
+  M: number;
+  N: number;
+  maskWords: number;
+  rlist: number;
+  rl2: number;
+  rbb2: number;
+  shiftVec: Float64Array;
+  bbI: Float64Array;
+  bbJ: Float64Array;
+  x: Float64Array;
+  atomOf: Int32Array;
+  slotOf: Int32Array;
+  grid: ClusterGrid;
+  exStart: Int32Array;
+  exList: Int32Array;
+  full0: number;
+  full1: number;
+}
+
+/** The list entries of a range of columns; its i-entries index its own j-entries from 0. */
+export interface ListPart {
+  ci: Int32Array;
+  cj: Int32Array;
+  excl: Uint32Array;
+  computedPairs: number;
+  bbChecks: number;
+}
+
+/**
+ * Searches the columns in `parts` ranges (ListPart per range, in column order, together all
+ * columns); buildPairList joins them into the list a single search gives. Undefined: search here.
+ */
+export type ColumnSplit = (inp: SearchInput) => ListPart[] | undefined;
+
+/** Boundaries 0 = b[0] <= ... <= b[parts] = columns of column ranges (memory order) with about equal slot counts. */
+export function columnRanges(g: ClusterGrid, parts: number): number[] {
+  const nc = g.columns.length;
+  let total = 0;
+  for (let m = 0; m < nc; m++) total += g.colEnd[g.columns[m]!]! - g.colStart[g.columns[m]!]!;
+  const b = [0];
+  let acc = 0;
+  let m = 0;
+  for (let p = 1; p < parts; p++) {
+    while (m < nc && acc < (total * p) / parts) {
+      const c = g.columns[m]!;
+      acc += g.colEnd[c]! - g.colStart[c]!;
+      m++;
+    }
+    b.push(m);
+  }
+  b.push(nc);
+  return b;
+}
+
+/** The pair-list entries of the columns at memory positions [m0, m1). */
+export function searchColumns(inp: SearchInput, m0: number, m1: number): ListPart {
+  const g = inp.grid;
+  let slots = 0;
+  for (let m = m0; m < m1; m++) slots += g.colEnd[g.columns[m]!]! - g.colStart[g.columns[m]!]!;
+  const nci = Math.ceil(slots / inp.M);
+  const st: ColumnSearch = {
+    inp,
+    // j-clusters that hold an excluded partner of some atom of the current i-cluster.
+    exclJ: new Int32Array(inp.atomOf.length / inp.N).fill(-1),
     nbl: new ColumnNeighbours(),
     // Growing outputs.
     ci: new Int32Array(4 * Math.max(16, nci * 4)),
     nci4: 0,
     cj: new Int32Array(Math.max(64, nci * 64)),
-    excl: new Uint32Array(Math.max(64, nci * 64) * maskWords),
+    excl: new Uint32Array(Math.max(64, nci * 64) * inp.maskWords),
     ncj: 0,
     // Per-(i, shift) scratch: candidate j's and their masks, split masked/full.
     tmpJ: new Int32Array(256),
@@ -367,38 +443,55 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
     computedPairs: 0,
     bbChecks: 0,
   };
-  for (let m = 0; m < g.columns.length; m++) searchColumn(st, g.columns[m]!);
+  for (let m = m0; m < m1; m++) searchColumn(st, g.columns[m]!);
   return {
-    M,
-    N,
-    maskWords,
     ci: st.ci.slice(0, st.nci4),
     cj: st.cj.slice(0, st.ncj),
-    excl: st.excl.slice(0, st.ncj * maskWords),
-    shiftVec,
-    rlist,
-    stats: { clusterPairs: st.ncj, computedPairs: st.computedPairs, bbChecks: st.bbChecks },
+    excl: st.excl.slice(0, st.ncj * inp.maskWords),
+    computedPairs: st.computedPairs,
+    bbChecks: st.bbChecks,
   };
+}
+
+/** One list from the parts of consecutive column ranges: j-entry indices offset by the parts before. */
+function joinParts(parts: ListPart[], M: number, N: number, maskWords: number, shiftVec: Float64Array, rlist: number): PairList {
+  if (parts.length === 1) {
+    const p = parts[0]!;
+    return { M, N, maskWords, ci: p.ci, cj: p.cj, excl: p.excl, shiftVec, rlist, stats: { clusterPairs: p.cj.length, computedPairs: p.computedPairs, bbChecks: p.bbChecks } };
+  }
+  let nci4 = 0;
+  let ncj = 0;
+  for (const p of parts) {
+    nci4 += p.ci.length;
+    ncj += p.cj.length;
+  }
+  const ci = new Int32Array(nci4);
+  const cj = new Int32Array(ncj);
+  const excl = new Uint32Array(ncj * maskWords);
+  let oi = 0;
+  let oj = 0;
+  let computedPairs = 0;
+  let bbChecks = 0;
+  for (const p of parts) {
+    ci.set(p.ci, oi);
+    for (let e = oi; e < oi + p.ci.length; e += 4) {
+      ci[e + 2]! += oj;
+      ci[e + 3]! += oj;
+    }
+    cj.set(p.cj, oj);
+    excl.set(p.excl, oj * maskWords);
+    oi += p.ci.length;
+    oj += p.cj.length;
+    computedPairs += p.computedPairs;
+    bbChecks += p.bbChecks;
+  }
+  return { M, N, maskWords, ci, cj, excl, shiftVec, rlist, stats: { clusterPairs: ncj, computedPairs, bbChecks } };
 }
 
 /** What the grid search keeps across columns: inputs, scratch and the growing outputs. */
 interface ColumnSearch {
-  sys: MdSystem;
-  L: ClusterLayoutWithGrid;
-  g: ClusterGrid;
-  M: number;
-  N: number;
-  rlist: number;
-  rl2: number;
-  rbb2: number;
-  shiftVec: Float64Array;
-  bbI: Float64Array;
-  bbJ: Float64Array;
-  exStart: Int32Array;
-  exList: Int32Array;
+  inp: SearchInput;
   exclJ: Int32Array;
-  full0: number;
-  full1: number;
   nbl: ColumnNeighbours;
   ci: Int32Array;
   nci4: number;
@@ -418,14 +511,14 @@ interface ColumnSearch {
  * whole function, with complete type feedback, instead of on-stack replacement in a long call.
  */
 function searchColumn(st: ColumnSearch, col: number): void {
-  const { sys, L, g, M, N, rlist, rl2, rbb2, shiftVec, bbI, bbJ, exStart, exList, exclJ, full0, full1, nbl } = st;
-  const [Lx, Ly, Lz] = sys.box;
+  const { exclJ, nbl } = st;
+  const { box, grid: g, M, N, maskWords, rlist, rl2, rbb2, shiftVec, bbI, bbJ, exStart, exList, full0, full1, atomOf, slotOf } = st.inp;
+  const [Lx, Ly, Lz] = box;
   const MN = M * N;
-  const maskWords = MN > 32 ? 2 : 1;
-  const xs = L.x;
+  const xs = st.inp.x;
   const isExcluded = (a: number, b: number): boolean => csrHas(exStart, exList, a, b);
   let { ci, nci4, cj, excl, ncj, tmpJ, tmpMasked, tmpMask, computedPairs, bbChecks } = st;
-  const nb = nbl.build(g, col, shiftVec, sys.box, rlist, N);
+  const nb = nbl.build(g, col, shiftVec, box, rlist, N);
   const { shift: nbShift, column: nbC, cursor } = nbl;
   for (let i = g.colStart[col]! / M; i < g.colEnd[col]! / M; i++) {
     const o = 6 * i;
@@ -433,9 +526,9 @@ function searchColumn(st: ColumnSearch, col: number): void {
     const i0 = i * M;
     const jmin = Math.floor(i0 / N);
     for (let a = 0; a < M; a++) {
-      const atom = L.atomOf[i0 + a]!;
+      const atom = atomOf[i0 + a]!;
       if (atom < 0) continue;
-      for (let k = exStart[atom]!; k < exStart[atom + 1]!; k++) exclJ[Math.floor(L.slotOf[exList[k]!]! / N)] = i;
+      for (let k = exStart[atom]!; k < exStart[atom + 1]!; k++) exclJ[Math.floor(slotOf[exList[k]!]! / N)] = i;
     }
     let k = 0;
     while (k < nb) {
@@ -474,7 +567,7 @@ function searchColumn(st: ColumnSearch, col: number): void {
             const d2bb = gx * gx + gy * gy + gz * gz;
             if (d2bb >= rl2) continue;
             const j0s = j * N;
-            const special = exclJ[j] === i || j0s < i0 + M || L.atomOf[j0s + N - 1]! < 0 || L.atomOf[i0 + M - 1]! < 0;
+            const special = exclJ[j] === i || j0s < i0 + M || atomOf[j0s + N - 1]! < 0 || atomOf[i0 + M - 1]! < 0;
             // The rBB shortcut only for disjoint clusters: a self pair holds no counted pair at distance 0.
             let within = d2bb < rbb2 && j0s >= i0 + M;
             // Masks in two scalar words (M*N <= 64).
@@ -514,12 +607,12 @@ function searchColumn(st: ColumnSearch, col: number): void {
               m1 = 0;
               for (let a = 0; a < M; a++) {
                 const pa = i0 + a;
-                const atomA = L.atomOf[pa]!;
+                const atomA = atomOf[pa]!;
                 if (atomA < 0) continue;
                 const xa = xs[3 * pa]! + shx, ya = xs[3 * pa + 1]! + shy, za = xs[3 * pa + 2]! + shz;
                 for (let b = 0; b < N; b++) {
                   const pb = j0s + b;
-                  const atomB = L.atomOf[pb]!;
+                  const atomB = atomOf[pb]!;
                   if (atomB < 0 || pb <= pa) continue;
                   if (!within) {
                     const dx = xa - xs[3 * pb]!, dy = ya - xs[3 * pb + 1]!, dz = za - xs[3 * pb + 2]!;

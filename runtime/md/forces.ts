@@ -125,7 +125,9 @@ export class NonbondedForce {
   rebuild(x: Float64Array): void {
     const t0 = performance.now();
     const sys: MdSystem = { ...this.topology, x };
-    this.problem = new MdProblem(sys, this.settings, this.M, this.N, this.rlist, { full: this.full, columnOrder: this.search.columnOrder });
+    // With worker threads the pair search is split over them too (the same list).
+    const split = this.par?.search ?? this.wasm?.par?.search;
+    this.problem = new MdProblem(sys, this.settings, this.M, this.N, this.rlist, { full: this.full, columnOrder: this.search.columnOrder, split });
     this.args = this.problem.args(this.precision);
     const L = this.problem.layout;
     this.offset = new Float64Array(3 * L.nPadded);

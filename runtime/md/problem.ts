@@ -3,7 +3,7 @@
 // (padded forces, energies, shift forces) into atom forces, energies and the virial.
 import type { MdArgs, MdParams, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import type { MdSystem } from './system.ts';
-import { buildClusters, buildPairList, type ClusterLayout, type ClusterOptions, type PairList } from './clusters.ts';
+import { buildClusters, buildPairList, type ClusterLayout, type ClusterOptions, type ColumnSplit, type PairList } from './clusters.ts';
 import { toFullList } from './fulllist.ts';
 import { derive, selfEnergy, tableC6C12, ewaldCorrection, type Derived, type MdSettings } from './interaction.ts';
 import type { MdResult } from './reference.ts';
@@ -27,12 +27,13 @@ export class MdProblem {
     readonly rlist = settings.rc,
     /**
      * full: hold a full list (each ordered pair once, runtime/md/fulllist.ts) for the `list: full`
-     * variants; columnOrder: memory order of the grid columns (data orderings, seed 004).
+     * variants; columnOrder: memory order of the grid columns (data orderings, seed 004); split:
+     * search column ranges on worker threads (same list).
      */
-    opts: { full?: boolean; columnOrder?: ClusterOptions['columnOrder'] } = {},
+    opts: { full?: boolean; columnOrder?: ClusterOptions['columnOrder']; split?: ColumnSplit } = {},
   ) {
     this.layout = buildClusters(sys, M, N, { columnOrder: opts.columnOrder });
-    const half = buildPairList(sys, this.layout, rlist);
+    const half = buildPairList(sys, this.layout, rlist, { split: opts.split });
     this.list = opts.full ? toFullList(half, this.layout) : half;
     this.d = derive(settings);
   }

@@ -12,7 +12,9 @@
 // One force call must stay synchronous (MdEngine.simulate is): the caller posts one message per
 // worker and blocks in Atomics.wait on a shared counter that each worker raises when done.
 import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { Pool, type Task } from './pool.ts';
+import { columnRanges, searchColumns, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
 import { wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList } from '../md/wasm.ts';
 
 export type MdInputs = Omit<MdArgs, 'f' | 'energy' | 'fshift'>;
@@ -119,14 +121,51 @@ abstract class MdWorkers {
     if (this.closed) throw new Error('the MD worker threads are closed');
   }
 
-  /** Post `task` to every worker, run `mine` here, and return once all workers are done (rethrowing any error). */
-  protected dispatch(task: string, energies: boolean, mine: () => void): void {
+  /**
+   * The pair search split over the threads: column ranges of about equal atom counts, the first
+   * here, the others on the workers (inputs in shared memory, results back through a port each).
+   */
+  readonly search: ColumnSplit = (inp) => {
+    const b = columnRanges(inp.grid, this.threads);
+    const g = inp.grid;
+    const shared: SearchInput = {
+      ...inp,
+      shiftVec: share(inp.shiftVec), bbI: share(inp.bbI), bbJ: share(inp.bbJ), x: share(inp.x),
+      atomOf: share(inp.atomOf), slotOf: share(inp.slotOf), exStart: share(inp.exStart), exList: share(inp.exList),
+      grid: { ...g, columns: share(g.columns), colStart: share(g.colStart), colEnd: share(g.colEnd) },
+    };
+    let mine: ListPart | undefined;
+    this.dispatch('md-search', (w) => ({ inp: shared, m0: b[w + 1]!, m1: b[w + 2]!, ctl: this.ctl }), () => {
+      mine = searchColumns(inp, 0, b[1]!);
+    });
+    const parts = [mine!];
+    for (const port of this.ports) {
+      const m = receiveMessageOnPort(port);
+      if (!m) throw new Error('MD worker thread finished a pair search without sending its entries');
+      parts.push(m.message as ListPart);
+    }
+    return parts;
+  };
+
+  private readonly ports: MessagePort[] = [];
+
+  /** Give each worker the port its search results go back through. */
+  protected openPorts(): void {
+    for (let w = 0; w < this.threads - 1; w++) {
+      const { port1, port2 } = new MessageChannel();
+      this.ports.push(port1);
+      this.pool.post(w, { task: 'md-search-port', args: { port: port2 } }, [port2]);
+    }
+  }
+
+  /** Post `task` to every worker (`args` per worker), run `mine` here, and return once all workers are done (rethrowing any error). */
+  protected dispatch(task: string, args: Record<string, unknown> | ((w: number) => Record<string, unknown>), mine: () => void): void {
     this.checkOpen();
     const ctl = this.ctl;
     const nw = this.threads - 1;
     Atomics.store(ctl, MD_CTL_DONE, 0);
     Atomics.store(ctl, MD_CTL_ERROR, 0);
-    for (let w = 0; w < nw; w++) this.pool.post(w, { task, args: { energies } });
+    for (let w = 0; w < nw; w++) this.pool.post(w, { task, args: typeof args === 'function' ? args(w) : args });
     let err: unknown;
     try {
       mine();
@@ -156,6 +195,7 @@ abstract class MdWorkers {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    for (const p of this.ports) p.close();
     await this.pool.close();
   }
 }
@@ -173,6 +213,7 @@ export class MdThreads extends MdWorkers {
     readonly keyE: string,
   ) {
     super(threads, pool);
+    this.openPorts();
   }
 
   /** Start threads - 1 workers with both variants loaded. */
@@ -216,7 +257,7 @@ export class MdThreads extends MdWorkers {
   run(kernel: (a: MdArgs) => void, energies: boolean): MdChunk[] {
     const args = this.args;
     if (!args) throw new Error('MdThreads.run before setup');
-    this.dispatch('md-step', energies, () => {
+    this.dispatch('md-step', { energies }, () => {
       const c = this.chunks[0]!;
       c.f.fill(0);
       c.energy.fill(0);
@@ -273,6 +314,7 @@ export class MdWasmThreads extends MdWorkers {
     readonly keyE: string,
   ) {
     super(threads, pool);
+    this.openPorts();
   }
 
   static async create(threads: number, keyF: string, keyE: string): Promise<MdWasmThreads> {
@@ -306,7 +348,7 @@ export class MdWasmThreads extends MdWorkers {
 
   /** One force call: the workers start on the block in `xq` (written by the caller), `mine` runs here; returns when all are done. */
   run(energies: boolean, mine: () => void): MdWasmChunk[] {
-    this.dispatch('md-wasm-step', energies, mine);
+    this.dispatch('md-wasm-step', { energies }, mine);
     return this.chunks;
   }
 }

@@ -110,13 +110,14 @@ export class Pool {
   /**
    * Post a task to worker w without waiting for it (its reply is dropped): for callers that
    * synchronise through shared memory instead (runtime/parallel/md.ts), so the main thread can
-   * block in Atomics.wait while the workers run.
+   * block in Atomics.wait while the workers run. `transfer`: objects moved to the worker (a
+   * MessagePort the caller reads synchronously with receiveMessageOnPort).
    */
-  post(w: number, t: Task): void {
+  post(w: number, t: Task, transfer: Transferable[] = []): void {
     if (this.closed) throw new Error('the worker pool is closed');
     if (this.failure) throw this.failure;
     if (!(w >= 0 && w < this.size)) throw new Error(`no worker ${w} in a pool of ${this.size}`);
-    this.workers[w]!.postMessage({ id: 0, task: t.task, args: t.args });
+    this.workers[w]!.postMessage({ id: 0, task: t.task, args: t.args }, transfer as never);
   }
 
   /** Load these variant modules in every worker ahead of the first run (so timings leave the loading out). */

@@ -8,6 +8,8 @@ import type { ConvTsModule } from '../bigdft/apply.ts';
 import type { MdTsModule } from '../md/kernels.ts';
 import { mdStepDone, type MdSetupArgs, type MdWasmSetupArgs } from './md.ts';
 import { adoptWasmModule, wasmInstance } from '../md/wasm.ts';
+import { searchColumns, type SearchInput } from '../md/clusters.ts';
+import type { MessagePort } from 'node:worker_threads';
 
 type Real = Float32Array | Float64Array;
 export type TaskFn = (args: Record<string, unknown>) => unknown;
@@ -68,6 +70,8 @@ export interface ConvSPassArgs {
 
 /** The MD force range this worker holds (md-setup) and computes on each md-step (runtime/parallel/md.ts). */
 let md: { s: MdSetupArgs; mods: Promise<[MdTsModule, MdTsModule]> } | undefined;
+/** Where this worker's pair-search entries go (runtime/parallel/md.ts reads them synchronously). */
+let searchPort: MessagePort | undefined;
 /** The same for the WebAssembly variants (instances are per thread: runtime/md/wasm.ts). */
 let mdWasm: MdWasmSetupArgs | undefined;
 
@@ -121,6 +125,22 @@ export const TASKS: Record<string, TaskFn> = {
       err = e ?? new Error('unknown error');
     }
     mdStepDone(s.ctl, err);
+  },
+  'md-search-port': (a) => {
+    searchPort = a.port as MessagePort;
+  },
+  // A range of grid columns of the pair search; the entries go back through the port (moved, not copied).
+  'md-search': (args) => {
+    const a = args as unknown as { inp: SearchInput; m0: number; m1: number; ctl: Int32Array };
+    let err: unknown;
+    try {
+      if (!searchPort) throw new Error('md-search before md-search-port');
+      const part = searchColumns(a.inp, a.m0, a.m1);
+      searchPort.postMessage(part, [part.ci.buffer as ArrayBuffer, part.cj.buffer as ArrayBuffer, part.excl.buffer as ArrayBuffer]);
+    } catch (e) {
+      err = e ?? new Error('unknown error');
+    }
+    mdStepDone(a.ctl, err);
   },
   'md-wasm-load': async (a) => {
     for (const [k, m] of Object.entries(a.modules as Record<string, WebAssembly.Module>)) {

@@ -1,7 +1,8 @@
 // Worker threads for the MD non-bonded forces (issue 7): the i-entries split over threads, each
 // range into its own force/energy/shift-force arrays summed afterwards, give the forces, energies
 // and virial of the single-thread run up to round-off in those sums; whole runs give the same
-// thermo. WebAssembly variants (each worker with its own instance and memory) do the same, their
+// thermo; the pair search split over the threads gives the single-thread list entry for entry.
+// WebAssembly variants (each worker with its own instance and memory) do the same, their
 // f32 force sums differing in round-off only. Bad thread counts are refused with clear user
 // errors; the worker threads end with the run.
 import { describe, it, expect, afterAll } from 'vitest';
@@ -54,7 +55,8 @@ async function forces(o: MdOptions, threads: number) {
   const e2 = nb.compute(x, f2, true)!;
   const f3 = new Float64Array(3 * n);
   nb.compute(x, f3, false);
-  return { keyF: r.keyF, f0, e0, f1, f2, e2, f3, nci: nb.list.ci.length / 4 };
+  const { ci, cj, excl } = nb.list;
+  return { keyF: r.keyF, f0, e0, f1, f2, e2, f3, nci: nb.list.ci.length / 4, list: { ci: Array.from(ci), cj: Array.from(cj), excl: Array.from(excl) } };
 }
 
 describe('non-bonded forces over threads equal the single-thread ones to round-off', () => {
@@ -77,6 +79,8 @@ describe('non-bonded forces over threads equal the single-thread ones to round-o
       for (const t of [2, 3]) {
         const par = await forces(o, t);
         expect(par.nci).toBe(one.nci);
+        // The pair search split over the threads (column ranges) gives the same list, entry for entry.
+        expect(par.list).toEqual(one.list);
         for (const [a, b] of [[par.f0, one.f0], [par.f1, one.f1], [par.f2, one.f2], [par.f3, one.f3]] as const) expect(rel(a, b)).toBeLessThan(tol.f);
         // Force-only and energy calls agree with each other as they do single-threaded.
         expect(rel(par.f1, par.f0)).toBeLessThan(tol.f);
