@@ -399,24 +399,42 @@ export interface ListPart {
  */
 export type ColumnSplit = (inp: SearchInput) => ListPart[] | undefined;
 
-/** Boundaries 0 = b[0] <= ... <= b[parts] = columns of column ranges (memory order) with about equal slot counts. */
-export function columnRanges(g: ClusterGrid, parts: number): number[] {
+/**
+ * Boundaries 0 = b[0] <= ... <= b[parts] = columns of column ranges (memory order) with about
+ * equal weight: weight[m] per column position when given (e.g. the previous search's j-entries:
+ * with a half list the first columns hold more), else its slot count.
+ */
+export function columnRanges(g: ClusterGrid, parts: number, weight?: Float64Array): number[] {
   const nc = g.columns.length;
+  const w = weight && weight.length === nc ? weight : Float64Array.from(g.columns, (c) => g.colEnd[c]! - g.colStart[c]!);
   let total = 0;
-  for (let m = 0; m < nc; m++) total += g.colEnd[g.columns[m]!]! - g.colStart[g.columns[m]!]!;
+  for (let m = 0; m < nc; m++) total += w[m]!;
   const b = [0];
   let acc = 0;
   let m = 0;
   for (let p = 1; p < parts; p++) {
-    while (m < nc && acc < (total * p) / parts) {
-      const c = g.columns[m]!;
-      acc += g.colEnd[c]! - g.colStart[c]!;
-      m++;
-    }
+    while (m < nc && acc + w[m]! / 2 < (total * p) / parts) acc += w[m++]!;
     b.push(m);
   }
   b.push(nc);
   return b;
+}
+
+/** Work per column position of a search's parts: j-entries plus one per i-entry of the column's i-clusters. */
+export function columnWork(g: ClusterGrid, M: number, parts: ListPart[]): Float64Array {
+  const nc = g.columns.length;
+  let nClusters = 0;
+  for (let m = 0; m < nc; m++) nClusters = Math.max(nClusters, g.colEnd[g.columns[m]!]! / M);
+  const posOf = new Int32Array(nClusters);
+  for (let m = 0; m < nc; m++) {
+    const c = g.columns[m]!;
+    for (let k = g.colStart[c]! / M; k < g.colEnd[c]! / M; k++) posOf[k] = m;
+  }
+  const work = new Float64Array(nc);
+  for (const p of parts) {
+    for (let e = 0; e < p.ci.length; e += 4) work[posOf[p.ci[e]!]!]! += p.ci[e + 3]! - p.ci[e + 2]! + 1;
+  }
+  return work;
 }
 
 /** The pair-list entries of the columns at memory positions [m0, m1). */

@@ -14,7 +14,7 @@
 import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { Pool, type Task } from './pool.ts';
-import { columnRanges, searchColumns, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
+import { columnRanges, columnWork, searchColumns, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
 import { wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList } from '../md/wasm.ts';
 
 export type MdInputs = Omit<MdArgs, 'f' | 'energy' | 'fshift'>;
@@ -126,7 +126,7 @@ abstract class MdWorkers {
    * here, the others on the workers (inputs in shared memory, results back through a port each).
    */
   readonly search: ColumnSplit = (inp) => {
-    const b = columnRanges(inp.grid, this.threads);
+    const b = columnRanges(inp.grid, this.threads, this.work);
     const g = inp.grid;
     const shared: SearchInput = {
       ...inp,
@@ -144,8 +144,12 @@ abstract class MdWorkers {
       if (!m) throw new Error('MD worker thread finished a pair search without sending its entries');
       parts.push(m.message as ListPart);
     }
+    this.work = columnWork(inp.grid, inp.M, parts);
     return parts;
   };
+
+  /** Work per column position in the last search: the next one is split by it. */
+  private work: Float64Array | undefined;
 
   private readonly ports: MessagePort[] = [];
 
