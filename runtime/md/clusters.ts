@@ -579,10 +579,7 @@ function searchColumn(st: ColumnSearch, col: number): void {
             if (bbJ[p]! > bbJ[p + 3]!) continue;
             if (bbJ[p + 2]! > zhi) break;
             bbChecks++;
-            const gx = Math.max(0, bbJ[p]! - ihx, ilx - bbJ[p + 3]!);
-            const gy = Math.max(0, bbJ[p + 1]! - ihy, ily - bbJ[p + 4]!);
-            const gz = Math.max(0, bbJ[p + 2]! - ihz, ilz - bbJ[p + 5]!);
-            const d2bb = gx * gx + gy * gy + gz * gz;
+            const d2bb = gap2(bbJ[p]!, bbJ[p + 3]!, ilx, ihx) + gap2(bbJ[p + 1]!, bbJ[p + 4]!, ily, ihy) + gap2(bbJ[p + 2]!, bbJ[p + 5]!, ilz, ihz);
             if (d2bb >= rl2) continue;
             const j0s = j * N;
             const special = exclJ[j] === i || j0s < i0 + M || atomOf[j0s + N - 1]! < 0 || atomOf[i0 + M - 1]! < 0;
@@ -599,10 +596,8 @@ function searchColumn(st: ColumnSearch, col: number): void {
                 let near = 0;
                 for (let b = 0; b < N; b++) {
                   const pb = 3 * (j0s + b);
-                  const gx = Math.max(0, ilx - xs[pb]!, xs[pb]! - ihx);
-                  const gy = Math.max(0, ily - xs[pb + 1]!, xs[pb + 1]! - ihy);
-                  const gz = Math.max(0, ilz - xs[pb + 2]!, xs[pb + 2]! - ihz);
-                  if (gx * gx + gy * gy + gz * gz < rl2) near |= 1 << b;
+                  const x = xs[pb]!, y = xs[pb + 1]!, z = xs[pb + 2]!;
+                  if (gap2(x, x, ilx, ihx) + gap2(y, y, ily, ihy) + gap2(z, z, ilz, ihz) < rl2) near |= 1 << b;
                 }
                 if (near === 0) continue;
                 for (let a = 0; a < M && !within; a++) {
@@ -733,6 +728,12 @@ class ColumnNeighbours {
     }
     return nb;
   }
+}
+
+/** Squared gap between the intervals [lo, hi] and [a, b] along one axis (0 when they overlap). */
+function gap2(lo: number, hi: number, a: number, b: number): number {
+  const g = lo > b ? lo - b : a > hi ? a - hi : 0;
+  return g * g;
 }
 
 /** Squared x/y distance between a box [lx, hx] x [ly, hy] (a point when lo = hi) and grid column c. */
