@@ -19,6 +19,8 @@ const F_BYTES = 48;
 export const WASM_XQ_WORDS = XQ_BYTES / 4;
 export const WASM_F_WORDS = F_BYTES / 4;
 const PAGE = 65536;
+/** Bytes at address 0 the kernels use as scratch: constants and i-atom splats read from memory in the j loop (templates/wasm/md-nonbonded/kernel.wat.hbs). */
+const SCRATCH_BYTES = 1024;
 
 type KernelFn = (
   nci: number, ciP: number, cjP: number, exP: number, xP: number, fP: number, svP: number, eP: number, fsP: number,
@@ -44,7 +46,7 @@ interface Layout {
 const up16 = (n: number): number => (n + 15) & ~15;
 
 function layoutFor(nc: number, a: Pick<MdArgs, 'ci' | 'cj' | 'excl'>): Layout {
-  let o = 0;
+  let o = SCRATCH_BYTES;
   const take = (n: number): number => {
     const at = o;
     o = up16(o + n);
