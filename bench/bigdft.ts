@@ -11,6 +11,13 @@
 // SIMD (f64x2, one thread: two lines per vector, or the paper's two shifted filter copies). The
 // summary picks the best TypeScript pattern and the best wasm one, and reports every ratio to
 // the C time of the same run.
+// Threads (issue 7): the best TS and wasm rows (and the workload's defaults) run again with each
+// 1-D pass split over 2.. worker threads (runtime/bigdft/apply.ts prepareParallel3d), checked
+// to equal the one-thread output bit for bit, with the per-core ratio (ratio to the one-thread
+// C / threads). gpu.js rows (f32, runtime/bigdft/gpujs.ts) in every mode that runs here, the
+// others printed as skipped with the reason. A second C build without -march=native (x86-64
+// baseline: SSE2, 128-bit vectors, no FMA, as WebAssembly SIMD) and the vector instructions in
+// gcc's code for convrot.c back the "limits" line with measurements.
 //
 // Every variant is checked before it is timed: the C program and each variant against the
 // f64 separable reference on a small odd grid (verifyConv); the timed outputs are also compared
@@ -18,15 +25,18 @@
 // application for every algorithm (the direct sum does 16^3 * 2 flops per point, 43x more).
 import { spawnSync, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { separable, type Dims } from '../runtime/bigdft/reference.ts';
 import { filter } from '../runtime/bigdft/filters.ts';
-import { prepare3d } from '../runtime/bigdft/apply.ts';
+import { prepare3d, prepareParallel3d } from '../runtime/bigdft/apply.ts';
 import { verifyConv } from '../runtime/bigdft/verify.ts';
 import { probeGpu, gpu } from '../runtime/backends/webgpu.ts';
+import { toShared } from '../runtime/parallel/pool.ts';
+import { threadLadder, PoolsByThreads } from '../runtime/tune/threads.ts';
+import type { GpujsMode } from '../runtime/backends/gpujs.ts';
 
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
@@ -51,6 +61,13 @@ export interface LadderRung {
 const k = (p: string, u: string, c = 'inline', w = 'table', alg = 'separable-t'): string => `bigdft-conv.ts.magic.periodic.${p}.${alg}.${u}.${c}.${w}`;
 const wg = (w: string, o: number): string => `bigdft-conv.wgsl.magic.periodic.f32.separable-t.${w}.outputs${o}`;
 const wa = (u: string, simd: string, c = 'inline'): string => `bigdft-conv.wasm.magic.periodic.f64.separable-t.${u}.${c}.${simd}`;
+const gj = (mode: GpujsMode): string => `bigdft-conv.gpujs.magic.periodic.f32.separable-t.split.${mode}`;
+
+/** gpu.js modes of the ladder, in the order they are tried (webgpu before headlessgl: Dawn and headless-gl never share a process, and the WGSL rows open Dawn). */
+export const BIGDFT_GPUJS_MODES: readonly GpujsMode[] = ['cpu', 'webasm', 'webgpu', 'headlessgl'];
+
+/** The run bigdft workload's default magic-filter keys (cli/commands/bigdft.ts defaultVariants / defaultWasmVariants), timed on threads too. */
+export const BIGDFT_DEFAULT_KEYS = { ts: k('f64', '8x1'), wasm: wa('2x2', 'lines') };
 
 /** The ladder, in table order. Keys outside the library are rendered on demand. */
 export const LADDER: LadderRung[] = [
@@ -73,7 +90,14 @@ export const LADDER: LadderRung[] = [
   ...['2x2', '4x2', '6x2'].map((u) => ({ rung: 'wasm f64x2 lines', key: wa(u, 'lines') })),
   ...['8x1', '4x2'].map((u) => ({ rung: 'wasm f64x2 shifted', key: wa(u, 'shifted') })),
   { rung: 'wasm coeffs array', key: wa('4x2', 'lines', 'array') },
+  ...BIGDFT_GPUJS_MODES.map((m) => ({ rung: `gpu.js ${m}`, key: gj(m) })),
 ];
+
+/** The target of a ladder key (the naive and plain-reference rungs count as ts). */
+export function targetOfKey(key: string): 'ts' | 'wasm' | 'wgsl' | 'gpujs' {
+  const t = key === NAIVE_KEY ? 'ts' : key.split('.')[1];
+  return t === 'wasm' || t === 'wgsl' || t === 'gpujs' ? t : 'ts';
+}
 
 /** Rungs that are slow by design: timed once. */
 const SLOW = new Set(['naive (direct)', 'plain reference']);
@@ -87,6 +111,12 @@ export interface BigdftBenchOptions {
   keys?: string[];
   /** C compiler; default gcc. */
   cc?: string;
+  /**
+   * Thread counts for the threaded rows (default 1, 2, 4, ... up to the cores, as the tuner's
+   * ladder: 1 and 2 on two cores); counts above 1 time the best TS and wasm rows and the
+   * workload's defaults on that many worker threads. [1] leaves the threaded rows out.
+   */
+  threads?: number[];
   log?: (line: string) => void;
 }
 
@@ -94,12 +124,20 @@ export interface BigdftBenchRow {
   rung: string;
   key: string;
   precision: 'f64' | 'f32';
-  target: 'ts' | 'wgsl' | 'wasm' | 'reference';
+  target: 'ts' | 'wgsl' | 'wasm' | 'gpujs' | 'reference';
   /** Fastest application, milliseconds (WGSL: the three dispatches and the wait, no upload or read-back). */
   ms: number;
   gflops: number;
   /** C convrot time / this time (speed relative to C; > 1 is faster); undefined without gcc. */
   vsC?: number;
+  /** Threaded rows: worker threads the passes were split over (absent: this thread). */
+  threads?: number;
+  /** Threaded rows: vsC / threads (the C reference runs on one thread). */
+  perCore?: number;
+  /** Threaded rows: the one-thread row's time / this time. */
+  speedup?: number;
+  /** Threaded rows: the output equals the one-thread output bit for bit (checked before timing; a difference throws). */
+  identical?: boolean;
   /** Pre-timing check on CHECK_GRID: max absolute error and its bound (0 / 0 for the reference itself). */
   checkError: number;
   checkTolerance: number;
@@ -127,6 +165,18 @@ export interface BigdftBenchResult {
   bestWgsl?: BigdftBenchRow;
   /** Fastest WebAssembly SIMD variant (f64x2, one thread). */
   bestWasm?: BigdftBenchRow;
+  /** Fastest gpu.js row (f32, any mode) and the ladder's gpu.js rows that did not run, with the reason. */
+  bestGpujs?: BigdftBenchRow;
+  gpujsSkipped: { key: string; why: string }[];
+  /** The threaded rows (threads > 1), and the one with the best per-core ratio among them and the one-thread TS/wasm rows. */
+  threaded: BigdftBenchRow[];
+  bestPerCore?: BigdftBenchRow;
+  /** The C reference built without -march=native (x86-64 baseline: SSE2, 128-bit, no FMA), timed on the same input. */
+  cBaseline?: { ms: number; flags: string };
+  /** Vector instructions in gcc's code for convrot.c with -O3 -march=native. */
+  cAsm?: AsmFacts;
+  /** What bounds the best rows, from this run's measurements. */
+  limits: string[];
   /** The WebGPU adapter of the WGSL rows, or why they were skipped. */
   adapter?: string;
   wgslSkipped?: string;
@@ -162,14 +212,54 @@ export function randomField(n: number, seed = 2024): Float64Array {
   });
 }
 
-/** Compile convrot.c into `dir` with `cc -O3 -march=native`; returns the executable or why not. */
-export function compileConvrot(dir: string, cc = 'gcc'): { exe: string; compiler: string } | { skipped: string } {
+/** Compile convrot.c into `dir` with `cc -O3 -march=native` (or `flags`); returns the executable or why not. */
+export function compileConvrot(dir: string, cc = 'gcc', flags: string[] = ['-O3', '-march=native']): { exe: string; compiler: string } | { skipped: string } {
   const v = spawnSync(cc, ['--version'], { encoding: 'utf8' });
   if (v.error || v.status !== 0) return { skipped: `${cc} not found (${v.error?.message ?? `exit ${v.status}`}); no C reference, no ratios` };
-  const exe = join(dir, 'convrot');
-  const r = spawnSync(cc, ['-O3', '-march=native', '-o', exe, CONVROT_SOURCE], { encoding: 'utf8' });
-  if (r.status !== 0) return { skipped: `${cc} -O3 -march=native failed on ${CONVROT_SOURCE}: ${(r.stderr || r.error?.message || '').trim()}` };
-  return { exe, compiler: `${v.stdout.split('\n')[0]} -O3 -march=native` };
+  const exe = join(dir, `convrot${flags.join('').replace(/[^A-Za-z0-9]/g, '_')}`);
+  const r = spawnSync(cc, [...flags, '-o', exe, CONVROT_SOURCE], { encoding: 'utf8' });
+  if (r.status !== 0) return { skipped: `${cc} ${flags.join(' ')} failed on ${CONVROT_SOURCE}: ${(r.stderr || r.error?.message || '').trim()}` };
+  return { exe, compiler: `${v.stdout.split('\n')[0]} ${flags.join(' ')}` };
+}
+
+/** The floating-point vector instructions in the assembly a C compiler makes of a file. */
+export interface AsmFacts {
+  /** Widest register of packed (ps/pd) arithmetic: 512 (zmm), 256 (ymm), 128 (xmm), 0 (scalar only). */
+  packedBits: number;
+  fma: boolean;
+  /** An inverse square root estimate (rsqrtss/ps, rsqrt14ps). */
+  rsqrt: boolean;
+  /** sqrt or div instructions (or calls to sqrt/sqrtf). */
+  sqrt: boolean;
+  div: boolean;
+}
+
+/** Compile `source` to assembly (`cc -S` with `flags`) and read its floating-point instructions; undefined when that fails. */
+export function asmFacts(source: string, flags: string[], cc = 'gcc'): AsmFacts | undefined {
+  const r = spawnSync(cc, [...flags, '-S', '-o', '-', source], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0 || !r.stdout) return undefined;
+  const f: AsmFacts = { packedBits: 0, fma: false, rsqrt: false, sqrt: false, div: false };
+  for (const line of r.stdout.split('\n')) {
+    const m = /^\s+(v?)(fn?m(?:add|sub)\d*|mul|add|sub|div|sqrt|rsqrt\d*|max|min)(p|s)([sd])\b/.exec(line);
+    if (/call\s+sqrtf?@/.test(line)) f.sqrt = true;
+    if (!m) continue;
+    const op = m[2]!;
+    if (op.startsWith('fm') || op.startsWith('fnm')) f.fma = true;
+    if (op.startsWith('rsqrt')) f.rsqrt = true;
+    if (op === 'sqrt') f.sqrt = true;
+    if (op === 'div') f.div = true;
+    if (m[3] === 'p') f.packedBits = Math.max(f.packedBits, /%zmm/.test(line) ? 512 : /%ymm/.test(line) ? 256 : 128);
+  }
+  return f;
+}
+
+/** "512-bit packed, FMA, rsqrt estimate" and the like. */
+export function formatAsmFacts(f: AsmFacts): string {
+  const parts = [f.packedBits > 0 ? `${f.packedBits}-bit packed arithmetic` : 'scalar arithmetic only'];
+  if (f.fma) parts.push('FMA');
+  if (f.rsqrt) parts.push('rsqrt estimate');
+  if (f.sqrt || f.div) parts.push([f.sqrt ? 'sqrt' : '', f.div ? 'div' : ''].filter(Boolean).join(' + '));
+  return parts.join(', ');
 }
 
 /**
@@ -200,6 +290,7 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
   const N = dims[0] * dims[1] * dims[2];
   const flops = 3 * 2 * filter('magic').taps * N;
   const ladder = opts.keys ? LADDER.filter((r) => opts.keys!.includes(r.key)) : LADDER;
+  const counts = [...new Set(opts.threads ?? threadLadder(availableParallelism()))].sort((a, b) => a - b);
   log(`bigdft-conv benchmark: 3-D periodic magic filter (16 taps) on ${dims.join('x')} (${N} points), one thread, fastest of ${reps}; GFlop/s = 3*32*n / t`);
 
   const x = randomField(N);
@@ -211,6 +302,8 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
   // 1. the C convrot reference, checked, then timed on the same input
   const dir = mkdtempSync(join(tmpdir(), 'kernforge-convrot-'));
   let c: BigdftBenchResult['c'];
+  let cBaseline: BigdftBenchResult['cBaseline'];
+  let cAsm: AsmFacts | undefined;
   try {
     const comp = compileConvrot(dir, opts.cc);
     if ('skipped' in comp) {
@@ -226,6 +319,18 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
       if (!(relError <= C_TOLERANCE)) throw new Error(`convrot.c does not match the f64 reference on ${dims.join('x')}: relative error ${relError.toExponential(3)} > ${C_TOLERANCE}`);
       c = { ms: big.ms, gflops: flops / (big.ms * 1e6), checksum: big.checksum, checkRelError, relError, compiler: comp.compiler };
       log(`  C convrot (${comp.compiler}): verified on ${CHECK_GRID.join('x')} (rel. error ${checkRelError.toExponential(2)}) and ${dims.join('x')} (${relError.toExponential(2)}); ${big.ms.toFixed(2)} ms, checksum ${big.checksum.toPrecision(15)}`);
+      cAsm = asmFacts(CONVROT_SOURCE, ['-O3', '-march=native'], opts.cc);
+      if (cAsm) log(`  gcc's code for convrot.c (-O3 -march=native): ${formatAsmFacts(cAsm)}`);
+      // the same source without -march=native: x86-64's baseline (SSE2, 128-bit vectors, no FMA), what WebAssembly SIMD offers
+      const base = compileConvrot(dir, opts.cc, ['-O3']);
+      if ('exe' in base) {
+        const b = runConvrot(base.exe, dims, reps, x, dir);
+        const e = maxRelError(b.output!, ref);
+        if (!(e <= C_TOLERANCE)) throw new Error(`convrot.c -O3 does not match the f64 reference on ${dims.join('x')}: relative error ${e.toExponential(3)} > ${C_TOLERANCE}`);
+        cBaseline = { ms: b.ms, flags: '-O3 (x86-64 baseline: SSE2, 128-bit, no FMA)' };
+        const bAsm = asmFacts(CONVROT_SOURCE, ['-O3'], opts.cc);
+        log(`  C convrot -O3 without -march=native: ${b.ms.toFixed(2)} ms (${(big.ms / b.ms).toFixed(2)}x the -march=native build's speed)${bAsm ? `; gcc's code: ${formatAsmFacts(bAsm)}` : ''}; rel. error ${e.toExponential(2)}`);
+      } else log(`  C convrot -O3 (baseline ISA) skipped: ${base.skipped}`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -237,6 +342,7 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
   const x32 = Float32Array.from(x);
   let adapter: string | undefined;
   let wgslSkipped: string | undefined;
+  const gpujsSkipped: { key: string; why: string }[] = [];
   if (ladder.some((r) => r.key.startsWith('bigdft-conv.wgsl.'))) {
     const pr = await probeGpu();
     if (pr.ok) {
@@ -252,6 +358,17 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
   for (const { rung, key } of ladder) {
     const wgsl = key.startsWith('bigdft-conv.wgsl.');
     if (wgsl && !adapter) continue;
+    const gpujs = key.startsWith('bigdft-conv.gpujs.');
+    if (gpujs) {
+      // a mode that does not run here (no DISPLAY for headlessgl, no adapter, or Dawn and headless-gl in one process) is skipped with the reason
+      const { probeGpujsMode } = await import('../runtime/backends/gpujs.ts');
+      const pr = await probeGpujsMode(key.split('.').pop() as GpujsMode);
+      if (!pr.ok) {
+        gpujsSkipped.push({ key, why: pr.why });
+        log(`  ${rung} skipped: ${pr.why}`);
+        continue;
+      }
+    }
     const precision = key.includes('.f32.') ? 'f32' : 'f64';
     let run: () => Float64Array | Float32Array | Promise<Float64Array | Float32Array>;
     let time: (() => Promise<void> | void) | undefined;
@@ -276,6 +393,12 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
           return pre.result();
         };
         cleanup = () => pre.destroy();
+      } else if (gpujs) {
+        // f32 storage and (except mode cpu) f32 arithmetic; the first run compiles the kernels
+        const { prepareGpujs3d } = await import('../runtime/bigdft/gpujs.ts');
+        const pre = await prepareGpujs3d(key, dims);
+        run = () => pre.run(x32);
+        cleanup = () => pre.destroy();
       } else {
         const pre = await prepare3d(key, dims);
         const input = precision === 'f32' ? x32 : x;
@@ -298,7 +421,7 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
     if (time) out = await run();
     cleanup();
     const relError = maxRelError(out, ref);
-    rows.push({ rung, key, precision, target: key === NAIVE_KEY ? 'reference' : wgsl ? 'wgsl' : key.startsWith('bigdft-conv.wasm.') ? 'wasm' : 'ts', ms: best, gflops: flops / (best * 1e6), vsC: cMs !== undefined ? cMs / best : undefined, checkError, checkTolerance, relError });
+    rows.push({ rung, key, precision, target: key === NAIVE_KEY ? 'reference' : targetOfKey(key), ms: best, gflops: flops / (best * 1e6), vsC: cMs !== undefined ? cMs / best : undefined, checkError, checkTolerance, relError });
   }
 
   printTable(log, rows, c, flops, adapter);
@@ -327,7 +450,114 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
     for (const t of tableI) log(`| ${t.row.padEnd(w0)} | ${t.key.padEnd(w1)} | ${t.gflops.toFixed(2).padStart(7)} | ${(t.vsC !== undefined ? `${t.vsC.toFixed(2)}x` : 'n/a').padStart(12)} |`);
   }
   if (bestWgsl) log(`  (WGSL on ${adapter}${/llvmpipe/i.test(adapter ?? '') ? ': Mesa llvmpipe is a CPU rasterizer, the shader runs as LLVM-compiled SIMD code on all CPU threads, so this is not a GPU number nor a one-thread one' : ''})`);
-  return { grid: dims, points: N, flops, c, rows, best, bestF64, bestWgsl, bestWasm, adapter, wgslSkipped, tableI };
+
+  // 3. gpu.js (f32) against the TS f32 rows and C
+  const gpujsRows = rows.filter((r) => r.target === 'gpujs');
+  const bestGpujs = fastest(gpujsRows);
+  const bestTsF32 = fastest(ts.filter((r) => r.precision === 'f32'));
+  if (gpujsRows.length > 0 || gpujsSkipped.length > 0) {
+    log('');
+    log('gpu.js rows (f32 storage; mode cpu computes in doubles, the others in f32; verified with the f32 bound of verifyConv, then on the benchmark grid):');
+    for (const r of gpujsRows) {
+      const vsTs = bestTsF32 ? `, ${(bestTsF32.ms / r.ms).toFixed(2)}x the best TS f32 row (${bestTsF32.key.replace('bigdft-conv.ts.magic.periodic.', '')})` : '';
+      const mode = r.key.split('.').pop()!;
+      const where = mode === 'webgpu' ? (/llvmpipe/i.test(adapter ?? '') ? ' (on llvmpipe: all CPU threads)' : ' (on the WebGPU adapter)') : mode === 'headlessgl' ? ' (headless-gl)' : ' (this thread)';
+      log(`  ${r.key}: ${r.ms.toFixed(2)} ms, ${r.gflops.toFixed(2)} GFlop/s, ${r.vsC !== undefined ? `${r.vsC.toFixed(2)}x C` : 'no C ratio'}${vsTs}; rel. error ${r.relError.toExponential(1)}${where}`);
+    }
+    for (const s of gpujsSkipped) log(`  ${s.key}: skipped: ${s.why}`);
+  }
+
+  // 4. the best TS and wasm rows and the workload's defaults on worker threads
+  const threaded: BigdftBenchRow[] = [];
+  const more = counts.filter((t) => t > 1);
+  const picks = [best, bestF64, bestWasm, rows.find((r) => r.key === BIGDFT_DEFAULT_KEYS.ts), rows.find((r) => r.key === BIGDFT_DEFAULT_KEYS.wasm)]
+    .filter((r): r is BigdftBenchRow => r !== undefined && (r.target === 'ts' || r.target === 'wasm') && !r.key.includes('.direct.'))
+    .filter((r, i, a) => a.findIndex((q) => q.key === r.key) === i);
+  if (more.length > 0 && picks.length > 0) {
+    const pools = new PoolsByThreads();
+    const shared = { f64: toShared(Float64Array.from(x)), f32: toShared(Float32Array.from(x32)) };
+    try {
+      for (const one of picks) {
+        const input = one.precision === 'f32' ? x32 : x;
+        const single = await prepare3d(one.key, dims);
+        const s1 = single.run(input);
+        const want = one.precision === 'f32' ? Float32Array.from(s1) : Float64Array.from(s1);
+        for (const t of more) {
+          const pre = await prepareParallel3d(one.key, dims, await pools.get(t));
+          try {
+            collect();
+            let out = await pre.run(shared[one.precision]); // warm-up, and the output checked against one thread's
+            for (let i = 0; i < want.length; i++) {
+              if (!(out[i] === want[i])) throw new Error(`${one.key} on ${t} threads differs from one thread at point ${i}: ${out[i]} vs ${want[i]} (prepareParallel3d promises the same result bit for bit)`);
+            }
+            await pre.run(shared[one.precision]);
+            let ms = Infinity;
+            for (let r = 0; r < reps; r++) {
+              const s = performance.now();
+              out = await pre.run(shared[one.precision]);
+              ms = Math.min(ms, performance.now() - s);
+            }
+            const relError = maxRelError(out, ref);
+            const vsC = cMs !== undefined ? cMs / ms : undefined;
+            threaded.push({ ...one, rung: `${one.rung} on ${t} threads`, ms, gflops: flops / (ms * 1e6), vsC, threads: t, perCore: vsC !== undefined ? vsC / t : undefined, speedup: one.ms / ms, identical: true, relError });
+          } finally {
+            await pre.release?.();
+          }
+        }
+      }
+    } finally {
+      await pools.close();
+    }
+    log('');
+    log(`Threads: each 1-D pass split over worker threads (prepareParallel3d), ${availableParallelism()} CPUs here; ratio = C convrot time (one thread) / this time, per core = ratio / threads; every threaded output equals the one-thread output bit for bit (checked before timing):`);
+    log('');
+    const head = ['variant', 'threads', 'ms', 'GFlop/s', 'speed-up', 'vs C', 'per core'];
+    const body: string[][] = [];
+    for (const one of picks) {
+      for (const r of [one, ...threaded.filter((q) => q.key === one.key)]) {
+        const t = r.threads ?? 1;
+        const pc = r.vsC !== undefined ? r.vsC / t : undefined;
+        body.push([r.key.replace('bigdft-conv.', ''), String(t), r.ms.toFixed(2), r.gflops.toFixed(2), `${(one.ms / r.ms).toFixed(2)}x`, r.vsC !== undefined ? `${r.vsC.toFixed(2)}x` : 'n/a', pc !== undefined ? `${pc.toFixed(2)}x` : 'n/a']);
+      }
+    }
+    const w = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+    const fmt = (r: string[]) => `| ${r.map((cell, i) => (i === 0 ? cell.padEnd(w[i]!) : cell.padStart(w[i]!))).join(' | ')} |`;
+    log(fmt(head));
+    log(`|${w.map((n, i) => (i === 0 ? `:${'-'.repeat(n + 1)}` : `${'-'.repeat(n + 1)}:`)).join('|')}|`);
+    for (const b of body) log(fmt(b));
+  } else if (more.length === 0) log('\nThreads: only one thread asked for (--threads 1); no threaded rows');
+
+  // the best per-core ratio over the CPU rows (one thread: the ratio itself)
+  const perCoreOf = (r: BigdftBenchRow): number => r.perCore ?? r.vsC ?? -Infinity;
+  const cpuRows = [...rows.filter((r) => r.target === 'ts' || r.target === 'wasm'), ...threaded];
+  const bestPerCore = cMs !== undefined && cpuRows.length > 0 ? cpuRows.reduce((a, b) => (perCoreOf(a) >= perCoreOf(b) ? a : b)) : undefined;
+  if (bestPerCore) log(`best per core (goal >= 1.0x the C reference per core): ${bestPerCore.key} on ${bestPerCore.threads ?? 1} thread${(bestPerCore.threads ?? 1) > 1 ? 's' : ''}: ${perCoreOf(bestPerCore).toFixed(2)}x per core (${perCoreOf(bestPerCore) >= 1 ? 'met' : 'not met'})`);
+
+  // 5. what bounds the best rows, from what this run measured
+  const limits: string[] = [];
+  if ('ms' in c && cAsm) {
+    const b = cBaseline ? c.ms / cBaseline.ms : undefined;
+    limits.push(`C: gcc's -march=native code for convrot.c has ${formatAsmFacts(cAsm)}${b !== undefined ? `; built for x86-64's baseline (128-bit SSE2, no FMA, as WebAssembly SIMD) it runs at ${b.toFixed(2)}x that speed, so ${b >= 0.9 ? 'vector width and FMA do not set the time of this C loop' : `AVX-512/FMA make it ${(1 / b).toFixed(2)}x faster than the 128-bit build`}` : ''}`);
+  }
+  if (bestWasm) {
+    const parts = [`best wasm (f64x2, one thread) ${bestWasm.gflops.toFixed(2)} GFlop/s`];
+    if (bestWasm.vsC !== undefined) parts.push(`${bestWasm.vsC.toFixed(2)}x C -march=native`);
+    if (cBaseline) parts.push(`${(cBaseline.ms / bestWasm.ms).toFixed(2)}x the 128-bit no-FMA C build`);
+    if (best) parts.push(`${(best.ms / bestWasm.ms).toFixed(2)}x the best TS row (JavaScript numbers are scalar doubles)`);
+    limits.push(parts.join(', '));
+  }
+  for (const one of picks) {
+    const th = threaded.filter((r) => r.key === one.key);
+    if (th.length === 0 || (one !== bestWasm && one !== best)) continue;
+    limits.push(`${one.target} ${one.key.replace(/^bigdft-conv\.(ts|wasm)\.magic\.periodic\./, '')}: ${th.map((r) => `${r.threads} threads ${r.speedup!.toFixed(2)}x one thread (${((100 * r.speedup!) / r.threads!).toFixed(0)}% per core)`).join(', ')}; each application streams three passes over arrays of ${((N * (one.precision === 'f32' ? 4 : 8)) / 2 ** 20).toPrecision(3)} MiB`);
+  }
+  if (bestGpujs && bestTsF32) limits.push(`gpu.js: best mode ${bestGpujs.key.split('.').pop()} ${(bestTsF32.ms / bestGpujs.ms).toFixed(2)}x the best TS f32 row`);
+  if (limits.length > 0) {
+    log('');
+    log('Limits (measured in this run):');
+    for (const l of limits) log(`  - ${l}`);
+  }
+  return { grid: dims, points: N, flops, c, rows, best, bestF64, bestWgsl, bestWasm, bestGpujs, gpujsSkipped, threaded, bestPerCore, cBaseline, cAsm, limits, adapter, wgslSkipped, tableI };
 }
 
 /** The rows of the paper's Table I that this run measured: naive, separable, transposed, unrolled, best, WGSL. */
@@ -355,7 +585,7 @@ function printTable(log: (l: string) => void, rows: BigdftBenchRow[], c: BigdftB
   const body: string[][] = [];
   if ('ms' in c) body.push(['C convrot (gcc)', 'bench/bigdft/convrot.c 8 lines/iter', c.ms.toFixed(2), (flops / (c.ms * 1e6)).toFixed(2), '1.00x', c.relError.toExponential(1)]);
   for (const r of rows) {
-    body.push([r.rung, r.key === NAIVE_KEY ? r.key : r.key.replace('bigdft-conv.ts.magic.periodic.', '').replace('bigdft-conv.wgsl.magic.periodic.', 'wgsl.').replace('bigdft-conv.wasm.magic.periodic.', 'wasm.'), r.ms.toFixed(2), r.gflops.toFixed(2), r.vsC !== undefined ? `${r.vsC.toFixed(2)}x` : 'n/a', r.relError.toExponential(1)]);
+    body.push([r.rung, r.key === NAIVE_KEY ? r.key : r.key.replace('bigdft-conv.ts.magic.periodic.', '').replace(/^bigdft-conv\.(wgsl|wasm|gpujs)\.magic\.periodic\./, '$1.'), r.ms.toFixed(2), r.gflops.toFixed(2), r.vsC !== undefined ? `${r.vsC.toFixed(2)}x` : 'n/a', r.relError.toExponential(1)]);
   }
   const w = header.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
   const fmt = (r: string[]) => `| ${r.map((cell, i) => (i < 2 ? cell.padEnd(w[i]!) : cell.padStart(w[i]!))).join(' | ')} |`;

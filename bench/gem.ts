@@ -16,9 +16,16 @@
 // SES (runtime/gem/surface.ts, default density 3, ~250k vertices): the C reference and three TS
 // variants, each checked against the f64 reference on a spread subset of the vertices (the full
 // reference would take minutes), timed once each by default (one run is ~10^10 pairs).
+// Threads (issue 7): the best TS and wasm rows and the workload's defaults run again with the
+// vertices split over 2.. worker threads (runGemParallel / prepareGemWasm on a runtime/parallel
+// pool), each checked to equal the one-thread output bit for bit before it is timed, with the
+// per-core ratio (ratio to the one-thread C builds / threads). gpu.js rows (runtime/gem/gpujs.ts,
+// f32, the paper's RMSE bar) in every mode that runs here; the others are printed as skipped with
+// the reason. A "limits" line per molecule puts this run's measurements together (the C builds'
+// vector instructions, Newton rsqrt against sqrt + div, region 3 against region 1, thread scaling).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -28,6 +35,10 @@ import {
   type GemAtoms, type GemVertices, type GemParams, type GemRegion, type GemTsModule, type GemPrecision,
 } from '../runtime/gem/index.ts';
 import { generateSurface, type GemSurface, type SurfaceOptions } from '../runtime/gem/surface.ts';
+import { shareGemArgs, runGemParallel } from '../runtime/gem/run.ts';
+import { threadLadder, PoolsByThreads } from '../runtime/tune/threads.ts';
+import type { GpujsMode } from '../runtime/backends/gpujs.ts';
+import { asmFacts, formatAsmFacts, type AsmFacts } from './bigdft.ts';
 
 // A full garbage collection before each warm-up keeps earlier garbage out of the measurements.
 setFlagsFromString('--expose-gc');
@@ -63,6 +74,15 @@ export interface GemBenchOptions {
   wgsl?: boolean;
   /** WebAssembly SIMD rungs (default true). */
   wasm?: boolean;
+  /** The TypeScript ladder (default true). */
+  ts?: boolean;
+  /** gpu.js rows: true (default) for every mode of GEM_GPUJS_MODES that runs here, false for none, or the modes to try. */
+  gpujs?: boolean | GpujsMode[];
+  /**
+   * Thread counts (default 1, 2, 4, ... up to the cores: 1, 2 on two cores); each count above 1
+   * times the best TS and wasm rows and the workload's defaults on that many worker threads.
+   */
+  threads?: number[];
   /** Data directory (default GEM_DATA_DIR). */
   dataDir?: string;
   /** Where the text goes (default console.log). */
@@ -85,6 +105,15 @@ export interface GemBenchRow {
   vsC?: number;
   /** The same against the C build with -ffast-math. */
   vsCFast?: number;
+  /** Worker threads the vertices were split over (absent: this thread). */
+  threads?: number;
+  /** vsC / threads and vsCFast / threads (the C builds run on one thread); set with the ratios. */
+  perCore?: number;
+  perCoreFast?: number;
+  /** Threaded rows: the one-thread row's time / this time. */
+  speedup?: number;
+  /** Threaded rows: the output equals the one-thread output bit for bit (checked before timing; a difference throws). */
+  identical?: boolean;
   /** RMSE and max |diff| against the f64 reference over every vertex. */
   rmse: number;
   maxAbs: number;
@@ -263,7 +292,7 @@ export function wasmLadder(region: GemRegion): { rung: string; key: string }[] {
  * instance's memory), one run checked against `ref`, one more to warm up, then `reps` timed
  * runs. Throws when a variant misses the bar. `check` picks the vertices `ref` is for (all by default).
  */
-export async function benchGemWasm(rungs: { rung: string; key: string }[], atoms: GemAtoms, verts: GemVertices, params: GemParams, ref: Float64Array, reps: number, check?: number[]): Promise<Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>[]> {
+export async function benchGemWasm(rungs: { rung: string; key: string }[], atoms: GemAtoms, verts: GemVertices, params: GemParams, ref: Float64Array, reps: number, check?: number[], phis?: Map<string, Float64Array>): Promise<Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>[]> {
   const { prepareGemWasm } = await import('../runtime/gem/wasm.ts');
   const out: Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>[] = [];
   for (const { rung, key } of rungs) {
@@ -274,6 +303,7 @@ export async function benchGemWasm(rungs: { rung: string; key: string }[], atoms
       const phi = await prep.run();
       const acc = gemAccuracy(check ? Float64Array.from(check, (i) => phi[i]!) : phi, ref, info.precision);
       if (!acc.ok) throw new Error(`${key} failed verification (${acc.bar}): RMSE ${acc.rmse.toExponential(2)}, max |diff| ${acc.maxAbs.toExponential(2)}`);
+      phis?.set(key, phi);
       const times: number[] = [];
       for (let r = 0; r < Math.max(1, reps); r++) {
         const t0 = performance.now();
@@ -289,6 +319,211 @@ export async function benchGemWasm(rungs: { rung: string; key: string }[], atoms
   return out;
 }
 
+/** gpu.js modes of the GEM rows, in the order they are tried (webgpu before headlessgl: Dawn and headless-gl never share a process, and the WGSL rows open Dawn first). */
+export const GEM_GPUJS_MODES: readonly GpujsMode[] = ['cpu', 'webasm', 'webgpu', 'headlessgl'];
+
+/** The gpu.js key of a region and mode: one vertex per kernel thread, f32, zero salt (rendered on demand where the library lacks it). */
+export const gemGpujsKey = (region: GemRegion, mode: GpujsMode): string => `gem-potential.gpujs.region${region}.f32.zero.unroll1.div.block0.${mode}`;
+
+/** The gpu.js modes among `modes` that run in this process, and why each other one does not (probed in order). */
+export async function gemGpujsModes(modes: readonly GpujsMode[] = GEM_GPUJS_MODES): Promise<{ modes: GpujsMode[]; skipped: { mode: GpujsMode; why: string }[] }> {
+  const { availableGpujsModes } = await import('../runtime/backends/gpujs.ts');
+  const a = await availableGpujsModes(modes);
+  return { modes: a.modes, skipped: Object.entries(a.unavailable).map(([mode, why]) => ({ mode: mode as GpujsMode, why: why! })) };
+}
+
+/**
+ * Time gpu.js variants on one problem: each prepared once, the first run (which compiles the
+ * kernel) checked against `ref` with the paper's f32 RMSE bar, one more to warm up, then `reps`
+ * timed runs (each returns phi to this thread). Throws when a variant misses the bar.
+ */
+export async function benchGemGpujs(modes: readonly GpujsMode[], region: GemRegion, atoms: GemAtoms, verts: GemVertices, params: GemParams, ref: Float64Array, reps: number): Promise<Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>[]> {
+  const { prepareGemGpujs } = await import('../runtime/gem/gpujs.ts');
+  const out: Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>[] = [];
+  for (const mode of modes) {
+    const key = gemGpujsKey(region, mode);
+    const prep = await prepareGemGpujs(key, atoms, verts, { params });
+    try {
+      collect();
+      const acc = gemAccuracy(await prep.run(), ref, 'f32');
+      if (!acc.ok) throw new Error(`${key} failed verification (${acc.bar}): RMSE ${acc.rmse.toExponential(2)}, max |diff| ${acc.maxAbs.toExponential(2)}`);
+      await prep.run();
+      const times: number[] = [];
+      for (let r = 0; r < Math.max(1, reps); r++) {
+        const t0 = performance.now();
+        await prep.run();
+        times.push((performance.now() - t0) / 1000);
+      }
+      out.push({ rung: `gpu.js ${mode}`, key, precision: 'f32', seconds: fastest(times), spread: times.length > 1 ? (median(times) - fastest(times)) / fastest(times) : NaN, rmse: acc.rmse, maxAbs: acc.maxAbs });
+    } finally {
+      prep.destroy();
+    }
+  }
+  return out;
+}
+
+/**
+ * Time TS and wasm variants on worker threads: for each variant and each count above 1, the
+ * vertices split over a pool of that many workers (TS: runGemParallel on shared arguments; wasm:
+ * prepareGemWasm on the pool, every worker holding the problem). The first run's phi must equal
+ * the one-thread output `single.get(key)` bit for bit (as runGemParallel and the wasm runner
+ * promise) and pass the accuracy bar against `ref` (on the vertices `check` when given); then
+ * `reps` timed runs (with `timeFirst`, the checked run is the first timed one, as in the large
+ * case where one run takes seconds). Rows carry `threads`, `identical` and (from `oneThread`) the speed-up.
+ */
+export async function benchGemThreads(variants: { rung: string; key: string }[], counts: number[], atoms: GemAtoms, verts: GemVertices, params: GemParams, ref: Float64Array, reps: number, single: Map<string, Float64Array>, pools: PoolsByThreads, check?: number[], oneThread?: Map<string, number>, timeFirst = false): Promise<Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>[]> {
+  const out: Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>[] = [];
+  for (const { rung, key } of variants) {
+    const want = single.get(key);
+    if (!want) throw new Error(`benchGemThreads: no one-thread output of ${key} to check the threaded ones against`);
+    const info = await gemVariantInfo(key);
+    checkVariant(key, info, params);
+    const wasm = key.startsWith('gem-potential.wasm.');
+    for (const t of counts.filter((n) => n > 1)) {
+      const pool = await pools.get(t);
+      let run: () => Promise<Float64Array>;
+      let destroy = async (): Promise<void> => {};
+      if (wasm) {
+        const { prepareGemWasm } = await import('../runtime/gem/wasm.ts');
+        const prep = await prepareGemWasm(key, atoms, verts, { params, pool });
+        run = () => prep.run();
+        destroy = () => prep.destroy();
+      } else {
+        await pool.preload([key]);
+        const args = shareGemArgs(gemArgs(atoms, verts, params, info.precision));
+        run = async () => {
+          await runGemParallel(pool, key, args);
+          return Float64Array.from(args.phi);
+        };
+      }
+      try {
+        collect();
+        const t1 = performance.now();
+        const phi = await run(); // warm-up (JIT in the workers), and the output that is checked
+        const first = (performance.now() - t1) / 1000;
+        for (let i = 0; i < want.length; i++) {
+          if (!(phi[i] === want[i])) throw new Error(`${key} on ${t} threads differs from one thread at vertex ${i}: ${phi[i]} vs ${want[i]} (the threaded runners promise the same result bit for bit)`);
+        }
+        const acc = gemAccuracy(check ? Float64Array.from(check, (i) => phi[i]!) : phi, ref, info.precision);
+        if (!acc.ok) throw new Error(`${key} on ${t} threads failed verification (${acc.bar}): RMSE ${acc.rmse.toExponential(2)}`);
+        const times: number[] = timeFirst ? [first] : [];
+        while (times.length < Math.max(1, reps)) {
+          const t0 = performance.now();
+          await run();
+          times.push((performance.now() - t0) / 1000);
+        }
+        const seconds = fastest(times);
+        const one = oneThread?.get(key);
+        out.push({ rung, key, precision: info.precision, seconds, spread: times.length > 1 ? (median(times) - seconds) / seconds : NaN, rmse: acc.rmse, maxAbs: acc.maxAbs, threads: t, identical: true, ...(one !== undefined ? { speedup: one / seconds } : {}) });
+      } finally {
+        await destroy();
+      }
+    }
+  }
+  return out;
+}
+
+/** The variants timed on threads in one table: the best one-thread TS and wasm rows and the workload's defaults (TS f32 unroll 4, wasm f32x4 unroll 8, as cli/commands/gem.ts preferredGemKey). */
+function threadPicks(rows: GemBenchRow[], region: GemRegion, withDefaults: boolean): { rung: string; key: string }[] {
+  const one = rows.filter((r) => (r.threads ?? 1) === 1);
+  const best = (prefix: string) => {
+    const m = one.filter((r) => r.key.startsWith(prefix));
+    return m.length ? m.reduce((a, b) => (a.seconds <= b.seconds ? a : b)) : undefined;
+  };
+  const defaults = withDefaults ? [`gem-potential.ts.region${region}.f32.zero.unroll4.div.block0`, `gem-potential.wasm.region${region}.f32.zero.unroll8.div.block0.vertices`] : [];
+  const picks = [best('gem-potential.ts.'), best('gem-potential.wasm.'), ...defaults.map((k) => one.find((r) => r.key === k))];
+  const out: { rung: string; key: string }[] = [];
+  for (const r of picks) if (r && !out.some((o) => o.key === r.key)) out.push({ rung: r.rung, key: r.key });
+  return out;
+}
+
+/** The threads table: for each variant with threaded rows, its one-thread row and those; ratios to both C builds and per core. */
+export function formatGemThreads(rows: GemBenchRow[]): string {
+  const head = ['variant', 'threads', 'ms (min)', 'pairs/s', 'speed-up', 'vs C', 'per core', 'vs C -ffast-math', 'per core (fast)', 'check'];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
+  const keys = [...new Set(rows.filter((r) => (r.threads ?? 1) > 1).map((r) => r.key))];
+  const x = (v: number | undefined) => (v === undefined ? '-' : `${v.toFixed(2)}x`);
+  for (const key of keys) {
+    const one = rows.find((r) => r.key === key && (r.threads ?? 1) === 1);
+    for (const r of [...(one ? [one] : []), ...rows.filter((q) => q.key === key && (q.threads ?? 1) > 1)]) {
+      const t = r.threads ?? 1;
+      lines.push(`| ${[
+        `\`${key}\``, String(t), (r.seconds * 1e3).toFixed(1), r.pairsPerSecond.toExponential(3), t === 1 ? '1.00x' : x(r.speedup),
+        x(r.vsC), x(r.perCore ?? (r.vsC !== undefined ? r.vsC / t : undefined)), x(r.vsCFast), x(r.perCoreFast ?? (r.vsCFast !== undefined ? r.vsCFast / t : undefined)),
+        t === 1 ? `RMSE ${r.rmse.toExponential(2)}` : `${r.identical ? '= 1 thread bit for bit' : 'NOT CHECKED'}, RMSE ${r.rmse.toExponential(2)}`,
+      ].join(' | ')} |`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Per precision, the best per-core ratio to the -ffast-math C build among the TS and wasm rows (one thread: the ratio itself), as goal lines. */
+function perCoreGoal(rows: GemBenchRow[], goal = 0.5): string | undefined {
+  const out: string[] = [];
+  for (const prec of ['f32', 'f64'] as const) {
+    const cpu = rows.filter((r) => r.precision === prec && (r.key.startsWith('gem-potential.ts.') || r.key.startsWith('gem-potential.wasm.')) && r.perCoreFast !== undefined);
+    if (cpu.length === 0) continue;
+    const b = cpu.reduce((a, c) => (a.perCoreFast! >= c.perCoreFast! ? a : c));
+    out.push(`  best ${prec} per core (goal >= ${goal}x the C ${prec} -ffast-math build per core): ${b.key} on ${b.threads ?? 1} thread${(b.threads ?? 1) > 1 ? 's' : ''}: ${b.perCoreFast!.toFixed(2)}x per core (${b.perCoreFast! >= goal ? 'met' : 'not met'})`);
+  }
+  return out.length ? out.join('\n') : undefined;
+}
+
+/** The vector instructions in gcc's code for gem_ref.c (f32), plain and -ffast-math; undefined without gcc. */
+export function gemAsmFacts(): { plain?: AsmFacts; fast?: AsmFacts } {
+  return {
+    plain: asmFacts(GEM_REF_SOURCE, ['-O3', '-march=native', '-DREAL=float']),
+    fast: asmFacts(GEM_REF_SOURCE, ['-O3', '-march=native', '-ffast-math', '-DREAL=float']),
+  };
+}
+
+/**
+ * What bounds the rows of one molecule, from this run's measurements: the C builds (their
+ * vector instructions and the -ffast-math gain), the best one-thread row against them, the
+ * Newton rsqrt against sqrt + div (same unroll), region 3 against region 1, thread scaling.
+ */
+export function gemLimits(rows: GemBenchRow[], asm: { plain?: AsmFacts; fast?: AsmFacts }): string[] {
+  const out: string[] = [];
+  const time = (key: string, region: GemRegion = 1) => rows.find((r) => r.key === key && r.region === region && (r.threads ?? 1) === 1)?.seconds;
+  const c = (fast: boolean, region: GemRegion = 1) => time(`C gem_ref.c${fast ? ' -ffast-math' : ''} (REAL=float)`, region);
+  const cp = c(false), cf = c(true);
+  if (cp !== undefined && cf !== undefined) {
+    out.push(`C f32: the -ffast-math build is ${(cp / cf).toFixed(2)}x the plain one${asm.plain && asm.fast ? ` (gcc's code: plain ${formatAsmFacts(asm.plain)}; -ffast-math ${formatAsmFacts(asm.fast)})` : ''}`);
+  }
+  const one = rows.filter((r) => r.region === 1 && (r.threads ?? 1) === 1 && r.precision === 'f32' && (r.key.startsWith('gem-potential.ts.') || r.key.startsWith('gem-potential.wasm.')));
+  if (one.length > 0) {
+    const b = one.reduce((a, x) => (a.seconds <= x.seconds ? a : x));
+    out.push(`best one-thread f32 row ${b.key}: ${b.vsCFast !== undefined ? `${b.vsCFast.toFixed(2)}x C -ffast-math, ` : ''}${b.vsC !== undefined ? `${b.vsC.toFixed(2)}x plain C, ` : ''}${b.pairsPerSecond.toExponential(2)} pairs/s${b.key.startsWith('gem-potential.wasm.') ? ' (WebAssembly SIMD: 128-bit f32x4, no FMA, no rsqrt estimate)' : ' (JavaScript: scalar doubles)'}`);
+  }
+  const pair = (what: string, a: string, b: string) => {
+    const ta = time(a), tb = time(b);
+    return ta !== undefined && tb !== undefined ? `${what} ${(tb / ta).toFixed(2)}x` : undefined;
+  };
+  const nr = [
+    pair('wasm', 'gem-potential.wasm.region1.f32.zero.unroll8.nr.block0.vertices', 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices'),
+    pair('TS', 'gem-potential.ts.region1.f32.zero.unroll4.nr.block0', 'gem-potential.ts.region1.f32.zero.unroll4.div.block0'),
+  ].filter(Boolean);
+  if (nr.length) {
+    const wasmNr = /wasm (\S+)x/.exec(nr.join(' '));
+    const verdict = wasmNr ? (Number(wasmNr[1]) > 1.05 ? '; sqrt + div latency does cost the wasm kernel' : '; the Newton form costs more than it saves, so sqrt + div latency is not what bounds the wasm kernel') : '';
+    out.push(`the Newton rsqrt form against sqrt + div (same unroll), speed ratio ${nr.join(', ')} (> 1: the Newton form is faster)${verdict}`);
+  }
+  // region 3 rows have region 3, region 1 rows region 1: compare across regions
+  const t3 = (key3: string, key1: string) => {
+    const a = time(key3, 3), b = time(key1, 1);
+    return a !== undefined && b !== undefined ? b / a : undefined;
+  };
+  const w3 = t3('gem-potential.wasm.region3.f32.zero.unroll8.div.block0.vertices', 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices');
+  const s3 = t3('gem-potential.ts.region3.f32.zero.unroll4.div.block0', 'gem-potential.ts.region1.f32.zero.unroll4.div.block0');
+  const c3 = c(true, 3) !== undefined && cf !== undefined ? cf / c(true, 3)! : undefined;
+  const parts3 = [w3 !== undefined ? `wasm ${w3.toFixed(2)}x` : '', s3 !== undefined ? `TS ${s3.toFixed(2)}x` : '', c3 !== undefined ? `C -ffast-math ${c3.toFixed(2)}x` : ''].filter(Boolean);
+  if (parts3.length) out.push(`region 3 (zero salt: q/d per pair, no second root) against region 1, speed ratio ${parts3.join(', ')}`);
+  for (const r of rows.filter((x) => (x.threads ?? 1) > 1 && x.region === 1 && x.speedup !== undefined)) {
+    out.push(`${r.key} on ${r.threads} threads: ${r.speedup!.toFixed(2)}x one thread (${((100 * r.speedup!) / r.threads!).toFixed(0)}% per core)`);
+  }
+  return out;
+}
+
 /** C times per precision: the plain build and the -ffast-math one. */
 interface CTimes {
   plain: Partial<Record<GemPrecision, number>>;
@@ -298,8 +533,15 @@ interface CTimes {
 /** Set each row's ratios to the C builds of its precision. */
 function setRatios(rows: GemBenchRow[], c: CTimes): void {
   for (const r of rows) {
-    if (c.plain[r.precision] !== undefined) r.vsC = c.plain[r.precision]! / r.seconds;
-    if (c.fast[r.precision] !== undefined) r.vsCFast = c.fast[r.precision]! / r.seconds;
+    const t = r.threads ?? 1;
+    if (c.plain[r.precision] !== undefined) {
+      r.vsC = c.plain[r.precision]! / r.seconds;
+      r.perCore = r.vsC / t;
+    }
+    if (c.fast[r.precision] !== undefined) {
+      r.vsCFast = c.fast[r.precision]! / r.seconds;
+      r.perCoreFast = r.vsCFast / t;
+    }
   }
 }
 
@@ -307,7 +549,7 @@ function setRatios(rows: GemBenchRow[], c: CTimes): void {
 function bestLines(rows: GemBenchRow[], prefix: string, what: string, c: CTimes): string[] {
   const out: string[] = [];
   for (const prec of ['f32', 'f64'] as const) {
-    const mine = rows.filter((r) => r.key.startsWith(prefix) && r.precision === prec);
+    const mine = rows.filter((r) => r.key.startsWith(prefix) && r.precision === prec && (r.threads ?? 1) === 1);
     if (mine.length === 0) continue;
     const b = mine.reduce((x, y) => (x.seconds <= y.seconds ? x : y));
     const ratios = [
@@ -358,6 +600,8 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
   const molecules = o.molecules ?? ['1uwo_A', 'mb_hhelix', 'nucleosome'];
   const dir = mkdtempSync(join(tmpdir(), 'kernforge-gem-bench-'));
   const rows: GemBenchRow[] = [];
+  const counts = [...new Set(o.threads ?? threadLadder(availableParallelism()))].sort((a, b) => a - b);
+  const pools = new PoolsByThreads();
   try {
     const build = compileGemRef(dir);
     const fastBuild = compileGemRef(dir, { fastMath: true });
@@ -370,11 +614,21 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
       log(`WGSL rungs of the ladders (MSMS surfaces) on the WebGPU adapter ${adapter.name}: one dispatch timed, uploads and read-back left out`);
       if (adapter.cpu) log(`  note: ${adapter.name.includes('llvmpipe') ? 'llvmpipe' : 'this adapter'} is a CPU rasterizer (Mesa's software renderer), not a GPU: the WGSL rows run on this machine's CPU cores, all of them (the C and TS rows use one thread)`);
     }
+    // gpu.js: probed after Dawn is open (the WGSL rows), so headlessgl is refused rather than breaking WebGPU
+    const gj = o.gpujs === false ? { modes: [] as GpujsMode[], skipped: [] } : await gemGpujsModes(Array.isArray(o.gpujs) ? o.gpujs : GEM_GPUJS_MODES);
+    if (o.gpujs !== false) {
+      log(gj.modes.length ? `gpu.js rows (MSMS surfaces; f32, one vertex per kernel thread, the first run compiles and is verified) in mode${gj.modes.length > 1 ? 's' : ''} ${gj.modes.join(', ')}` : 'gpu.js rows: no mode runs here');
+      for (const sk of gj.skipped) log(`  gpu.js ${sk.mode} skipped: ${sk.why}`);
+    }
+    const more = counts.filter((t) => t > 1);
+    log(more.length ? `Threads: the best TS and wasm rows and the defaults also on ${more.join(', ')} worker threads (${availableParallelism()} CPUs here); per core = ratio to the one-thread C / threads` : 'Threads: one thread only (--threads 1)');
+    const asm = build.bins ? gemAsmFacts() : {};
     for (const mol of molecules) {
       if (!existsSync(join(data, `${mol}.vert`))) {
-        rows.push(...(await benchGemLarge({ molecule: mol, dataDir: data, reps: o.largeReps ?? 1, density: o.density, verifyVertices: o.verifyVertices, log, build, fastBuild, dir, wasm: o.wasm })));
+        rows.push(...(await benchGemLarge({ molecule: mol, dataDir: data, reps: o.largeReps ?? 1, density: o.density, verifyVertices: o.verifyVertices, log, build, fastBuild, dir, wasm: o.wasm, ts: o.ts, threads: counts, pools })));
         continue;
       }
+      const molRows: GemBenchRow[] = [];
       const atoms = readPqr(join(data, `${mol}.pqr`));
       const verts = readVert(join(data, `${mol}.vert`));
       const regions: GemRegion[] = o.region3 === false ? [1] : [1, 3];
@@ -387,8 +641,11 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
         const push = (r: Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>): void => {
           const row = { molecule: mol, region, pairsPerSecond: pairs / r.seconds, ...r };
           mine.push(row);
+          molRows.push(row);
           rows.push(row);
         };
+        /** One-thread outputs (phi widened to f64) of the TS and wasm rows, to check the threaded runs against. */
+        const single = new Map<string, Float64Array>();
 
         // naive: the f64 reference itself (a per-pair function call with the region's switch, every term of the formula).
         collect();
@@ -409,7 +666,7 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
           log(`  checksums (sum of phi): ${sums.join(', ')}, f64 reference ${ref.reduce((s, x) => s + x, 0).toPrecision(12)}`);
         }
 
-        for (const { rung, key } of ladder(region)) {
+        for (const { rung, key } of o.ts === false ? [] : ladder(region)) {
           const info = await gemVariantInfo(key);
           checkVariant(key, info, params);
           const mod = await loadTsModule<GemTsModule>(key);
@@ -418,6 +675,7 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
           mod.kernel(args); // warm-up (JIT) and the output that is verified
           const acc = gemAccuracy(args.phi, ref, info.precision);
           if (!acc.ok) throw new Error(`${key} failed verification on ${mol} (${acc.bar}): RMSE ${acc.rmse.toExponential(2)}, max |diff| ${acc.maxAbs.toExponential(2)}`);
+          single.set(key, Float64Array.from(args.phi));
           mod.kernel(args);
           const times = timeCalls(() => mod.kernel(args), reps);
           push({ rung, key, precision: info.precision, seconds: fastest(times), spread: (median(times) - fastest(times)) / fastest(times), rmse: acc.rmse, maxAbs: acc.maxAbs });
@@ -426,18 +684,33 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
           for (const r of await benchGemWgsl(wgslLadder(region), atoms, verts, params, ref, reps)) push(r);
         }
         if (o.wasm !== false) {
-          for (const r of await benchGemWasm(wasmLadder(region), atoms, verts, params, ref, reps + 1)) push(r);
+          for (const r of await benchGemWasm(wasmLadder(region), atoms, verts, params, ref, reps + 1, undefined, single)) push(r);
+        }
+        if (gj.modes.length > 0) {
+          for (const r of await benchGemGpujs(gj.modes, region, atoms, verts, params, ref, reps)) push(r);
+        }
+        const oneThread = new Map(mine.map((r) => [r.key, r.seconds] as const));
+        if (more.length > 0) {
+          for (const r of await benchGemThreads(threadPicks(mine, region, true), counts, atoms, verts, params, ref, reps, single, pools, undefined, oneThread)) push(r);
         }
         setRatios(mine, cTimes);
         const c32 = cTimes.plain.f32;
-        log(formatGemTable(mine, region === 1));
-        for (const l of [...bestLines(mine, 'gem-potential.ts.', 'TS', cTimes), ...bestLines(mine, 'gem-potential.wasm.', 'wasm', cTimes)]) log(l);
+        log(formatGemTable(mine.filter((r) => (r.threads ?? 1) === 1), region === 1));
+        for (const l of [...bestLines(mine, 'gem-potential.ts.', 'TS', cTimes), ...bestLines(mine, 'gem-potential.wasm.', 'wasm', cTimes), ...bestLines(mine, 'gem-potential.gpujs.', 'gpu.js', cTimes)]) log(l);
+        if (mine.some((r) => (r.threads ?? 1) > 1)) {
+          log(`  threads (the vertices split over worker threads; ratios to the one-thread C builds; per core = ratio / threads):`);
+          log(formatGemThreads(mine));
+        }
+        const goal = perCoreGoal(mine);
+        if (goal) log(goal);
         const wg = mine.filter((r) => r.key.startsWith('gem-potential.wgsl.'));
         if (wg.length > 0) {
           const bw = wg.reduce((a, b) => (a.seconds <= b.seconds ? a : b));
           log(`  best WGSL: ${bw.key} ${(bw.seconds * 1e3).toFixed(1)} ms, ${bw.pairsPerSecond.toExponential(3)} pairs/s${c32 !== undefined ? `; ${(c32 / bw.seconds).toFixed(2)}x the C f32 reference` : ''}${'cpu' in adapter && adapter.cpu ? ' (on a CPU rasterizer)' : ''}`);
         }
       }
+      const limits = gemLimits(molRows, asm);
+      if (limits.length) log([`  limits on ${mol} (measured in this run):`, ...limits.map((l) => `    - ${l}`)].join('\n'));
     }
     if (o.compareSurfaces !== false) {
       const withVert = molecules.filter((m) => existsSync(join(data, `${m}.vert`)));
@@ -446,9 +719,10 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
         log(formatSurfaceComparison(withVert.map((m) => compareSurfaceWithMsms(m, data))));
       }
     }
-    log('Ratio "vs C" = C time / TS, wasm or WGSL time for the same precision (> 1: faster than C), against the plain build and the -ffast-math one. TS f32 variants store f32 but compute in double (JS numbers); the C f32 builds, the wasm f32x4 and the WGSL variants compute and accumulate in float.');
+    log('Ratio "vs C" = C time / TS, wasm, gpu.js or WGSL time for the same precision (> 1: faster than C), against the plain build and the -ffast-math one; both C builds run on one thread, so per core = ratio / threads. TS f32 variants store f32 but compute in double (JS numbers); the C f32 builds, the wasm f32x4, the WGSL variants and gpu.js (except its cpu mode) compute and accumulate in float.');
     return rows;
   } finally {
+    await pools.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -606,6 +880,12 @@ export interface GemLargeBenchOptions {
   fastBuild?: GemRefBuild;
   /** The wasm row (default true). */
   wasm?: boolean;
+  /** The TS rows (default true). */
+  ts?: boolean;
+  /** Thread counts: counts above 1 time the best TS and the best wasm row on that many worker threads (default 1, 2, ... as benchGem). */
+  threads?: number[];
+  /** Worker pools to use (started here, and closed, when absent). */
+  pools?: PoolsByThreads;
   dir?: string;
 }
 
@@ -624,6 +904,8 @@ export async function benchGemLarge(o: GemLargeBenchOptions = {}): Promise<GemBe
   const reps = o.reps ?? 1;
   const own = o.dir ? undefined : mkdtempSync(join(tmpdir(), 'kernforge-gem-large-'));
   const dir = o.dir ?? own!;
+  const pools = o.pools ?? new PoolsByThreads();
+  const counts = [...new Set(o.threads ?? threadLadder(availableParallelism()))].sort((a, b) => a - b);
   try {
     const build = o.build ?? compileGemRef(dir);
     const fastBuild = o.fastBuild ?? compileGemRef(dir, { fastMath: true });
@@ -648,11 +930,13 @@ export async function benchGemLarge(o: GemLargeBenchOptions = {}): Promise<GemBe
       writeGemRefInput(input, atoms, verts, params, region);
       cTimes = runCBuilds([{ build, fast: false }, { build: fastBuild, fast: true }], input, verts, reps, ref, pick, push, log);
     } else log(`  C reference skipped: ${build.why}`);
+    const single = new Map<string, Float64Array>();
     for (const { rung, key } of GEM_LARGE_KEYS) {
       if (key.startsWith('gem-potential.wasm.')) {
-        if (o.wasm !== false) for (const r of await benchGemWasm([{ rung, key }], atoms, verts, params, ref, reps, idx)) push(r);
+        if (o.wasm !== false) for (const r of await benchGemWasm([{ rung, key }], atoms, verts, params, ref, reps, idx, single)) push(r);
         continue;
       }
+      if (o.ts === false) continue;
       const info = await gemVariantInfo(key);
       checkVariant(key, info, params);
       const mod = await loadTsModule<GemTsModule>(key);
@@ -662,13 +946,26 @@ export async function benchGemLarge(o: GemLargeBenchOptions = {}): Promise<GemBe
       const acc = gemAccuracy(pick(args.phi), ref, info.precision);
       if (!acc.ok) throw new Error(`${key} failed verification on ${label} (${acc.bar}): RMSE ${acc.rmse.toExponential(2)}`);
       push({ rung, key, precision: info.precision, seconds: fastest(times), spread: times.length > 1 ? (median(times) - fastest(times)) / fastest(times) : NaN, rmse: acc.rmse, maxAbs: acc.maxAbs });
+      single.set(key, Float64Array.from(args.phi));
+    }
+    if (counts.some((t) => t > 1)) {
+      // the best TS and the best wasm row (each threaded run is as long as a one-thread run / threads)
+      const oneThread = new Map(rows.map((r) => [r.key, r.seconds] as const));
+      for (const r of await benchGemThreads(threadPicks(rows, region, false), counts, atoms, verts, params, ref, reps, single, pools, idx, oneThread, true)) push(r);
     }
     setRatios(rows, cTimes);
-    log(formatGemTable(rows, false));
+    log(formatGemTable(rows.filter((r) => (r.threads ?? 1) === 1), false));
     for (const l of [...bestLines(rows, 'gem-potential.ts.', 'TS', cTimes), ...bestLines(rows, 'gem-potential.wasm.', 'wasm', cTimes)]) log(l);
-    log(`  accuracy checked on ${m} vertices spread over the surface (RMSE column); ${reps} timed run(s) per row`);
+    if (rows.some((r) => (r.threads ?? 1) > 1)) {
+      log(`  threads (the vertices split over worker threads; ratios to the one-thread C builds; per core = ratio / threads):`);
+      log(formatGemThreads(rows));
+    }
+    const goal = perCoreGoal(rows);
+    if (goal) log(goal);
+    log(`  accuracy checked on ${m} vertices spread over the surface (RMSE column); ${reps} timed run(s) per row; no gpu.js rows here (MSMS surfaces only)`);
     return rows;
   } finally {
+    if (!o.pools) await pools.close();
     if (own) rmSync(own, { recursive: true, force: true });
   }
 }

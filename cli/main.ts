@@ -113,11 +113,11 @@ async function cmdVerify(keys: string[], o: { target?: string; family?: string }
 async function cmdBench(family: string, o: Record<string, string>): Promise<number> {
   if (family === 'gem-potential') {
     const { benchGemCommand } = await import('./commands/bench-gem.ts');
-    return (await benchGemCommand({ reps: o.reps, molecules: o.molecules === '3000' ? undefined : o.molecules, density: o.density, largeReps: o.largeReps, targets: o.targets })).status;
+    return (await benchGemCommand({ reps: o.reps, molecules: o.molecules === '3000' ? undefined : o.molecules, density: o.density, largeReps: o.largeReps, targets: o.targets, threads: o.threads })).status;
   }
   if (family === 'bigdft-conv') {
     const { benchBigdftCommand } = await import('./commands/bench-bigdft.ts');
-    return benchBigdftCommand({ grid: o.grid, reps: o.reps });
+    return benchBigdftCommand({ grid: o.grid, reps: o.reps, keys: o.keys, targets: o.targets, threads: o.threads });
   }
   if (family === 'tuner') return (await import('../bench/tuner.ts')).benchTunerCommand(o);
   if (family === 'md') {
@@ -238,7 +238,9 @@ export async function main(argv: string[]): Promise<number> {
     .option('--density <d>', 'gem-potential: vertices per A^2 of generated surfaces (default 3)')
     .option('--large-reps <n>', 'gem-potential: timed runs per variant on a generated surface (default 1)')
     .option('--reps <n>', 'timed repetitions per variant', '5')
-    .option('--targets <list>', 'ts,wgsl', 'ts,wgsl')
+    .option('--targets <list>', 'md-nonbonded: ts,wgsl (default both); gem-potential, bigdft-conv: any of ts,wasm,wgsl,gpujs or gpujs:<mode> (cpu, webasm, webgpu, headlessgl) (default all)')
+    .option('--threads <list>', 'gem-potential, bigdft-conv: thread counts for the best rows on worker threads, e.g. 1,2 (default 1, 2, 4, ... up to the cores)')
+    .option('--keys <list>', 'bigdft-conv: ladder variant keys to run (default all)')
     .option('--precisions <list>', 'f32,f64', 'f32,f64')
     .option('--full <yes|no>', 'print every variant, not only the fastest per shape', 'yes')
     .option('--lj-steps <n>', 'md: LJ fluid steps (LAMMPS in.lj, 32,000 atoms)', '1000')

@@ -2,6 +2,9 @@
 // with gcc -O3 -march=native, it must equal the plain f64 separable reference on small odd grids
 // (including one smaller than the 8-line unroll and one below the filter length) to 1e-12
 // relative. Skipped when gcc is absent: the benchmark itself then skips the C ratios.
+// The threaded rows (issue 7) must equal one thread bit for bit with per core = ratio / threads,
+// and the gpu.js rows pass the f32 bound in the modes that run here (the others are skipped with
+// the reason).
 import { describe, it, expect, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -62,4 +65,59 @@ describe('bench bigdft-conv: the ladder in the shape of Table I', () => {
     if (gpu.ok) expect(text).toMatch(/best WGSL variant: bigdft-conv\.wgsl\./);
     else expect(text).toContain('WGSL rows skipped');
   }, 60_000);
+});
+
+describe('bench bigdft-conv: threads and gpu.js (small grid)', () => {
+  it('times the best TS and wasm rows and the defaults on 2 threads (bit for bit as one thread), and gpu.js rows in the modes that run here', async () => {
+    const { benchBigdft, BIGDFT_DEFAULT_KEYS, BIGDFT_GPUJS_MODES } = await import('../bench/bigdft.ts');
+    const best = 'bigdft-conv.ts.magic.periodic.f64.separable-t.4x1.inline.split';
+    const wasm = 'bigdft-conv.wasm.magic.periodic.f64.separable-t.4x2.inline.lines';
+    const gj = BIGDFT_GPUJS_MODES.map((m) => `bigdft-conv.gpujs.magic.periodic.f32.separable-t.split.${m}`);
+    const keys = [best, wasm, BIGDFT_DEFAULT_KEYS.ts, BIGDFT_DEFAULT_KEYS.wasm, 'bigdft-conv.ts.magic.periodic.f32.separable-t.4x1.inline.split', ...gj];
+    const lines: string[] = [];
+    const r = await benchBigdft({ grid: [20, 17, 18], reps: 1, keys, threads: [1, 2], log: (l) => lines.push(l) });
+    // every gpu.js mode either ran (verified) or was skipped with the reason; cpu and webasm need nothing but gpu.js
+    for (const k of gj) expect(r.rows.some((x) => x.key === k) !== r.gpujsSkipped.some((s) => s.key === k), k).toBe(true);
+    for (const s of r.gpujsSkipped) expect(s.why).toMatch(/gpu\.js mode/);
+    const gpujs = r.rows.filter((x) => x.target === 'gpujs');
+    expect(gpujs.map((x) => x.key)).toEqual(expect.arrayContaining([gj[0], gj[1]]));
+    for (const row of gpujs) {
+      expect(row.precision).toBe('f32');
+      expect(row.checkError, row.key).toBeLessThanOrEqual(row.checkTolerance);
+      expect(row.relError, row.key).toBeLessThan(1e-5);
+      expect(Number.isFinite(row.gflops) && row.gflops > 0).toBe(true);
+    }
+    expect(r.bestGpujs?.target).toBe('gpujs');
+    // threaded: each picked one-thread TS / wasm row on 2 threads; the picks are the best TS, best f64 TS, best wasm and the defaults
+    const picked = [...new Set([r.best!.key, r.bestF64!.key, r.bestWasm!.key, BIGDFT_DEFAULT_KEYS.ts, BIGDFT_DEFAULT_KEYS.wasm])];
+    expect(r.threaded.map((x) => x.key).sort()).toEqual(picked.sort());
+    for (const row of r.threaded) {
+      const one = r.rows.find((x) => x.key === row.key)!;
+      expect(row.threads).toBe(2);
+      expect(row.identical).toBe(true);
+      expect(row.relError).toBe(one.relError);
+      expect(row.relError).toBeLessThan(row.precision === 'f32' ? 1e-6 : 1e-13);
+      expect(Number.isFinite(row.ms) && row.ms > 0).toBe(true);
+      expect(row.speedup).toBeCloseTo(one.ms / row.ms, 12);
+      if (hasGcc) expect(row.perCore).toBeCloseTo(row.vsC! / 2, 12);
+    }
+    const text = lines.join('\n');
+    expect(text).toMatch(/Threads: each 1-D pass split over worker threads/);
+    expect(text).toMatch(/\| ts\.magic\.periodic\.f64\.separable-t\.8x1\.inline\.table +\| +2 \|/);
+    expect(text).toMatch(/gpu\.js rows \(f32 storage/);
+    if (hasGcc) {
+      expect(text).toMatch(/best per core \(goal >= 1\.0x the C reference per core\): .* \((met|not met)\)/);
+      expect(r.cBaseline?.ms).toBeGreaterThan(0);
+      expect(r.limits.length).toBeGreaterThan(0);
+      expect(text).toContain('Limits (measured in this run):');
+    }
+  }, 120_000);
+
+  it('the command refuses bad thread counts, targets and keys with what is allowed', async () => {
+    const { benchBigdftCommandResult } = await import('../cli/commands/bench-bigdft.ts');
+    await expect(benchBigdftCommandResult({ grid: '20x17x18', threads: '2,x' })).rejects.toThrow(/--threads x: the thread count must be an integer from 1 to \d+/);
+    await expect(benchBigdftCommandResult({ grid: '20x17x18', targets: 'wasm,opencl' })).rejects.toThrow(/--targets wasm,opencl: unknown target opencl; allowed: ts, wasm, wgsl, gpujs/);
+    await expect(benchBigdftCommandResult({ grid: '20x17x18', targets: 'wgsl', keys: 'bigdft-conv.ts.magic.periodic.f64.separable-t.1x4.inline.table' })).rejects.toThrow(/leaves no row of the ladder to run/);
+    await expect(benchBigdftCommandResult({ grid: '20x17x18', keys: 'bigdft-conv.ts.nope' })).rejects.toThrow(/--keys: not in the benchmark ladder: bigdft-conv\.ts\.nope/);
+  });
 });

@@ -1,13 +1,16 @@
 // The GEM benchmark's C reference (bench/gem/gem_ref.c): compiled with gcc -O3 -march=native,
 // it must compute the f64 reference's potentials on Mb.Hhelix (regions 1 and 3, no salt) and
 // the f32 build must meet the paper's RMSE bar. Skipped, with the reason, when gcc is missing.
-// The generated-surface case runs on a tiny surface (with or without gcc).
+// The generated-surface case runs on a tiny surface (with or without gcc). Threaded rows (issue 7)
+// must equal the one-thread output bit for bit and carry per core = ratio / threads; gpu.js rows
+// are verified with the f32 bar in the modes that run here.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { compileGemRef, writeGemRefInput, runGemRef, benchGemLarge, benchGemWgsl, benchGemWasm, wgslLadder, wasmLadder, GEM_LARGE_KEYS, GEM_DATA_DIR, GEM_F32_RMSE, rmseOf, type GemRefBuild } from '../bench/gem.ts';
+import { compileGemRef, writeGemRefInput, runGemRef, benchGemLarge, benchGemWgsl, benchGemWasm, benchGemThreads, benchGemGpujs, gemGpujsModes, gemGpujsKey, formatGemThreads, wgslLadder, wasmLadder, GEM_LARGE_KEYS, GEM_DATA_DIR, GEM_F32_RMSE, rmseOf, type GemRefBuild, type GemBenchRow } from '../bench/gem.ts';
+import { PoolsByThreads } from '../runtime/tune/threads.ts';
 import { probeGpu } from '../runtime/backends/webgpu.ts';
 import { variantParams } from '../runtime/variants.ts';
 import { benchGemCommand } from '../cli/commands/bench-gem.ts';
@@ -69,11 +72,28 @@ describe.skipIf(!hasGcc)('GEM C reference (gcc)', () => {
 });
 
 describe('GEM benchmark on a generated surface (tiny: Mb.Hhelix at 0.3 vertices per A^2)', () => {
-  it('times both C builds (when gcc is there), the three TS variants and the wasm one, verified on a subset', async () => {
+  it('times both C builds (when gcc is there), the three TS variants and the wasm one, verified on a subset, and the best TS and wasm rows on 2 threads', async () => {
     const lines: string[] = [];
-    const rows = await benchGemLarge({ molecule: 'mb_hhelix', density: 0.3, reps: 1, verifyVertices: 40, log: (l) => lines.push(l) });
-    const ts = rows.filter((r) => r.key.startsWith('gem-potential.'));
+    const rows = await benchGemLarge({ molecule: 'mb_hhelix', density: 0.3, reps: 1, verifyVertices: 40, threads: [1, 2], log: (l) => lines.push(l) });
+    const ts = rows.filter((r) => r.key.startsWith('gem-potential.') && r.threads === undefined);
     expect(ts.map((r) => r.key)).toEqual(GEM_LARGE_KEYS.map((k) => k.key));
+    const threaded = rows.filter((r) => r.threads !== undefined);
+    expect(threaded.map((r) => r.key.split('.')[1]).sort()).toEqual(['ts', 'wasm']);
+    for (const r of threaded) {
+      expect(r.threads).toBe(2);
+      expect(r.identical).toBe(true);
+      expect(r.rmse).toBeLessThanOrEqual(r.precision === 'f32' ? GEM_F32_RMSE : 1e-9);
+      expect(r.seconds).toBeGreaterThan(0);
+      expect(Number.isFinite(r.pairsPerSecond) && r.pairsPerSecond > 0).toBe(true);
+      expect(r.speedup).toBeGreaterThan(0);
+      if (hasGcc) {
+        expect(r.vsC).toBeGreaterThan(0);
+        expect(r.perCore).toBeCloseTo(r.vsC! / 2, 12);
+        expect(r.perCoreFast).toBeCloseTo(r.vsCFast! / 2, 12);
+      }
+    }
+    expect(lines.join('\n')).toMatch(/threads \(the vertices split over worker threads/);
+    if (hasGcc) expect(lines.join('\n')).toMatch(/best f32 per core \(goal >= 0\.5x the C f32 -ffast-math build per core\): .* \((met|not met)\)/);
     for (const r of ts) {
       expect(r.molecule).toBe('mb_hhelix (generated SES)');
       expect(r.rmse).toBeLessThanOrEqual(r.precision === 'f32' ? GEM_F32_RMSE : 1e-9);
@@ -104,9 +124,64 @@ describe('GEM benchmark on a generated surface (tiny: Mb.Hhelix at 0.3 vertices 
     }
   });
 
-  it('the bench command refuses a bad density', async () => {
+  it('the bench command refuses a bad density, thread count or target', async () => {
     await expect(benchGemCommand({ molecules: 'mb_hhelix', density: '-1' })).rejects.toThrow(/--density must be a positive number/);
+    await expect(benchGemCommand({ molecules: 'mb_hhelix', threads: '1,0' })).rejects.toThrow(/--threads 0: the thread count must be an integer from 1 to \d+.*in --threads 1,0/);
+    await expect(benchGemCommand({ molecules: 'mb_hhelix', targets: 'ts,cuda' })).rejects.toThrow(/--targets ts,cuda: unknown target cuda; allowed: ts, wasm, wgsl, gpujs, gpujs:cpu/);
   });
+});
+
+describe('GEM benchmark threaded and gpu.js rows (Mb.Hhelix, every 8th vertex, region 1)', () => {
+  const atoms = readPqr(`${GEM_DATA_DIR}mb_hhelix.pqr`);
+  const all = readVert(`${GEM_DATA_DIR}mb_hhelix.vert`);
+  const idx = Array.from({ length: Math.ceil(all.n / 8) }, (_, i) => 8 * i);
+  const pick = (a: Float64Array) => Float64Array.from(idx, (i) => a[i]!);
+  const verts: GemVertices = { n: idx.length, x: pick(all.x), y: pick(all.y), z: pick(all.z), nx: pick(all.nx), ny: pick(all.ny), nz: pick(all.nz) };
+  const P = gemParams(atoms, { p: 0 });
+  const ref = gemReference(atoms, verts, P, 1);
+  const keys = [
+    { rung: 'f32', key: 'gem-potential.ts.region1.f32.zero.unroll4.div.block0' },
+    { rung: 'wasm f32x4 (8 vertices)', key: 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices' },
+  ];
+
+  it('TS and wasm on 2 and 3 threads equal one thread bit for bit and pass the bar; a wrong one-thread output is refused', async () => {
+    const { runGem } = await import('../runtime/gem/run.ts');
+    const { runGemWasm } = await import('../runtime/gem/wasm.ts');
+    const single = new Map<string, Float64Array>();
+    single.set(keys[0]!.key, (await runGem(keys[0]!.key, atoms, verts, { params: P })).phi);
+    single.set(keys[1]!.key, (await runGemWasm(keys[1]!.key, atoms, verts, { params: P })).phi);
+    const pools = new PoolsByThreads();
+    try {
+      const rows = await benchGemThreads(keys, [1, 2, 3], atoms, verts, P, ref, 1, single, pools, undefined, new Map([[keys[0]!.key, 1], [keys[1]!.key, 1]]));
+      expect(rows.map((r) => `${r.key}@${r.threads}`)).toEqual(keys.flatMap((k) => [`${k.key}@2`, `${k.key}@3`]));
+      for (const r of rows) {
+        expect(r.identical).toBe(true);
+        expect(r.rmse).toBeLessThanOrEqual(GEM_F32_RMSE);
+        expect(r.seconds).toBeGreaterThan(0);
+        expect(r.speedup).toBeCloseTo(1 / r.seconds, 9);
+      }
+      // the table shows each key's one-thread row (when there is one) and its threaded rows, per core = ratio / threads
+      const full: GemBenchRow[] = rows.map((r) => ({ molecule: 'mb', region: 1, pairsPerSecond: 1 / r.seconds, ...r, vsC: 1, perCore: 1 / r.threads! }));
+      expect(formatGemThreads(full)).toMatch(/\| `gem-potential\.wasm\.region1\.f32\.zero\.unroll8\.div\.block0\.vertices` \| 3 \| .* \| 1\.00x \| 0\.33x \|/);
+      const bad = new Map([[keys[1]!.key, single.get(keys[1]!.key)!.map((x) => x + 1e-3)]]);
+      await expect(benchGemThreads(keys.slice(1), [2], atoms, verts, P, ref, 1, bad, pools)).rejects.toThrow(/on 2 threads differs from one thread at vertex 0/);
+    } finally {
+      await pools.close();
+    }
+  }, 60_000);
+
+  it('gpu.js rows in the modes that run here (cpu and webasm at least), verified against the f64 reference with the f32 bar', async () => {
+    const { modes, skipped } = await gemGpujsModes(['cpu', 'webasm']);
+    for (const s of skipped) expect(s.why).toMatch(/gpu\.js mode/);
+    const rows = await benchGemGpujs(modes, 1, atoms, verts, P, ref, 1);
+    expect(rows.map((r) => r.key)).toEqual(modes.map((m) => gemGpujsKey(1, m)));
+    for (const r of rows) {
+      expect(r.precision).toBe('f32');
+      expect(r.rmse).toBeLessThanOrEqual(GEM_F32_RMSE);
+      expect(Number.isFinite(r.seconds) && r.seconds > 0).toBe(true);
+    }
+    if (modes.length > 0) await expect(benchGemGpujs(modes.slice(0, 1), 1, atoms, verts, P, ref.map((x) => x + 1), 1)).rejects.toThrow(/failed verification/);
+  }, 60_000);
 });
 
 const probe = await probeGpu();

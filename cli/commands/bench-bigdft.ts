@@ -1,6 +1,8 @@
 // `kernforge bench bigdft-conv`: the BigDFT magic-filter benchmark (bench/bigdft.ts; issue 5,
-// "Measure": TypeScript ladder, C convrot reference, WGSL rows). Options arrive as strings from commander; `grid` is "n1xn2xn3".
-import { benchBigdft, LADDER, BENCH_GRID, type BigdftBenchResult } from '../../bench/bigdft.ts';
+// "Measure": TypeScript ladder, C convrot reference, WGSL and wasm rows; issue 7: gpu.js rows and
+// the best rows on worker threads). Options arrive as strings from commander; `grid` is "n1xn2xn3".
+import { benchBigdft, LADDER, BENCH_GRID, BIGDFT_GPUJS_MODES, targetOfKey, type BigdftBenchResult } from '../../bench/bigdft.ts';
+import { parseThreads, ThreadCountError } from '../../runtime/parallel/pool.ts';
 import { parseGrid, UserError } from './bigdft.ts';
 
 export interface BenchBigdftCommandOptions {
@@ -10,9 +12,45 @@ export interface BenchBigdftCommandOptions {
   reps?: string | number;
   /** Comma-separated variant keys of the ladder to run (default: all). */
   keys?: string;
+  /** Comma-separated targets of the ladder rows to run: ts, wasm, wgsl, gpujs, or gpujs:<mode> (default: all). */
+  targets?: string;
+  /** Comma-separated thread counts for the threaded rows, e.g. "1,2" (default 1, 2, 4, ... up to the cores). */
+  threads?: string;
   /** C compiler for the convrot reference; default gcc. */
   cc?: string;
   log?: (line: string) => void;
+}
+
+/**
+ * A comma-separated list of thread counts ("1,2"), each an integer from 1 to twice the CPUs
+ * (runtime/parallel parseThreads); `option` names the option in errors. Undefined or '' gives undefined.
+ */
+export function parseThreadCounts(v: string | number | undefined, option = '--threads'): number[] | undefined {
+  if (v === undefined || String(v).trim() === '') return undefined;
+  const parts = String(v).split(',').map((s) => s.trim());
+  try {
+    return [...new Set(parts.map((p) => parseThreads(p, option)))].sort((a, b) => a - b);
+  } catch (e) {
+    if (e instanceof ThreadCountError) throw new UserError(`${e.message} (in ${option} ${String(v)}: a comma-separated list of thread counts, e.g. 1,2)`);
+    throw e;
+  }
+}
+
+/** The targets the bench commands accept: ts, wasm, wgsl, gpujs (every gpu.js mode), gpujs:<mode>. */
+export function parseTargets(v: string | undefined, option = '--targets'): Set<string> | undefined {
+  if (v === undefined || v.trim() === '') return undefined;
+  const allowed = ['ts', 'wasm', 'wgsl', 'gpujs', ...BIGDFT_GPUJS_MODES.map((m) => `gpujs:${m}`)];
+  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = list.filter((t) => !allowed.includes(t));
+  if (bad.length || list.length === 0) throw new UserError(`${option} ${v}: unknown target${bad.length > 1 ? 's' : ''} ${bad.join(', ') || '(empty list)'}; allowed: ${allowed.join(', ')}`);
+  return new Set(list);
+}
+
+/** Whether a key of target `target` (gpu.js: of mode `mode`) is among `targets`. */
+export function targetWanted(targets: Set<string> | undefined, target: string, mode?: string): boolean {
+  if (!targets) return true;
+  if (target === 'gpujs') return targets.has('gpujs') || targets.has(`gpujs:${mode}`);
+  return targets.has(target);
 }
 
 /** Run the benchmark; returns 0 (the CLI exit code). Throws UserError for bad options. */
@@ -36,5 +74,11 @@ export async function benchBigdftCommandResult(o: BenchBigdftCommandOptions = {}
     const bad = keys.filter((key) => !known.has(key));
     if (bad.length) throw new UserError(`--keys: not in the benchmark ladder: ${bad.join(', ')}; known: ${[...known].join(', ')}`);
   }
-  return benchBigdft({ grid, reps, keys, cc: o.cc, log: o.log });
+  const targets = parseTargets(o.targets);
+  if (targets) {
+    keys = (keys ?? LADDER.map((r) => r.key)).filter((k) => targetWanted(targets, targetOfKey(k), k.split('.').pop()));
+    if (keys.length === 0) throw new UserError(`--targets ${o.targets}${o.keys ? ` with --keys ${o.keys}` : ''} leaves no row of the ladder to run`);
+  }
+  const threads = parseThreadCounts(o.threads);
+  return benchBigdft({ grid, reps, keys, threads, cc: o.cc, log: o.log });
 }

@@ -1,10 +1,12 @@
 // `kernforge bench gem-potential`: the paper's CPU optimization ladder for GEM (seed 003,
 // Fig. 1b/4a in kind) against a plain C reference compiled and timed in the same run, plus the
 // larger case on a generated surface (nucleosome) and generated-vs-MSMS surface table; WGSL
-// rungs on the WebGPU adapter unless --targets leaves wgsl out.
+// rungs on the WebGPU adapter, wasm rows and gpu.js rows unless --targets leaves them out; the
+// best rows again on worker threads (--threads).
 // Options arrive as strings, as commander gives them to `bench`.
-import { benchGem, type GemBenchRow } from '../../bench/gem.ts';
+import { benchGem, GEM_GPUJS_MODES, type GemBenchRow } from '../../bench/gem.ts';
 import { UserError } from './gem.ts';
+import { parseThreadCounts, parseTargets, targetWanted } from './bench-bigdft.ts';
 
 export interface BenchGemCommandOptions {
   /** Timed repetitions per variant (default 5). */
@@ -19,8 +21,10 @@ export interface BenchGemCommandOptions {
   largeReps?: string | number;
   /** 'no' leaves out the region-3 comparison. */
   region3?: string | boolean;
-  /** Comma-separated targets (default ts,wgsl): without wgsl the WGSL rungs are left out. */
+  /** Comma-separated targets: ts, wasm, wgsl, gpujs (every mode that runs here) or gpujs:<mode> (default: all of them). */
   targets?: string;
+  /** Comma-separated thread counts for the threaded rows, e.g. "1,2" (default 1, 2, 4, ... up to the cores). */
+  threads?: string;
   log?: (line: string) => void;
 }
 
@@ -39,6 +43,10 @@ const positive = (name: string, v: string | number): number => {
 
 /** Run the GEM benchmark and print its tables; returns the exit status (0) and the rows. */
 export async function benchGemCommand(o: BenchGemCommandOptions = {}): Promise<{ status: number; rows: GemBenchRow[] }> {
+  const targets = parseTargets(o.targets === undefined ? undefined : String(o.targets));
+  const want = (t: string) => targetWanted(targets, t);
+  const gpujsModes = GEM_GPUJS_MODES.filter((m) => targetWanted(targets, 'gpujs', m));
+  const threads = parseThreadCounts(o.threads);
   const rows = await benchGem({
     reps: count('reps', o.reps, 5),
     naiveReps: count('naive-reps', o.naiveReps, 2),
@@ -46,7 +54,11 @@ export async function benchGemCommand(o: BenchGemCommandOptions = {}): Promise<{
     region3: !(o.region3 === false || o.region3 === 'no'),
     density: o.density === undefined ? undefined : positive('density', o.density),
     largeReps: count('large-reps', o.largeReps, 1),
-    wgsl: o.targets === undefined || String(o.targets).split(',').map((t) => t.trim()).includes('wgsl'),
+    ts: want('ts'),
+    wasm: want('wasm'),
+    wgsl: want('wgsl'),
+    gpujs: gpujsModes.length > 0 ? gpujsModes : false,
+    threads,
     log: o.log,
   });
   return { status: 0, rows };
