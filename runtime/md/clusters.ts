@@ -537,7 +537,7 @@ function searchColumn(st: ColumnSearch, col: number): void {
   const isExcluded = (a: number, b: number): boolean => csrHas(exStart, exList, a, b);
   let { ci, nci4, cj, excl, ncj, tmpJ, tmpMasked, tmpMask, computedPairs, bbChecks } = st;
   const nb = nbl.build(g, col, shiftVec, box, rlist, N);
-  const { shift: nbShift, column: nbC, cursor } = nbl;
+  const { shift: nbShift, column: nbC, cursor, bounds } = nbl;
   for (let i = g.colStart[col]! / M; i < g.colEnd[col]! / M; i++) {
     const o = 6 * i;
     if (bbI[o]! > bbI[o + 3]!) continue; // all dummies
@@ -565,7 +565,7 @@ function searchColumn(st: ColumnSearch, col: number): void {
       const zlo = ilz - rlist, zhi = ihz + rlist;
       for (; k < kEnd; k++) {
         const c = nbC[k]!;
-        if (columnGap2(g, c, ilx, ihx, ily, ihy) >= rl2) continue;
+        if (gap2(bounds[4 * k]!, bounds[4 * k + 1]!, ilx, ihx) + gap2(bounds[4 * k + 2]!, bounds[4 * k + 3]!, ily, ihy) >= rl2) continue;
         const j1 = g.colEnd[c]! / N;
         if (j1 <= jmin) continue;
         // Columns are z-sorted and the column's i-clusters go up in z: the cursor skips the
@@ -700,6 +700,8 @@ class ColumnNeighbours {
   shift = new Int32Array(27 * 64);
   column = new Int32Array(27 * 64);
   cursor = new Int32Array(27 * 64);
+  /** The column's x and y extent (lo, hi, lo, hi) per entry: no divisions per i-cluster. */
+  bounds = new Float64Array(4 * 27 * 64);
 
   build(g: ClusterGrid, c: number, shiftVec: Float64Array, box: [number, number, number], rlist: number, N: number): number {
     const cx = Math.floor(c / g.ncy);
@@ -717,11 +719,18 @@ class ColumnNeighbours {
             this.shift = grow(this.shift, 2 * nb);
             this.column = grow(this.column, 2 * nb);
             this.cursor = grow(this.cursor, 2 * nb);
+            const b = new Float64Array(8 * nb);
+            b.set(this.bounds);
+            this.bounds = b;
           }
           const jc = jx * g.ncy + jy;
           this.shift[nb] = s;
           this.column[nb] = jc;
           this.cursor[nb] = g.colStart[jc]! / N;
+          this.bounds[4 * nb] = jx * g.sx;
+          this.bounds[4 * nb + 1] = (jx + 1) * g.sx;
+          this.bounds[4 * nb + 2] = jy * g.sy;
+          this.bounds[4 * nb + 3] = (jy + 1) * g.sy;
           nb++;
         }
       }
@@ -734,15 +743,6 @@ class ColumnNeighbours {
 function gap2(lo: number, hi: number, a: number, b: number): number {
   const g = lo > b ? lo - b : a > hi ? a - hi : 0;
   return g * g;
-}
-
-/** Squared x/y distance between a box [lx, hx] x [ly, hy] (a point when lo = hi) and grid column c. */
-function columnGap2(g: ClusterGrid, c: number, lx: number, hx: number, ly: number, hy: number): number {
-  const cx = Math.floor(c / g.ncy);
-  const cy = c - cx * g.ncy;
-  const dx = Math.max(0, cx * g.sx - hx, lx - (cx + 1) * g.sx);
-  const dy = Math.max(0, cy * g.sy - hy, ly - (cy + 1) * g.sy);
-  return dx * dx + dy * dy;
 }
 
 /** CSRs of the exclusion arrays seen so far: the topology stays the same over a run's searches. */
@@ -795,7 +795,7 @@ function atomPairList(sys: MdSystem, L: ClusterLayoutWithGrid, rlist: number, sh
     const i1 = g.colEnd[c]!;
     if (i0 === i1) continue;
     const nb = nbl.build(g, c, shiftVec, sys.box, rlist, 1);
-    const { shift: nbShift, column: nbC, cursor } = nbl;
+    const { shift: nbShift, column: nbC, cursor, bounds } = nbl;
     for (let i = i0; i < i1; i++) {
       const atomA = L.atomOf[i]!;
       const hasEx = exStart[atomA + 1]! > exStart[atomA]!;
@@ -815,7 +815,7 @@ function atomPairList(sys: MdSystem, L: ClusterLayoutWithGrid, rlist: number, sh
         let nt = 0;
         for (; k < kEnd; k++) {
           const jc = nbC[k]!;
-          if (columnGap2(g, jc, ix, ix, iy, iy) >= rl2) continue;
+          if (gap2(bounds[4 * k]!, bounds[4 * k + 1]!, ix, ix) + gap2(bounds[4 * k + 2]!, bounds[4 * k + 3]!, iy, iy) >= rl2) continue;
           const j1 = g.colEnd[jc]!;
           let j = cursor[k]!;
           while (j < j1 && xs[3 * j + 2]! < zlo) j++;
