@@ -16,13 +16,14 @@
 // Measured: milliseconds of non-bonded work per MD step: one force-kernel call plus the pair
 // search for the variant's cluster shape, amortized over the list lifetime (nstlist steps).
 // The search is timed once per shape (warm, fastest of two builds) and added to every sample.
-// TS and wasm keys run through the same path: the kernel interface of runtime/md/kernels.ts
-// (wasm.ts adapts the wasm kernels to it, packing positions in and forces out on every call,
-// inside the timed region, as NonbondedForce does in the workload).
+// TS and wasm keys run through the engine's own force call (NonbondedForce.compute: positions
+// packed in, forces out, inside the timed region), on 1 to `cores` threads: the thread count is
+// tuned with the variant (the search, single-threaded, is the same for every count).
 import { loadTsModule, variantParams } from '../../variants.ts';
 import { sameSemantics } from '../semantic.ts';
 import type { Device } from '../devices.ts';
-import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions } from '../family.ts';
+import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions, RunOptions } from '../family.ts';
+import { cpuThreadCounts } from '../threads.ts';
 import { problemOf } from '../family.ts';
 
 interface MdProblemSpec {
@@ -116,6 +117,8 @@ export const family: TuningFamily = {
 
   verifyKey: (key: string) => family.verify(key, undefined as never, ''),
 
+  threadCounts: (key: string, device: Device) => cpuThreadCounts(key, device),
+
   async verify(key: string) {
     const { verifyVariant } = await import('../../md/verify.ts');
     const { verificationCases } = await import('../../md/cases.ts');
@@ -190,30 +193,35 @@ export const family: TuningFamily = {
       gpujs = undefined;
     };
     if (device.target === 'ts') {
-      let current: { key: string; run: () => number } | undefined;
+      // TS and wasm keys: one force call as the engine makes it (NonbondedForce.compute: positions
+      // packed in, the kernel on this thread or split over worker threads, forces out)
+      const { NonbondedForce } = await import('../../md/forces.ts');
+      const { siblingKey } = await import('../../variants.ts');
+      const f = new Float64Array(sys.x.length);
+      let current: { id: string; force: Awaited<ReturnType<typeof NonbondedForce.create>>; searchMs: number } | undefined;
+      const close = async () => {
+        await current?.force.close();
+        current = undefined;
+      };
       return {
-        async run(key: string) {
+        async run(key: string, o: RunOptions = {}) {
           if (targetOf(key) === 'gpujs') return runGpujs(key);
-          if (current?.key !== key) {
-            const { problem: pr, searchMs, shape } = await problemFor(key);
-            // TS and wasm variants share the kernel interface (wasm.ts packs f32 arrays in and out)
-            const mod = (await family.load!(key)) as import('../../md/kernels.ts').MdTsModule;
-            const out = pr.outputs(shape.precision);
-            const args = { ...pr.args(shape.precision), ...out };
-            current = {
-              key,
-              run: () => {
-                out.f.fill(0);
-                const t0 = performance.now();
-                mod.kernel(args);
-                return performance.now() - t0 + searchMs / s.nstlist;
-              },
-            };
+          const threads = o.threads ?? 1;
+          if (current?.id !== `${key}@${threads}`) {
+            await close();
+            const { searchMs } = await problemFor(key);
+            const keyE = await siblingKey(key, { output: 'fev' });
+            const force = await NonbondedForce.create({ topology: sys, settings, rlist: s.rlist, keyF: key, keyE, threads });
+            force.rebuild(sys.x);
+            current = { id: `${key}@${threads}`, force, searchMs };
           }
-          return current.run();
+          const t0 = performance.now();
+          current.force.compute(sys.x, f, false);
+          return performance.now() - t0 + current.searchMs / s.nstlist;
         },
-        dispose() {
+        async dispose() {
           disposeGpujs();
+          await close();
           problems.clear();
         },
       };
