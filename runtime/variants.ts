@@ -131,6 +131,23 @@ export function wasmBytes(key: string): Promise<Uint8Array> {
   return b;
 }
 
+const compiled = new Map<string, Promise<WebAssembly.Module>>();
+/**
+ * The compiled module of a WebAssembly variant (wasmBytes, compiled once per key and thread; a
+ * compiled module can be posted to workers, which then share the optimized code), or of given
+ * `bytes` (uncached: tests of a gate with another build).
+ */
+export function wasmModule(key: string, bytes?: Uint8Array): Promise<WebAssembly.Module> {
+  if (bytes) return WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
+  let m = compiled.get(key);
+  if (!m) {
+    m = wasmBytes(key).then((b) => WebAssembly.compile(b as Uint8Array<ArrayBuffer>));
+    m.catch(() => compiled.delete(key));
+    compiled.set(key, m);
+  }
+  return m;
+}
+
 /** Parameters of any valid key (library or not). */
 export async function variantParams(key: string): Promise<Record<string, string | number>> {
   const entry = manifest().get(key);

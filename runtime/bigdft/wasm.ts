@@ -6,7 +6,7 @@
 // worker pool each pass's lines are split over the workers, each running the same module on the
 // same memory; every output line is computed by the same instructions whatever the split, so the
 // result is identical bit for bit to one thread's.
-import { wasmBytes, variantParams } from '../variants.ts';
+import { wasmModule, variantParams } from '../variants.ts';
 import type { FilterName } from './filters.ts';
 import type { Boundary, Dims } from './reference.ts';
 import type { Pool } from '../parallel/pool.ts';
@@ -31,20 +31,6 @@ export interface ConvWasmTaskArgs {
 }
 
 const PAGE = 65536;
-const modules = new Map<string, Promise<WebAssembly.Module>>();
-
-/** The compiled module of a key (library binary, or rendered and assembled on demand), or of given bytes. */
-function moduleOf(key: string, bytes?: Uint8Array): Promise<WebAssembly.Module> {
-  if (bytes) return WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
-  let p = modules.get(key);
-  if (!p) {
-    p = wasmBytes(key).then((b) => WebAssembly.compile(b as Uint8Array<ArrayBuffer>));
-    p.catch(() => modules.delete(key));
-    modules.set(key, p);
-  }
-  return p;
-}
-
 async function instantiate(mod: WebAssembly.Module, memory: WebAssembly.Memory): Promise<ConvWasmExports> {
   const inst = await WebAssembly.instantiate(mod, { env: { memory } });
   return inst.exports as unknown as ConvWasmExports;
@@ -56,7 +42,7 @@ export async function convWasmTask(a: ConvWasmTaskArgs): Promise<void> {
   const id = `${a.key}\0${a.memId}`;
   let p = workerInstances.get(id);
   if (!p) {
-    p = moduleOf(a.key, a.bytes).then((m) => instantiate(m, a.memory));
+    p = wasmModule(a.key, a.bytes).then((m) => instantiate(m, a.memory));
     p.catch(() => workerInstances.delete(id));
     workerInstances.set(id, p);
   }
@@ -96,7 +82,7 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
   if (p.target !== 'wasm') throw new Error(`${key} is a ${String(p.target)} variant, not WebAssembly`);
   const name = String(p.filter) as FilterName;
   const kinetic = name === 'kinetic';
-  const mod = await moduleOf(key, o.bytes);
+  const mod = await wasmModule(key, o.bytes);
   const [n1, n2, n3] = dims;
   const size = n1 * n2 * n3;
   const threads = o.pool?.size ?? 1;

@@ -3,10 +3,8 @@
 // the backend the variant names (`mode`: cpu, webasm, headlessgl or webgpu; runtime/backends/gpujs.ts). The atom-independent terms
 // are folded on the host in f64 (as for WGSL) and handed over as kernel constants; the arrays go
 // in as Float32Array, phi comes back as f32 (precision 'single').
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { callKernel, expectedKernelClass, gpujsFor, kernelClass, type GpujsMode } from '../backends/gpujs.ts';
-import { GENERATED_ROOT, UnknownVariantError, manifest, variantParams } from '../variants.ts';
+import { gpujsModule, variantParams } from '../variants.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
 import { gemParams, type GemParams, type GemRegion } from './model.ts';
 import { checkVariant, gemVariantInfo, type GemRunOptions, type GemRunResult } from './run.ts';
@@ -22,31 +20,12 @@ export interface GemGpujsModule {
   kernel: (...args: Float32Array[]) => number;
 }
 
-const modules = new Map<string, Promise<GemGpujsModule>>();
-
 /** The source text of a gpu.js variant: the library file, or rendered on demand. */
-export async function gpujsSource(key: string): Promise<string> {
-  const entry = manifest().get(key);
-  if (entry) {
-    if (entry.target !== 'gpujs') throw new UnknownVariantError(`variant ${key} is a ${entry.target} variant, not gpu.js`);
-    return readFileSync(join(GENERATED_ROOT, entry.file), 'utf8');
-  }
-  const p = await variantParams(key);
-  if (p.target !== 'gpujs') throw new UnknownVariantError(`variant ${key} is a ${p.target} variant, not gpu.js`);
-  const gen = await import('../../generator/index.ts');
-  const path = gen.projectSpecs().find((f: string) => f.endsWith('/gem-potential.yaml'))!;
-  return gen.renderVariant(gen.loadAndValidate(path), p).text;
-}
+export { gpujsSource } from '../variants.ts';
 
 /** The module of a gpu.js variant (imported from its text; it has no imports of its own). */
 export function loadGpujsModule(key: string): Promise<GemGpujsModule> {
-  let m = modules.get(key);
-  if (!m) {
-    m = gpujsSource(key).then((text) => import(`data:text/javascript;base64,${Buffer.from(text).toString('base64')}`) as Promise<GemGpujsModule>);
-    m.catch(() => modules.delete(key));
-    modules.set(key, m);
-  }
-  return m;
+  return gpujsModule<GemGpujsModule>(key);
 }
 
 export interface PreparedGemGpujs {

@@ -9,7 +9,7 @@
 // writes it into a shared result. A vertex is computed the same way in any range (lanes do not
 // mix), so the result is identical to one thread's bit for bit.
 import { randomUUID } from 'node:crypto';
-import { variantParams, wasmBytes } from '../variants.ts';
+import { variantParams, wasmModule } from '../variants.ts';
 import { Pool, parseThreads, splitRange } from '../parallel/pool.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
 import { gemParams, type GemParams, type GemRegion } from './model.ts';
@@ -90,19 +90,8 @@ export interface GemWasmInstance {
   read(out: Float64Array, i0: number, i1: number): void;
 }
 
-const modules = new Map<string, Promise<WebAssembly.Module>>();
-
 /** The compiled module of a variant (cached per key); `bytes` replaces its binary (uncached: tests of the gate). */
-export function gemWasmModule(key: string, bytes?: Uint8Array): Promise<WebAssembly.Module> {
-  if (bytes) return WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
-  let m = modules.get(key);
-  if (!m) {
-    m = wasmBytes(key).then((b) => WebAssembly.compile(b as Uint8Array<ArrayBuffer>));
-    m.catch(() => modules.delete(key));
-    modules.set(key, m);
-  }
-  return m;
-}
+export const gemWasmModule = wasmModule;
 
 /** A fresh instance of `module` holding `img` (its memory grown to fit, the image copied in once). */
 export async function gemWasmInstance(module: WebAssembly.Module, img: GemWasmImage): Promise<GemWasmInstance> {
