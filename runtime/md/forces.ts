@@ -32,6 +32,11 @@ export interface NonbondedTimers {
   calls: number;
 }
 
+/** The variants a NonbondedForce runs: TypeScript modules, or WebAssembly instances (wasm.ts), with their worker threads. */
+type Kernels =
+  | { kind: 'ts'; F: MdTsModule; E: MdTsModule; par: MdThreads | undefined }
+  | { kind: 'wasm'; F: WasmMd; E: WasmMd; par: MdWasmThreads | undefined };
+
 export class NonbondedForce {
   private problem!: MdProblem;
   private args!: Omit<MdArgs, 'f' | 'energy' | 'fshift'>;
@@ -52,21 +57,18 @@ export class NonbondedForce {
     readonly rlist: number,
     readonly keyF: string,
     readonly keyE: string,
-    private readonly modF: MdTsModule,
-    private readonly modE: MdTsModule,
+    /** The force-only and energy variants on this thread, and the worker threads (threads > 1). */
+    private readonly kernels: Kernels,
     readonly M: number,
     readonly N: number,
     readonly precision: Precision,
     readonly full: boolean,
     private readonly search: SearchOptions,
-    private readonly par: MdThreads | undefined,
-    /** WebAssembly variants: the instances of keyF and keyE on this thread, and the workers (threads > 1). */
-    private readonly wasm: { F: WasmMd; E: WasmMd; par: MdWasmThreads | undefined } | undefined,
   ) {}
 
   /** Threads computing the forces (this one included). */
   get threads(): number {
-    return this.par?.threads ?? this.wasm?.par?.threads ?? 1;
+    return this.kernels.par?.threads ?? 1;
   }
 
   /**
@@ -101,24 +103,21 @@ export class NonbondedForce {
     }
     const full = (await variantParams(o.keyF)).list === 'full';
     if (((await variantParams(o.keyE)).list === 'full') !== full) throw new MdInputError(`variants ${o.keyF} and ${o.keyE} use different list types (half/full)`);
-    const make = (modF: MdTsModule, modE: MdTsModule, par: MdThreads | undefined, wasm: NonbondedForce['wasm']): NonbondedForce =>
-      new NonbondedForce(o.topology, o.settings, o.rlist, o.keyF, o.keyE, modF, modE, sf.M, sf.N, sf.precision, full, o.search ?? {}, par, wasm);
+    let kernels: Kernels;
     if (sf.target === 'wasm') {
       const [F, E] = [await wasmInstance(o.keyF), await wasmInstance(o.keyE)];
-      const par = threads > 1 ? await MdWasmThreads.create(threads, o.keyF, o.keyE) : undefined;
-      const none: MdTsModule = { key: o.keyF, M: sf.M, N: sf.N, kernel: () => { throw new Error('wasm variants run through NonbondedForce.computeWasm'); } };
-      return make(none, none, undefined, { F, E, par });
+      kernels = { kind: 'wasm', F, E, par: threads > 1 ? await MdWasmThreads.create(threads, o.keyF, o.keyE) : undefined };
+    } else {
+      const F = await loadTsModule<MdTsModule>(o.keyF);
+      const E = o.keyE === o.keyF ? F : await loadTsModule<MdTsModule>(o.keyE);
+      kernels = { kind: 'ts', F, E, par: threads > 1 ? await MdThreads.create(threads, o.keyF, o.keyE) : undefined };
     }
-    const modF = await loadTsModule<MdTsModule>(o.keyF);
-    const modE = o.keyE === o.keyF ? modF : await loadTsModule<MdTsModule>(o.keyE);
-    const par = threads > 1 ? await MdThreads.create(threads, o.keyF, o.keyE) : undefined;
-    return make(modF, modE, par, undefined);
+    return new NonbondedForce(o.topology, o.settings, o.rlist, o.keyF, o.keyE, kernels, sf.M, sf.N, sf.precision, full, o.search ?? {});
   }
 
   /** End the worker threads (if any); safe to call more than once. */
   async close(): Promise<void> {
-    await this.par?.close();
-    await this.wasm?.par?.close();
+    await this.kernels.par?.close();
   }
 
   /** Grid, cluster and search again from positions x (any periodic image). */
@@ -126,7 +125,7 @@ export class NonbondedForce {
     const t0 = performance.now();
     const sys: MdSystem = { ...this.topology, x };
     // With worker threads the pair search is split over them too (the same list).
-    const split = this.par?.search ?? this.wasm?.par?.search;
+    const split = this.kernels.par?.search;
     this.problem = new MdProblem(sys, this.settings, this.M, this.N, this.rlist, { full: this.full, columnOrder: this.search.columnOrder, split });
     this.args = this.problem.args(this.precision);
     const L = this.problem.layout;
@@ -137,12 +136,9 @@ export class NonbondedForce {
       for (let d = 0; d < 3; d++) this.offset[3 * p + d] = L.x[3 * p + d]! - x[3 * a + d]!;
     }
     this.fPad = this.precision === 'f64' ? new Float64Array(3 * L.nPadded) : new Float32Array(3 * L.nPadded);
-    if (this.par) {
-      // Shares this.args in place: it is the problem's cached object, so finish() sees the shared xq.
-      this.par.setup(this.args, L.nPadded);
-    }
-    this.wasm?.par?.setup(this.args, L.nPadded);
-    if (this.par || this.wasm) this.fSum = new Float64Array(3 * L.nPadded);
+    // TS threads share this.args in place: it is the problem's cached object, so finish() sees the shared xq.
+    this.kernels.par?.setup(this.args, L.nPadded);
+    if (this.kernels.par || this.kernels.kind === 'wasm') this.fSum = new Float64Array(3 * L.nPadded);
     this.timers.search += performance.now() - t0;
     this.timers.searches++;
   }
@@ -162,8 +158,9 @@ export class NonbondedForce {
    */
   compute(x: Float64Array, f: Float64Array, energies: boolean): NonbondedEnergies | null {
     const t0 = performance.now();
-    if (this.wasm) {
-      const res = this.computeWasm(this.wasm, x, f, energies);
+    const k = this.kernels;
+    if (k.kind === 'wasm') {
+      const res = this.computeWasm(k, x, f, energies);
       this.timers.kernel += performance.now() - t0;
       this.timers.calls++;
       return res;
@@ -179,20 +176,20 @@ export class NonbondedForce {
       xq[4 * p + 2] = x[3 * a + 2]! + off[3 * p + 2]!;
     }
     let res: NonbondedEnergies | null = null;
-    if (this.par) {
-      res = this.computeThreaded(f, energies);
+    if (k.par) {
+      res = this.computeThreaded(k.par, energies ? k.E : k.F, f, energies);
     } else if (energies) {
       this.fPad.fill(0);
       this.energy.fill(0);
       this.fshift.fill(0);
       const out = { f: this.fPad, energy: this.energy, fshift: this.fshift };
-      this.modE.kernel({ ...this.args, ...out });
+      k.E.kernel({ ...this.args, ...out });
       const r = this.problem.finish(this.precision, out);
       f.set(r.f);
       res = { vdw: r.vdw, coul: r.coul, virial: r.virial };
     } else {
       this.fPad.fill(0);
-      this.modF.kernel({ ...this.args, f: this.fPad, energy: this.energy, fshift: this.fshift });
+      k.F.kernel({ ...this.args, f: this.fPad, energy: this.energy, fshift: this.fshift });
       const fp = this.fPad;
       const slot = L.slotOf;
       for (let a = 0; a < slot.length; a++) {
@@ -208,9 +205,8 @@ export class NonbondedForce {
   }
 
   /** compute() over the threads: each range into its own outputs, summed here in range order. */
-  private computeThreaded(f: Float64Array, energies: boolean): NonbondedEnergies | null {
-    const mod = energies ? this.modE : this.modF;
-    const chunks = this.par!.run((a) => mod.kernel(a), energies);
+  private computeThreaded(par: MdThreads, mod: MdTsModule, f: Float64Array, energies: boolean): NonbondedEnergies | null {
+    const chunks = par.run((a) => mod.kernel(a), energies);
     const nc = chunks.length;
     const slot = this.problem.layout.slotOf;
     if (!energies) {
@@ -255,7 +251,7 @@ export class NonbondedForce {
    * (and to the workers as one block copy), forces straight from the wasm layout into f. The
    * outputs of the threads are summed in thread order.
    */
-  private computeWasm(w: NonNullable<NonbondedForce['wasm']>, x: Float64Array, f: Float64Array, energies: boolean): NonbondedEnergies | null {
+  private computeWasm(w: Extract<Kernels, { kind: 'wasm' }>, x: Float64Array, f: Float64Array, energies: boolean): NonbondedEnergies | null {
     const inst = energies ? w.E : w.F;
     const L = this.problem.layout;
     const args = this.args;
