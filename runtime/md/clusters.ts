@@ -590,21 +590,12 @@ function searchColumn(st: ColumnSearch, col: number): void {
             let m1 = full1;
             if (!special) {
               if (!within) {
-                // Cheap exact rejection first: a j atom farther than rlist from the i box is
-                // farther than rlist from every i atom. Only j atoms inside that reach are
-                // tested against the i atoms one by one.
-                let near = 0;
-                for (let b = 0; b < N; b++) {
-                  const pb = 3 * (j0s + b);
-                  const x = xs[pb]!, y = xs[pb + 1]!, z = xs[pb + 2]!;
-                  if (gap2(x, x, ilx, ihx) + gap2(y, y, ily, ihy) + gap2(z, z, ilz, ihz) < rl2) near |= 1 << b;
-                }
-                if (near === 0) continue;
+                // Atom pairs until one lies within rlist. (A first pass rejecting j atoms far from
+                // the i box cost more than it saved: 13-22% slower searches.)
                 for (let a = 0; a < M && !within; a++) {
                   const pa = 3 * (i0 + a);
                   const xa = xs[pa]! + shx, ya = xs[pa + 1]! + shy, za = xs[pa + 2]! + shz;
                   for (let b = 0; b < N; b++) {
-                    if (((near >> b) & 1) === 0) continue;
                     const pb = 3 * (j0s + b);
                     const dx = xa - xs[pb]!, dy = ya - xs[pb + 1]!, dz = za - xs[pb + 2]!;
                     if (dx * dx + dy * dy + dz * dz < rl2) {
