@@ -29,6 +29,20 @@ const ERR_BYTES = 4096;
 /** A worker that has not answered after this long is taken for dead. */
 const STEP_TIMEOUT_MS = 600_000;
 
+/**
+ * Per worker, two words of a shared array: its state and the argument of a claimed step (1:
+ * energies). After a force call a worker spins for the next one for up to WORKER_SPIN_MS instead
+ * of going back to its event loop: a thread woken from sleep every step (after the caller's
+ * update) starts late and, on this VM, slow (measured: 1.3x instead of 1.8x on 2 threads). The
+ * caller claims a spinning worker through shared memory, or posts a message to an idle one.
+ */
+export const SPIN_IDLE = 0;
+export const SPIN_SPINNING = 1;
+export const SPIN_CLAIMED = 2;
+export const WORKER_SPIN_MS = 5;
+/** The caller spins this long for the workers' results before it sleeps. */
+const CALLER_SPIN_MS = 20;
+
 /** Outputs of one range. */
 export interface MdChunk {
   ci: Int32Array;
@@ -46,6 +60,9 @@ export interface MdSetupArgs {
   energy: Float64Array;
   fshift: Float64Array;
   ctl: Int32Array;
+  /** The spin words (two per worker) and this worker's index. */
+  spin: Int32Array;
+  w: number;
 }
 
 function share<T extends Typed>(x: T): T {
@@ -98,12 +115,20 @@ export function splitByWork(ci: Int32Array, parts: number): number[] {
  */
 abstract class MdWorkers {
   protected readonly ctl = new Int32Array(new SharedArrayBuffer(MD_CTL_TEXT_OFFSET + ERR_BYTES));
+  protected readonly spin: Int32Array;
   protected closed = false;
 
   protected constructor(
     readonly threads: number,
     protected readonly pool: Pool,
-  ) {}
+  ) {
+    this.spin = new Int32Array(new SharedArrayBuffer(8 * Math.max(1, threads - 1)));
+  }
+
+  /** Send spinning workers back to their event loops (before posting them other tasks). */
+  protected stopSpinning(): void {
+    for (let w = 0; w < this.threads - 1; w++) Atomics.store(this.spin, 2 * w, SPIN_IDLE);
+  }
 
   protected static async startPool(threads: number, load: Task): Promise<Pool> {
     if (!(Number.isInteger(threads) && threads >= 2)) throw new RangeError(`MD worker threads need 2 or more threads, got ${threads}`);
@@ -162,14 +187,36 @@ abstract class MdWorkers {
     }
   }
 
+  /**
+   * One force call: each worker that spins is claimed through shared memory, an idle one gets
+   * `task` posted; `mine` runs here; returns once all are done.
+   */
+  protected dispatchStep(task: string, energies: boolean, mine: () => void): void {
+    this.checkOpen();
+    Atomics.store(this.ctl, MD_CTL_DONE, 0);
+    Atomics.store(this.ctl, MD_CTL_ERROR, 0);
+    const spin = this.spin;
+    for (let w = 0; w < this.threads - 1; w++) {
+      Atomics.store(spin, 2 * w + 1, energies ? 1 : 0);
+      if (Atomics.compareExchange(spin, 2 * w, SPIN_SPINNING, SPIN_CLAIMED) !== SPIN_SPINNING) this.pool.post(w, { task, args: { energies } });
+    }
+    this.finish(mine);
+  }
+
   /** Post `task` to every worker (`args` per worker), run `mine` here, and return once all workers are done (rethrowing any error). */
   protected dispatch(task: string, args: Record<string, unknown> | ((w: number) => Record<string, unknown>), mine: () => void): void {
     this.checkOpen();
+    this.stopSpinning();
+    Atomics.store(this.ctl, MD_CTL_DONE, 0);
+    Atomics.store(this.ctl, MD_CTL_ERROR, 0);
+    for (let w = 0; w < this.threads - 1; w++) this.pool.post(w, { task, args: typeof args === 'function' ? args(w) : args });
+    this.finish(mine);
+  }
+
+  /** Run `mine`, then wait for the workers (spinning first, then sleeping) and report errors. */
+  private finish(mine: () => void): void {
     const ctl = this.ctl;
     const nw = this.threads - 1;
-    Atomics.store(ctl, MD_CTL_DONE, 0);
-    Atomics.store(ctl, MD_CTL_ERROR, 0);
-    for (let w = 0; w < nw; w++) this.pool.post(w, { task, args: typeof args === 'function' ? args(w) : args });
     let err: unknown;
     try {
       mine();
@@ -177,6 +224,10 @@ abstract class MdWorkers {
       err = e;
     }
     // Wait for the workers even when this thread failed: they must be done before the next call.
+    const spinUntil = performance.now() + CALLER_SPIN_MS;
+    while (Atomics.load(ctl, MD_CTL_DONE) < nw && performance.now() < spinUntil) {
+      /* the workers usually finish within the spin */
+    }
     const deadline = Date.now() + STEP_TIMEOUT_MS;
     for (;;) {
       const done = Atomics.load(ctl, MD_CTL_DONE);
@@ -199,6 +250,7 @@ abstract class MdWorkers {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.stopSpinning();
     for (const p of this.ports) p.close();
     await this.pool.close();
   }
@@ -246,9 +298,10 @@ export class MdThreads extends MdWorkers {
         fshift: new Float64Array(new SharedArrayBuffer(81 * 8)),
       });
     }
+    this.stopSpinning();
     for (let w = 0; w < this.threads - 1; w++) {
       const c = this.chunks[w + 1]!;
-      const s: MdSetupArgs = { keyF: this.keyF, keyE: this.keyE, args: { ...args, ci: c.ci }, f: c.f, energy: c.energy, fshift: c.fshift, ctl: this.ctl };
+      const s: MdSetupArgs = { keyF: this.keyF, keyE: this.keyE, args: { ...args, ci: c.ci }, f: c.f, energy: c.energy, fshift: c.fshift, ctl: this.ctl, spin: this.spin, w };
       this.pool.post(w, { task: 'md-setup', args: s as unknown as Record<string, unknown> });
     }
   }
@@ -261,7 +314,7 @@ export class MdThreads extends MdWorkers {
   run(kernel: (a: MdArgs) => void, energies: boolean): MdChunk[] {
     const args = this.args;
     if (!args) throw new Error('MdThreads.run before setup');
-    this.dispatch('md-step', { energies }, () => {
+    this.dispatchStep('md-step', energies, () => {
       const c = this.chunks[0]!;
       c.f.fill(0);
       c.energy.fill(0);
@@ -288,6 +341,9 @@ export interface MdWasmSetupArgs {
   energy: Float64Array;
   fshift: Float64Array;
   ctl: Int32Array;
+  /** The spin words (two per worker) and this worker's index. */
+  spin: Int32Array;
+  w: number;
 }
 
 /** Outputs of one worker's range in the wasm layout. */
@@ -338,6 +394,7 @@ export class MdWasmThreads extends MdWorkers {
     const nc = nPadded >> 2;
     this.xq = new Float32Array(new SharedArrayBuffer(4 * WASM_XQ_WORDS * nc));
     this.chunks = [];
+    this.stopSpinning();
     for (let w = 0; w < this.threads - 1; w++) {
       const c: MdWasmChunk = {
         f: new Float32Array(new SharedArrayBuffer(4 * WASM_F_WORDS * nc)),
@@ -345,15 +402,33 @@ export class MdWasmThreads extends MdWorkers {
         fshift: new Float64Array(new SharedArrayBuffer(81 * 8)),
       };
       this.chunks.push(c);
-      const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, list: shared, nPadded, e0: b[w + 1]!, e1: b[w + 2]!, xq: this.xq, ...c, ctl: this.ctl };
+      const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, list: shared, nPadded, e0: b[w + 1]!, e1: b[w + 2]!, xq: this.xq, ...c, ctl: this.ctl, spin: this.spin, w };
       this.pool.post(w, { task: 'md-wasm-setup', args: s as unknown as Record<string, unknown> });
     }
   }
 
   /** One force call: the workers start on the block in `xq` (written by the caller), `mine` runs here; returns when all are done. */
   run(energies: boolean, mine: () => void): MdWasmChunk[] {
-    this.dispatch('md-wasm-step', { energies }, mine);
+    this.dispatchStep('md-wasm-step', energies, mine);
     return this.chunks;
+  }
+}
+
+/**
+ * Worker side, after a force call: spin for the next one (claimed by the caller through `spin`)
+ * for up to WORKER_SPIN_MS, running each with `step`; return to the event loop when none comes
+ * or the caller sends the worker back (SPIN_IDLE). `step` reports its own end (mdStepDone).
+ */
+export function spinForSteps(spin: Int32Array, w: number, step: (energies: boolean) => void): void {
+  for (;;) {
+    const until = performance.now() + WORKER_SPIN_MS;
+    let state = Atomics.load(spin, 2 * w);
+    while (state === SPIN_SPINNING && performance.now() < until) state = Atomics.load(spin, 2 * w);
+    if (state === SPIN_SPINNING) state = Atomics.compareExchange(spin, 2 * w, SPIN_SPINNING, SPIN_IDLE);
+    if (state !== SPIN_CLAIMED) return;
+    // Spinning again before the step reports done: the caller only claims or stops a worker after that.
+    Atomics.store(spin, 2 * w, SPIN_SPINNING);
+    step(Atomics.load(spin, 2 * w + 1) === 1);
   }
 }
 

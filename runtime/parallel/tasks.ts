@@ -6,8 +6,8 @@ import type { GemTsModule } from '../gem/run.ts';
 import type { GemParams } from '../gem/model.ts';
 import type { ConvTsModule } from '../bigdft/apply.ts';
 import type { MdTsModule } from '../md/kernels.ts';
-import { mdStepDone, type MdSetupArgs, type MdWasmSetupArgs } from './md.ts';
-import { adoptWasmModule, wasmInstance } from '../md/wasm.ts';
+import { mdStepDone, spinForSteps, SPIN_SPINNING, type MdSetupArgs, type MdWasmSetupArgs } from './md.ts';
+import { adoptWasmModule, wasmInstance, type WasmMd } from '../md/wasm.ts';
 import { searchColumns, type SearchInput } from '../md/clusters.ts';
 import type { MessagePort } from 'node:worker_threads';
 
@@ -110,21 +110,35 @@ export const TASKS: Record<string, TaskFn> = {
     const s = args as unknown as MdSetupArgs;
     md = { s, mods: Promise.all([load<MdTsModule>(s.keyF), load<MdTsModule>(s.keyE)]) };
   },
+  // One force call, then spin for the next ones (runtime/parallel/md.ts: spinForSteps).
   'md-step': async (args) => {
     const cur = md;
     if (!cur) throw new Error('md-step before md-setup');
     const { s } = cur;
-    let err: unknown;
+    let mods: [MdTsModule, MdTsModule] | undefined;
+    let loadErr: unknown;
     try {
-      const [modF, modE] = await cur.mods;
-      s.f.fill(0);
-      s.energy.fill(0);
-      s.fshift.fill(0);
-      (args.energies ? modE : modF).kernel({ ...s.args, f: s.f, energy: s.energy, fshift: s.fshift });
+      mods = await cur.mods;
     } catch (e) {
-      err = e ?? new Error('unknown error');
+      loadErr = e ?? new Error('unknown error');
     }
-    mdStepDone(s.ctl, err);
+    const step = (energies: boolean): void => {
+      let err: unknown = loadErr;
+      try {
+        if (mods) {
+          s.f.fill(0);
+          s.energy.fill(0);
+          s.fshift.fill(0);
+          mods[energies ? 1 : 0].kernel({ ...s.args, f: s.f, energy: s.energy, fshift: s.fshift });
+        }
+      } catch (e) {
+        err = e ?? new Error('unknown error');
+      }
+      mdStepDone(s.ctl, err);
+    };
+    Atomics.store(s.spin, 2 * s.w, SPIN_SPINNING);
+    step(Boolean(args.energies));
+    spinForSteps(s.spin, s.w, step);
   },
   'md-search-port': (a) => {
     searchPort = a.port as MessagePort;
@@ -151,24 +165,38 @@ export const TASKS: Record<string, TaskFn> = {
   'md-wasm-setup': (args) => {
     mdWasm = args as unknown as MdWasmSetupArgs;
   },
-  // Copy the caller's particle block in, compute this range, copy the outputs out.
+  // Copy the caller's particle block in, compute this range, copy the outputs out; then spin
+  // for the next force calls (runtime/parallel/md.ts: spinForSteps).
   'md-wasm-step': async (args) => {
     const s = mdWasm;
-    let err: unknown;
+    if (!s) throw new Error('md-wasm-step before md-wasm-setup');
+    let inst: [WasmMd, WasmMd] | undefined;
+    let loadErr: unknown;
     try {
-      if (!s) throw new Error('md-wasm-step before md-wasm-setup');
-      const w = await wasmInstance(args.energies ? s.keyE : s.keyF);
-      w.bindList(s.list, s.nPadded);
-      w.xqBlock.set(s.xq);
-      w.run(s.list.params, s.e0, s.e1);
-      s.f.set(w.forces);
-      s.energy.set(w.energy);
-      s.fshift.set(w.fshift);
+      inst = [await wasmInstance(s.keyF), await wasmInstance(s.keyE)];
     } catch (e) {
-      err = e ?? new Error('unknown error');
+      loadErr = e ?? new Error('unknown error');
     }
-    if (s) mdStepDone(s.ctl, err);
-    else throw err;
+    const step = (energies: boolean): void => {
+      let err: unknown = loadErr;
+      try {
+        if (inst) {
+          const w = inst[energies ? 1 : 0];
+          w.bindList(s.list, s.nPadded);
+          w.xqBlock.set(s.xq);
+          w.run(s.list.params, s.e0, s.e1);
+          s.f.set(w.forces);
+          s.energy.set(w.energy);
+          s.fshift.set(w.fshift);
+        }
+      } catch (e) {
+        err = e ?? new Error('unknown error');
+      }
+      mdStepDone(s.ctl, err);
+    };
+    Atomics.store(s.spin, 2 * s.w, SPIN_SPINNING);
+    step(Boolean(args.energies));
+    spinForSteps(s.spin, s.w, step);
   },
   'conv-s': async (args) => {
     const a = args as unknown as ConvSPassArgs;
