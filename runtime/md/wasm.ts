@@ -7,7 +7,7 @@
 // interface (`kernel(a: MdArgs)`, outputs accumulated), so a wasm variant runs wherever a TS one
 // does (verification, tuning).
 import type { MdArgs } from '../../generated/md-nonbonded/ts/abi.ts';
-import { wasmBytes } from '../variants.ts';
+import { wasmModule as compiledWasm } from '../variants.ts';
 import type { MdProblem } from './problem.ts';
 import type { MdResult } from './reference.ts';
 import { checkShape, mdShape, type MdTsModule } from './kernels.ts';
@@ -214,27 +214,22 @@ export class WasmMd {
   }
 }
 
-const modules = new Map<string, Promise<WebAssembly.Module>>();
+/** Modules handed to this thread by another (worker threads get the caller's). */
+const adopted = new Map<string, WebAssembly.Module>();
 const instances = new Map<string, Promise<WasmMd>>();
 
 /**
- * The compiled module of a variant in this thread. Worker threads get it from the caller
- * (postMessage shares compiled code between threads), so code the engine has optimized for one
- * thread serves all, instead of each worker starting again from the baseline compiler.
+ * The compiled module of a variant in this thread: one adopted from the caller (postMessage
+ * shares compiled code between threads, so code the engine has optimized for one thread serves
+ * all, instead of each worker starting again from the baseline compiler), else the variant cache's.
  */
 export async function wasmModule(key: string): Promise<WebAssembly.Module> {
-  let p = modules.get(key);
-  if (!p) {
-    p = wasmBytes(key).then((b) => WebAssembly.compile(b as Uint8Array<ArrayBuffer>));
-    p.catch(() => modules.delete(key));
-    modules.set(key, p);
-  }
-  return p;
+  return adopted.get(key) ?? compiledWasm(key);
 }
 
 /** Use this compiled module for `key` in this thread (a worker, given the caller's module). */
 export function adoptWasmModule(key: string, module: WebAssembly.Module): void {
-  if (!modules.has(key)) modules.set(key, Promise.resolve(module));
+  if (!adopted.has(key)) adopted.set(key, module);
 }
 
 /** The instance of a variant in this thread (one per key, shared by its users; bind() before each use). */
