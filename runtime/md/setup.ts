@@ -202,6 +202,8 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     if (o.list === 'full') throw new MdInputError('--list full needs --cluster 1x1 on the TypeScript target');
     keyF = `md-nonbonded.wasm.${semantic}.f32.f.${cluster}.mask.mask`;
   }
+  // the thread count the tuned variant won with (when the run takes the tuned variant as it is)
+  let tunedThreads: number | undefined;
   if (!keyF && !o.cluster && !o.list) {
     // No explicit choice: the variant tuned on this machine (kernforge tune), else the default below.
     // f32: the winner of the f32 class (water-rf-f32 / lj-fluid-f32: TypeScript or WebAssembly
@@ -212,12 +214,17 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     const held: string[] = [];
     let t = precision === 'f32' ? await loadTuned('md-nonbonded', `${base}-f32`, { load: false, warn: (l) => held.push(l) }) : undefined;
     if (!t?.tuned) t = await loadTuned('md-nonbonded', base, { load: false, ...(t ? { warn: () => {} } : {}) });
+    if (t.tuned && t.key.split('.')[1] === 'gpujs') {
+      // gpu.js kernels are not run by the engine (its force calls are synchronous, webgpu's are not)
+      process.stderr.write(`kernforge: the tuned ${t.key} is a gpu.js variant, which run md does not run; it takes a TypeScript variant instead (give --variant or --target to choose)\n`);
+    }
     if (t.tuned) {
       const tp = await variantParams(t.key);
       const target = o.target ?? (tp.target === 'wasm' && precision === 'f32' ? 'wasm' : 'ts');
       const want = { interaction: settings.interaction, ljComb: 'geom', ljShift: settings.shift ? 'shift' : 'plain', output: 'f', target, precision };
       const changes = Object.fromEntries(Object.entries(want).filter(([k, v]) => tp[k] !== v));
       keyF = Object.keys(changes).length === 0 ? t.key : await siblingKey(t.key, changes).catch(() => undefined);
+      if (keyF === t.key) tunedThreads = t.threads;
     } else for (const l of held) process.stderr.write(`${l}\n`); // nothing tuned for either class: say so once, for the f32 one
   }
   if (!keyF) {
@@ -235,7 +242,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
   const keyE = p.output === 'fev' ? keyF : await siblingKey(keyF, { output: 'fev' });
   let threads: number;
   try {
-    threads = parseThreads(o.threads ?? 1, '--threads');
+    threads = parseThreads(o.threads ?? tunedThreads ?? 1, '--threads');
   } catch (e) {
     if (e instanceof ThreadCountError) throw new MdInputError(e.message);
     throw e;
