@@ -110,6 +110,13 @@ async function cmdVerify(keys: string[], o: { target?: string; family?: string }
   return failed > 0 ? 1 : 0;
 }
 
+/** A comma-separated list of positive thread counts (a user error otherwise). */
+function threadList(v: string): number[] {
+  const out = v.split(',').filter(Boolean).map(Number);
+  if (out.length === 0 || out.some((n) => !(Number.isInteger(n) && n >= 1))) throw new UserError(`--threads ${v}: a comma-separated list of positive integers, e.g. 1,2`);
+  return out;
+}
+
 async function cmdBench(family: string, o: Record<string, string>): Promise<number> {
   if (family === 'gem-potential') {
     const { benchGemCommand } = await import('./commands/bench-gem.ts');
@@ -128,6 +135,7 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
       waterSteps: Number(o.waterSteps ?? 200),
       skipLj: o.skip === 'lj',
       skipWater: o.skip === 'water',
+      ...(o.threads ? { threads: threadList(o.threads) } : {}),
     });
     return 0;
   }
@@ -239,7 +247,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--large-reps <n>', 'gem-potential: timed runs per variant on a generated surface (default 1)')
     .option('--reps <n>', 'timed repetitions per variant', '5')
     .option('--targets <list>', 'md-nonbonded: ts,wgsl (default both); gem-potential, bigdft-conv: any of ts,wasm,wgsl,gpujs or gpujs:<mode> (cpu, webasm, webgpu, headlessgl) (default all)')
-    .option('--threads <list>', 'gem-potential, bigdft-conv: thread counts for the best rows on worker threads, e.g. 1,2 (default 1, 2, 4, ... up to the cores)')
+    .option('--threads <list>', 'md, gem-potential, bigdft-conv: thread counts for the best rows on worker threads, e.g. 1,2 (default 1, 2, 4, ... up to the cores)')
     .option('--keys <list>', 'bigdft-conv: ladder variant keys to run (default all)')
     .option('--precisions <list>', 'f32,f64', 'f32,f64')
     .option('--full <yes|no>', 'print every variant, not only the fastest per shape', 'yes')
