@@ -93,16 +93,18 @@ describe('valid specs', () => {
     const s = loadAndValidate(SPEC_PATH);
     expect(s.family).toBe('md-nonbonded');
     expect(s.file).toBe('md-nonbonded.yaml');
-    expect(s.axes.map((a) => a.name)).toEqual(['target', 'interaction', 'ljComb', 'ljShift', 'precision', 'output', 'ewald', 'cluster', 'list', 'excl', 'cutoff', 'scheme', 'workgroup', 'jsplit']);
-    expect(s.axes.filter((a) => a.when).map((a) => a.name)).toEqual(['ewald', 'list', 'scheme', 'workgroup', 'jsplit']);
+    expect(s.axes.map((a) => a.name)).toEqual(['target', 'interaction', 'ljComb', 'ljShift', 'precision', 'output', 'ewald', 'cluster', 'list', 'excl', 'cutoff', 'scheme', 'workgroup', 'jsplit', 'mode']);
+    expect(s.axes.filter((a) => a.when).map((a) => a.name)).toEqual(['ewald', 'list', 'scheme', 'workgroup', 'jsplit', 'mode']);
     expect(s.axes.find((a) => a.name === 'scheme')!.values).toEqual(['entry', 'pair']);
     expect(s.axes.find((a) => a.name === 'workgroup')!.values).toEqual([32, 64, 128, 256]);
     expect(s.rules.map((r) => r.name)).toEqual([
       'wgsl-is-f32', 'pair-fits-workgroup', 'wgsl-masked',
       'wasm-is-f32', 'wasm-geom', 'wasm-excl-mask', 'wasm-no-ewald', 'wasm-no-user-potential',
       'wasm-n4-1x1', 'wasm-n4-2x2', 'wasm-n4-4x2', 'wasm-n4-4x8', 'wasm-n4-8x8',
+      'gpujs-is-f32', 'gpujs-full-list', 'gpujs-square', 'gpujs-builtin',
     ]);
-    expect(s.axes.find((a) => a.name === 'target')!.values).toEqual(['ts', 'wgsl', 'wasm']);
+    expect(s.axes.find((a) => a.name === 'target')!.values).toEqual(['ts', 'wgsl', 'wasm', 'gpujs']);
+    expect(s.axes.find((a) => a.name === 'mode')!.values).toEqual(['cpu', 'webasm', 'headlessgl', 'webgpu']);
     expect(s.library.length).toBeGreaterThan(0);
     const pots = potentials(s);
     expect([...pots.keys()]).toEqual(['buckingham-rf']);
@@ -330,7 +332,7 @@ describe('spec errors (md-nonbonded, via loadAndValidate)', () => {
   it('axis when that refers to a later axis points at the when line', () => {
     const text = laterAxis();
     const { e } = load(text);
-    expect(lineOfLocation(e.location)).toBe(lineOf(text, "cluster == '4x4'"));
+    expect(lineOfLocation(e.location)).toBe(lineOf(text, "lj-ewald' and cluster == '4x4'"));
   });
 
   it('unknown family', () => {

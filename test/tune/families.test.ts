@@ -8,6 +8,7 @@ import { createProgress } from '../../runtime/tune/progress.ts';
 import { cpuDevice, detectDevices } from '../../runtime/tune/devices.ts';
 import { tuningFamilies } from '../../runtime/tune/families/index.ts';
 import { loadTuned } from '../../runtime/tune/tuned.ts';
+import { splitCandidate } from '../../runtime/tune/threads.ts';
 import { variantParams } from '../../runtime/variants.ts';
 import type { CacheFile } from '../../runtime/tune/cache.ts';
 
@@ -78,7 +79,9 @@ describe('real families', () => {
       expect(res.verifyError).toBeLessThanOrEqual(1);
     }
     const t = await loadTuned('bigdft-conv', 'magic-t', { path: out, warn: () => {} });
-    expect(t).toMatchObject({ tuned: true, problem: 'magic-t-small', key: r.rows.find((x) => x.family === 'bigdft-conv')!.chosenKey });
+    // the chosen candidate may carry a thread count (`<key>@2t`): the artefact keeps key and count apart
+    const chosen = splitCandidate(r.rows.find((x) => x.family === 'bigdft-conv')!.chosenKey!);
+    expect(t).toMatchObject({ tuned: true, problem: 'magic-t-small', key: chosen.key, threads: chosen.threads });
     expect(typeof (t.module as { kernel: unknown }).kernel).toBe('function');
   });
 });
