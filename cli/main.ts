@@ -182,12 +182,12 @@ async function cmdMain(): Promise<number> {
     console.log(`\n4. GEM surface potential: ${mol} (eps 80/1, salt 0) -> ${join(out, `${mol}.phi`)}`);
     const s = await runGemWorkload({ molecule: join(data, `gem/${mol}.pqr`), vert: join(data, `gem/${mol}.vert`), output: join(out, `${mol}.phi`) });
     console.log(formatGemSummary(s));
-    summary.push(`GEM ${mol}: ${s.atoms} atoms x ${s.vertices} vertices, ${s.variant.split('.').slice(2).join('.')} (${s.variantSource}), kernel ${(s.kernelSeconds * 1000).toFixed(1)} ms, ${(s.pairsPerSecond / 1e6).toFixed(0)} Mpairs/s`);
+    summary.push(`GEM ${mol}: ${s.atoms} atoms x ${s.vertices} vertices, ${s.variant.split('.').slice(2).join('.')} (${s.variantSource}), kernel ${(s.kernelSeconds * 1000).toFixed(1)} ms, ${(s.pairsPerSecond / 1e6).toFixed(0)} Mpairs/s${s.device ? ` (${s.device})` : ''}`);
   }
   console.log('\n5. BigDFT local Hamiltonian on 128x126x130 (f64, 3 applications)');
   const { runBigdftWorkload } = await import('./commands/bigdft.ts');
   const b = await runBigdftWorkload({ grid: '128x126x130', iterations: 3, log: (m: string) => console.log(m) });
-  summary.push(`BigDFT 128x126x130: H ${b.medianMs.h.toFixed(1)} ms per application (${b.gflops.h.toFixed(2)} GFlop/s); MF ${b.variants.mf.split('.').slice(2).join('.')}, MF^T ${b.variants.mft.split('.').slice(2).join('.')}, T ${b.variants.kin.split('.').slice(2).join('.')}`);
+  summary.push(`BigDFT 128x126x130: H ${b.medianMs.h.toFixed(1)} ms per application (${b.gflops.h.toFixed(2)} GFlop/s, ${b.threads} thread${b.threads > 1 ? 's' : ''}); MF ${b.variants.mf.split('.').slice(2).join('.')}, MF^T ${b.variants.mft.split('.').slice(2).join('.')}, T ${b.variants.kin.split('.').slice(2).join('.')}`);
   console.log('\n6. MD: MiniMD LJ fluid, 4,000 atoms, 100 steps of NVE (f64 kernels, 1x1 list as MiniMD, to compare the thermo digit for digit)');
   const { runMdWorkload } = await import('./commands/md.ts');
   const lj = await runMdWorkload({ system: 'lj', cells: 10, steps: 100, thermo: 50, cluster: '1x1', precision: 'f64' });
@@ -199,7 +199,7 @@ async function cmdMain(): Promise<number> {
   summary.push(`MD LJ fluid (MiniMD): ${lj.stepsPerSecond.toFixed(1)} steps/s, thermo at step 100 ${got === miniMd ? 'identical to' : 'DIFFERENT from'} MiniMD's`);
   console.log('\n7. MD: SPC/E water (884 molecules, GROMACS-equilibrated), RF rc 1.0 nm, SETTLE, leap-frog, 200 steps, the tuned variant');
   const w = await runMdWorkload({ system: 'water', gro: new URL('../test/fixtures/gromacs/spce/conf.gro', import.meta.url).pathname, steps: 200, thermo: 50 });
-  summary.push(`MD SPC/E water: ${w.stepsPerSecond.toFixed(1)} steps/s with ${w.prepared.run.keyF.split('.').slice(2).join('.')}, drift ${w.drift.toExponential(2)} kJ/mol/ps per atom`);
+  summary.push(`MD SPC/E water: ${w.stepsPerSecond.toFixed(1)} steps/s with ${w.prepared.run.keyF.split('.').slice(1).join('.')} on ${w.prepared.run.threads ?? 1} thread(s), drift ${w.drift.toExponential(2)} kJ/mol/ps per atom`);
   console.log(`\nSummary (${secs()} in all):`);
   for (const l of summary) console.log(`  ${l}`);
   return 0;

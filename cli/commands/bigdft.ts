@@ -96,6 +96,8 @@ export interface BigdftSummary {
   /** Flops per application with the paper's count. */
   flops: { mf: number; mft: number; kin: number; h: number };
   gflops: { mf: number; mft: number; kin: number; h: number };
+  /** Worker threads the passes ran on (1: this thread). */
+  threads: number;
 }
 
 export const DEFAULT_GRID = '128x126x130';
@@ -491,7 +493,7 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
   log(`    T    (kinetic)              ${medianMs.kin.toFixed(2).padStart(9)} ms  ${gflops.kin.toFixed(2).padStart(6)} GFlop/s`);
   log(`    V psi_r (potential product) ${medianMs.potential.toFixed(2).padStart(9)} ms`);
 
-  return { grid: dims, points: N, h, precision, variants, verification, convention: CONVENTION, step, iterations: results, medianMs, flops, gflops };
+  return { grid: dims, points: N, h, precision, variants, verification, convention: CONVENTION, step, iterations: results, medianMs, flops, gflops, threads: pool?.size ?? 1 };
 }
 
 /** Add `bigdft` to the `run` command. */

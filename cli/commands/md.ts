@@ -252,7 +252,7 @@ export function registerMd(run: Command): void {
     .option('--precision <p>', 'f64 or f32 when no --variant (default f64; wasm: f32)')
     .option('--list <half|full>', 'neighbour list type for --cluster 1x1 (default half)')
     .option('--ordering <name>', 'memory order of the grid columns: row-major, hilbert, morton, hilbert-rm, hilbert-cm, morton-rm, morton-cm', 'row-major')
-    .option('--threads <n>', 'threads for the non-bonded kernels (1 to twice the CPUs)', '1')
+    .option('--threads <n>', 'threads for the non-bonded kernels, 1 to twice the CPUs (default: the tuned count, else 1)')
     .option('--thermo <n>', 'energies and a thermo line every n steps (default 100)')
     .option('--traj <file>', 'trajectory (.gro or .xyz)')
     .option('--traj-every <n>', 'steps between trajectory frames', '100')
