@@ -485,7 +485,7 @@ export function formatTargets(rows: TuneRow[]): string[] {
     const each = b.map(([t, x]) => `${t} ${x.key.split('.').slice(2).join('.')} ${x.medianMs.toFixed(3)} ms`).join(', ');
     const missing = (r.targets ?? []).filter((t) => !r.bestByTarget![t]);
     const ratio = b.length > 1 ? `; ${b[0]![0]} is ${(b[1]![1].medianMs / b[0]![1].medianMs).toFixed(2)}x faster than the best ${b[1]![0]}` : '';
-    out.push(`${r.device} ${r.family} ${r.problem}: fastest per target: ${each}${ratio}${missing.length ? `; nothing verified on ${missing.join(', ')}` : ''}`);
+    out.push(`${r.device} ${r.family} ${r.problem}: fastest per target: ${each}${ratio}${missing.length ? `; no verified measurement on ${missing.join(', ')} (not evaluated within the budget, or failed)` : ''}`);
   }
   return out;
 }

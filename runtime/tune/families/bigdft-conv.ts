@@ -54,6 +54,8 @@ export const family: TuningFamily = {
     const def = family.defaultKey(device, problem);
     const out = def ? (await sameSemantics(def, o.space)).filter((k) => !k.includes('.direct.')) : [];
     if (spec.precision === 'f64' && def && (device.targets ?? []).includes('wasm')) out.push(...(await sameSemantics(wasmReference(spec.filter), o.space)));
+    // WGSL (f32 classes, on a device with WebGPU): the WGSL variants of the filter
+    if (spec.precision === 'f32' && (device.targets ?? []).includes('wgsl')) out.push(...(await sameSemantics(`bigdft-conv.wgsl.${spec.filter}.periodic.f32.separable-t.16x16.outputs1`, o.space)));
     // gpu.js (f32 classes): the modes that run on this device, whatever its primary target
     const modes: string[] = device.gpujsModes ?? [];
     if (spec.precision === 'f32' && modes.length > 0) {
@@ -65,8 +67,10 @@ export const family: TuningFamily = {
 
   defaultKey(device: Device, problem: string): string | undefined {
     // the workload's own default (cli/commands/bigdft.ts defaultVariants, f64)
-    if (device.target !== 'ts') return undefined;
     const { filter: f, precision } = problemSpec(problem);
+    // WebGPU: the f32 classes start from the plain WGSL tile (16x16, one output per invocation)
+    if (device.target === 'wgsl') return precision === 'f32' ? `bigdft-conv.wgsl.${f}.periodic.f32.separable-t.16x16.outputs1` : undefined;
+    if (device.target !== 'ts') return undefined;
     return defaultVariants(precision)[f === 'magic' ? 'mf' : f === 'magic-t' ? 'mft' : 'kin'];
   },
 
@@ -107,7 +111,19 @@ export const family: TuningFamily = {
         if (cur?.id !== id) {
           cur?.destroy?.();
           cur = undefined;
-          if (key.split('.')[1] === 'gpujs') {
+          if (key.split('.')[1] === 'wgsl') {
+            // one 3-D application: upload, three dispatches, read-back (as the workload sees it)
+            const p = await (await import('../../bigdft/wgsl.ts')).prepareWgsl3d(key, dims, { h: [H, H, H] });
+            cur = {
+              id,
+              run: async (v) => {
+                p.upload(v as Float32Array);
+                await p.dispatch();
+                return p.result();
+              },
+              destroy: () => p.destroy(),
+            };
+          } else if (key.split('.')[1] === 'gpujs') {
             // compiled on the first run (the warm-up); timed with the transfers, as the workload sees it
             const p = await (await import('../../bigdft/gpujs.ts')).prepareGpujs3d(key, dims, { h: [H, H, H] });
             cur = { id, run: (v) => p.run(v), destroy: () => p.destroy() };
