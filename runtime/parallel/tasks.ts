@@ -7,7 +7,35 @@ import type { GemParams } from '../gem/model.ts';
 import type { ConvTsModule } from '../bigdft/apply.ts';
 import type { MdTsModule } from '../md/kernels.ts';
 import { mdStepDone, spinForSteps, SPIN_SPINNING, type MdSetupArgs, type MdWasmSetupArgs } from './md.ts';
-import { adoptWasmModule, wasmInstance, type WasmMd } from '../md/wasm.ts';
+
+/**
+ * A worker's side of the MD force calls: compute this call with the kernels `loaded` resolves to,
+ * report it through the control block (an error, the loading one included, goes there too, so
+ * the caller never waits for nothing), then spin for the next calls the caller hands over
+ * (runtime/parallel/md.ts: spinForSteps).
+ */
+async function serveForceCalls<K>(s: { ctl: Int32Array; spin: Int32Array; w: number }, energies: boolean, loaded: Promise<K>, compute: (kernels: K, energies: boolean) => void): Promise<void> {
+  let kernels: K | undefined;
+  let loadErr: unknown;
+  try {
+    kernels = await loaded;
+  } catch (e) {
+    loadErr = e ?? new Error('unknown error');
+  }
+  const step = (e: boolean): void => {
+    let err: unknown = loadErr;
+    try {
+      if (kernels !== undefined) compute(kernels, e);
+    } catch (x) {
+      err = x ?? new Error('unknown error');
+    }
+    mdStepDone(s.ctl, err);
+  };
+  Atomics.store(s.spin, 2 * s.w, SPIN_SPINNING);
+  step(energies);
+  spinForSteps(s.spin, s.w, step);
+}
+import { adoptWasmModule, wasmInstance } from '../md/wasm.ts';
 import { searchColumns, type SearchInput } from '../md/clusters.ts';
 import type { MessagePort } from 'node:worker_threads';
 
@@ -115,30 +143,12 @@ export const TASKS: Record<string, TaskFn> = {
     const cur = md;
     if (!cur) throw new Error('md-step before md-setup');
     const { s } = cur;
-    let mods: [MdTsModule, MdTsModule] | undefined;
-    let loadErr: unknown;
-    try {
-      mods = await cur.mods;
-    } catch (e) {
-      loadErr = e ?? new Error('unknown error');
-    }
-    const step = (energies: boolean): void => {
-      let err: unknown = loadErr;
-      try {
-        if (mods) {
-          s.f.fill(0);
-          s.energy.fill(0);
-          s.fshift.fill(0);
-          mods[energies ? 1 : 0].kernel({ ...s.args, f: s.f, energy: s.energy, fshift: s.fshift });
-        }
-      } catch (e) {
-        err = e ?? new Error('unknown error');
-      }
-      mdStepDone(s.ctl, err);
-    };
-    Atomics.store(s.spin, 2 * s.w, SPIN_SPINNING);
-    step(Boolean(args.energies));
-    spinForSteps(s.spin, s.w, step);
+    await serveForceCalls(s, Boolean(args.energies), cur.mods, (mods, energies) => {
+      s.f.fill(0);
+      s.energy.fill(0);
+      s.fshift.fill(0);
+      mods[energies ? 1 : 0].kernel({ ...s.args, f: s.f, energy: s.energy, fshift: s.fshift });
+    });
   },
   'md-search-port': (a) => {
     searchPort = a.port as MessagePort;
@@ -170,33 +180,16 @@ export const TASKS: Record<string, TaskFn> = {
   'md-wasm-step': async (args) => {
     const s = mdWasm;
     if (!s) throw new Error('md-wasm-step before md-wasm-setup');
-    let inst: [WasmMd, WasmMd] | undefined;
-    let loadErr: unknown;
-    try {
-      inst = [await wasmInstance(s.keyF), await wasmInstance(s.keyE)];
-    } catch (e) {
-      loadErr = e ?? new Error('unknown error');
-    }
-    const step = (energies: boolean): void => {
-      let err: unknown = loadErr;
-      try {
-        if (inst) {
-          const w = inst[energies ? 1 : 0];
-          w.bindList(s.list, s.nPadded);
-          w.xqBlock.set(s.xq);
-          w.run(s.list.params, s.e0, s.e1);
-          s.f.set(w.forces);
-          s.energy.set(w.energy);
-          s.fshift.set(w.fshift);
-        }
-      } catch (e) {
-        err = e ?? new Error('unknown error');
-      }
-      mdStepDone(s.ctl, err);
-    };
-    Atomics.store(s.spin, 2 * s.w, SPIN_SPINNING);
-    step(Boolean(args.energies));
-    spinForSteps(s.spin, s.w, step);
+    const inst = Promise.all([wasmInstance(s.keyF), wasmInstance(s.keyE)]);
+    await serveForceCalls(s, Boolean(args.energies), inst, (both, energies) => {
+      const w = both[energies ? 1 : 0];
+      w.bindList(s.list, s.nPadded);
+      w.xqBlock.set(s.xq);
+      w.run(s.list.params, s.e0, s.e1);
+      s.f.set(w.forces);
+      s.energy.set(w.energy);
+      s.fshift.set(w.fshift);
+    });
   },
   'conv-s': async (args) => {
     const a = args as unknown as ConvSPassArgs;
