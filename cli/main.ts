@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 /** An error whose message is for the user as it stands. */
 export class UserError extends Error {}
 
-const USER_ERRORS = new Set(['SpecError', 'UnknownVariantError', 'NoAdapterError', 'UserError', 'ExprError', 'GemInputError', 'ConvInputError', 'MdInputError', 'MdBlowUpError', 'GroError', 'TuneOptionsError']);
+const USER_ERRORS = new Set(['SpecError', 'UnknownVariantError', 'NoAdapterError', 'GpujsModeError', 'UserError', 'ExprError', 'GemInputError', 'ConvInputError', 'MdInputError', 'MdBlowUpError', 'GroError', 'TuneOptionsError']);
 
 async function cmdGenerate(specs: string[], o: { out?: string; check?: boolean; quiet?: boolean }): Promise<number> {
   const gen = await import('../generator/index.ts');

@@ -66,6 +66,19 @@ describe('kernforge render / verify', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/wgsl-is-f32/);
   }, 60_000);
+  it('a gpu.js mode that cannot run here is one line and exit 2, in a workload and in verify (a skip there)', () => {
+    // no display: headless WebGL cannot run, whatever the machine
+    const env = { ...process.env, DISPLAY: '' };
+    const key = 'bigdft-conv.gpujs.magic.periodic.f32.separable-t.split.headlessgl';
+    const r = spawnSync('node', [join(root, 'cli/kernforge.mjs'), 'run', 'bigdft', '--grid', '32x34x36', '--precision', 'f32', '--threads', '1', '--variant-mf', key], { encoding: 'utf8', cwd: root, env });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/gpu\.js mode headlessgl is not available here: .*xvfb-run/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    const v = spawnSync('node', [join(root, 'cli/kernforge.mjs'), 'verify', key], { encoding: 'utf8', cwd: root, env });
+    expect(v.status).toBe(0);
+    expect(v.stdout).toMatch(/skip bigdft-conv\.gpujs\.magic\.periodic\.f32\.separable-t\.split\.headlessgl: gpu\.js mode headlessgl is not available/);
+    expect(v.stdout).toMatch(/0 passed, 0 failed, 1 skipped/);
+  }, 120_000);
   it('verifies a variant against the reference', () => {
     const r = cli('verify', 'md-nonbonded.ts.lj-rf.geom.shift.f32.fev.4x4.mask.mask');
     expect(r.status, r.stderr).toBe(0);
