@@ -273,11 +273,12 @@ export function buildPairListBrute(sys: MdSystem, L: ClusterLayout, rlist: numbe
 function flatBoxes(L: ClusterLayout, size: number): Float64Array {
   const nc = L.nPadded / size;
   const bb = new Float64Array(6 * nc);
+  const { atomOf, x: xs } = L;
   for (let c = 0; c < nc; c++) {
     let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
     for (let p = c * size; p < (c + 1) * size; p++) {
-      if (L.atomOf[p]! < 0) continue;
-      const x = L.x[3 * p]!, y = L.x[3 * p + 1]!, z = L.x[3 * p + 2]!;
+      if (atomOf[p]! < 0) continue;
+      const x = xs[3 * p]!, y = xs[3 * p + 1]!, z = xs[3 * p + 2]!;
       if (x < lx) lx = x;
       if (x > hx) hx = x;
       if (y < ly) ly = y;
@@ -285,7 +286,13 @@ function flatBoxes(L: ClusterLayout, size: number): Float64Array {
       if (z < lz) lz = z;
       if (z > hz) hz = z;
     }
-    bb.set([lx, ly, lz, hx, hy, hz], 6 * c);
+    const o = 6 * c;
+    bb[o] = lx;
+    bb[o + 1] = ly;
+    bb[o + 2] = lz;
+    bb[o + 3] = hx;
+    bb[o + 4] = hy;
+    bb[o + 5] = hz;
   }
   return bb;
 }
@@ -325,7 +332,7 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
   }
   if (M === 1 && N === 1 && !opts.generic) return atomPairList(sys, L, rlist, shiftVec);
   const bbI = flatBoxes(L, M);
-  const bbJ = flatBoxes(L, N);
+  const bbJ = N === M ? bbI : flatBoxes(L, N);
   const nci = L.nPadded / M;
   const rl2 = rlist * rlist;
   let rbb = opts.rbb;
@@ -440,36 +447,72 @@ export function columnWork(g: ClusterGrid, M: number, parts: ListPart[]): Float6
 /** The pair-list entries of the columns at memory positions [m0, m1). */
 export function searchColumns(inp: SearchInput, m0: number, m1: number): ListPart {
   const g = inp.grid;
+  const { M, N, maskWords } = inp;
   let slots = 0;
   for (let m = m0; m < m1; m++) slots += g.colEnd[g.columns[m]!]! - g.colStart[g.columns[m]!]!;
-  const nci = Math.ceil(slots / inp.M);
+  const nci = Math.ceil(slots / M);
+  // Work buffers kept from the last search of this thread (the parts returned are copies), sized
+  // for this one up front so they seldom grow during the search.
+  const sc = scratch;
+  const needCi = 4 * Math.max(16, nci * 4);
+  const needCj = Math.max(64, nci * 64);
+  if (sc.ci.length < needCi) sc.ci = new Int32Array(needCi);
+  if (sc.cj.length < needCj) sc.cj = new Int32Array(needCj);
+  if (sc.excl.length < sc.cj.length * maskWords) sc.excl = new Uint32Array(sc.cj.length * maskWords);
+  // Interaction masks of a cluster pair with nI real i atoms and nJ real j atoms (dummies trail).
+  const realMask = new Int32Array(2 * (M + 1) * (N + 1));
+  for (let nI = 0; nI <= M; nI++) {
+    for (let nJ = 0; nJ <= N; nJ++) {
+      let w0 = 0;
+      let w1 = 0;
+      for (let a = 0; a < nI; a++) {
+        for (let b = 0; b < nJ; b++) {
+          const bit = a * N + b;
+          if (bit < 32) w0 |= 1 << bit;
+          else w1 |= 1 << (bit - 32);
+        }
+      }
+      realMask[2 * (nI * (N + 1) + nJ)] = w0;
+      realMask[2 * (nI * (N + 1) + nJ) + 1] = w1;
+    }
+  }
   const st: ColumnSearch = {
     inp,
     // j-clusters that hold an excluded partner of some atom of the current i-cluster.
-    exclJ: new Int32Array(inp.atomOf.length / inp.N).fill(-1),
+    exclJ: new Int32Array(inp.atomOf.length / N).fill(-1),
     nbl: new ColumnNeighbours(),
-    // Growing outputs.
-    ci: new Int32Array(4 * Math.max(16, nci * 4)),
+    ix: new Float64Array(3 * M),
+    realMask,
+    ci: sc.ci,
     nci4: 0,
-    cj: new Int32Array(Math.max(64, nci * 64)),
-    excl: new Uint32Array(Math.max(64, nci * 64) * inp.maskWords),
+    cj: sc.cj,
+    excl: sc.excl,
     ncj: 0,
-    // Per-(i, shift) scratch: candidate j's and their masks, split masked/full.
-    tmpJ: new Int32Array(256),
-    tmpMasked: new Uint8Array(256),
-    tmpMask: new Uint32Array(256 * 2),
+    tmpJ: sc.tmpJ,
     computedPairs: 0,
     bbChecks: 0,
   };
   for (let m = m0; m < m1; m++) searchColumn(st, g.columns[m]!);
+  sc.ci = st.ci;
+  sc.cj = st.cj;
+  sc.excl = st.excl;
+  sc.tmpJ = st.tmpJ;
   return {
     ci: st.ci.slice(0, st.nci4),
     cj: st.cj.slice(0, st.ncj),
-    excl: st.excl.slice(0, st.ncj * inp.maskWords),
+    excl: st.excl.slice(0, st.ncj * maskWords),
     computedPairs: st.computedPairs,
     bbChecks: st.bbChecks,
   };
 }
+
+/** Output and scratch buffers reused from one search to the next (one search at a time per thread). */
+const scratch: { ci: Int32Array; cj: Int32Array; excl: Uint32Array; tmpJ: Int32Array } = {
+  ci: new Int32Array(0),
+  cj: new Int32Array(0),
+  excl: new Uint32Array(0),
+  tmpJ: new Int32Array(256),
+};
 
 /** One list from the parts of consecutive column ranges: j-entry indices offset by the parts before. */
 function joinParts(parts: ListPart[], M: number, N: number, maskWords: number, shiftVec: Float64Array, rlist: number): PairList {
@@ -511,17 +554,22 @@ interface ColumnSearch {
   inp: SearchInput;
   exclJ: Int32Array;
   nbl: ColumnNeighbours;
+  /** The current i-cluster's atoms with the current shift added (x, y, z per atom). */
+  ix: Float64Array;
+  /** Masks (2 words) by real atom counts: realMask[2 (nI (N + 1) + nJ) + w]. */
+  realMask: Int32Array;
   ci: Int32Array;
   nci4: number;
   cj: Int32Array;
   excl: Uint32Array;
   ncj: number;
   tmpJ: Int32Array;
-  tmpMasked: Uint8Array;
-  tmpMask: Uint32Array;
   computedPairs: number;
   bbChecks: number;
 }
+
+/** Margin (nm) on the per-column z window: it only skips j-clusters the box test would reject. */
+const Z_WINDOW_MARGIN = 1e-6;
 
 /**
  * The i-clusters of grid column `col` against their neighbours, appended to the outputs. One call
@@ -529,44 +577,54 @@ interface ColumnSearch {
  * whole function, with complete type feedback, instead of on-stack replacement in a long call.
  */
 function searchColumn(st: ColumnSearch, col: number): void {
-  const { exclJ, nbl } = st;
+  const { exclJ, nbl, ix, realMask } = st;
   const { box, grid: g, M, N, maskWords, rlist, rl2, rbb2, shiftVec, bbI, bbJ, exStart, exList, full0, full1, atomOf, slotOf } = st.inp;
   const [Lx, Ly, Lz] = box;
   const MN = M * N;
+  const N1 = N + 1;
   const xs = st.inp.x;
-  const isExcluded = (a: number, b: number): boolean => csrHas(exStart, exList, a, b);
-  let { ci, nci4, cj, excl, ncj, tmpJ, tmpMasked, tmpMask, computedPairs, bbChecks } = st;
-  const nb = nbl.build(g, col, shiftVec, box, rlist, N);
-  const { shift: nbShift, column: nbC, cursor, bounds } = nbl;
-  for (let i = g.colStart[col]! / M; i < g.colEnd[col]! / M; i++) {
+  const colEnd = g.colEnd;
+  let { ci, nci4, cj, excl, ncj, tmpJ, computedPairs, bbChecks } = st;
+  nbl.build(g, col, shiftVec, box, rlist, N);
+  const { cursor, bounds, jEnd, groupStart, groupShift } = nbl;
+  const ng = nbl.groups;
+  for (let i = g.colStart[col]! / M; i < colEnd[col]! / M; i++) {
     const o = 6 * i;
     if (bbI[o]! > bbI[o + 3]!) continue; // all dummies
     const i0 = i * M;
+    const iEnd = i0 + M;
     const jmin = Math.floor(i0 / N);
-    for (let a = 0; a < M; a++) {
+    let nI = M;
+    while (atomOf[i0 + nI - 1]! < 0) nI--;
+    for (let a = 0; a < nI; a++) {
       const atom = atomOf[i0 + a]!;
-      if (atom < 0) continue;
       for (let k = exStart[atom]!; k < exStart[atom + 1]!; k++) exclJ[Math.floor(slotOf[exList[k]!]! / N)] = i;
     }
-    let k = 0;
-    while (k < nb) {
-      const s = nbShift[k]!;
-      let kEnd = k;
-      while (kEnd < nb && nbShift[kEnd] === s) kEnd++;
+    const bIlx = bbI[o]!, bIly = bbI[o + 1]!, bIlz = bbI[o + 2]!;
+    const bIhx = bbI[o + 3]!, bIhy = bbI[o + 4]!, bIhz = bbI[o + 5]!;
+    for (let gi = 0; gi < ng; gi++) {
+      const s = groupShift[gi]!;
       const shx = shiftVec[3 * s]!, shy = shiftVec[3 * s + 1]!, shz = shiftVec[3 * s + 2]!;
-      const ilx = bbI[o]! + shx, ily = bbI[o + 1]! + shy, ilz = bbI[o + 2]! + shz;
-      const ihx = bbI[o + 3]! + shx, ihy = bbI[o + 4]! + shy, ihz = bbI[o + 5]! + shz;
+      const ilx = bIlx + shx, ily = bIly + shy, ilz = bIlz + shz;
+      const ihx = bIhx + shx, ihy = bIhy + shy, ihz = bIhz + shz;
       // Image of the i box must reach into the unit cell.
-      if (ihx < -rlist || ilx >= Lx + rlist || ihy < -rlist || ily >= Ly + rlist || ihz < -rlist || ilz >= Lz + rlist) {
-        k = kEnd;
-        continue;
+      if (ihx < -rlist || ilx >= Lx + rlist || ihy < -rlist || ily >= Ly + rlist || ihz < -rlist || ilz >= Lz + rlist) continue;
+      for (let a = 0; a < nI; a++) {
+        const pa = 3 * (i0 + a);
+        ix[3 * a] = xs[pa]! + shx;
+        ix[3 * a + 1] = xs[pa + 1]! + shy;
+        ix[3 * a + 2] = xs[pa + 2]! + shz;
       }
+      // Entries with exclusions (or dummies, or the self pair) go straight to the output in
+      // visiting order; the full ones wait in tmpJ and follow them.
+      const entry0 = ncj;
       let nt = 0;
-      const zlo = ilz - rlist, zhi = ihz + rlist;
-      for (; k < kEnd; k++) {
-        const c = nbC[k]!;
-        if (gap2(bounds[4 * k]!, bounds[4 * k + 1]!, ilx, ihx) + gap2(bounds[4 * k + 2]!, bounds[4 * k + 3]!, ily, ihy) >= rl2) continue;
-        const j1 = g.colEnd[c]! / N;
+      const zlo = ilz - rlist;
+      const kEnd = groupStart[gi + 1]!;
+      for (let k = groupStart[gi]!; k < kEnd; k++) {
+        const dxy2 = gap2(bounds[4 * k]!, bounds[4 * k + 1]!, ilx, ihx) + gap2(bounds[4 * k + 2]!, bounds[4 * k + 3]!, ily, ihy);
+        if (dxy2 >= rl2) continue;
+        const j1 = jEnd[k]!;
         if (j1 <= jmin) continue;
         // Columns are z-sorted and the column's i-clusters go up in z: the cursor skips the
         // j-clusters entirely below the i box once (all-dummy clusters only trail a column).
@@ -574,29 +632,44 @@ function searchColumn(st: ColumnSearch, col: number): void {
         while (j < j1 && bbJ[6 * j + 5]! < zlo) j++;
         cursor[k] = j;
         if (j < jmin) j = jmin;
-          for (; j < j1; j++) {
-            const p = 6 * j;
-            if (bbJ[p]! > bbJ[p + 3]!) continue;
-            if (bbJ[p + 2]! > zhi) break;
-            bbChecks++;
-            const d2bb = gap2(bbJ[p]!, bbJ[p + 3]!, ilx, ihx) + gap2(bbJ[p + 1]!, bbJ[p + 4]!, ily, ihy) + gap2(bbJ[p + 2]!, bbJ[p + 5]!, ilz, ihz);
-            if (d2bb >= rl2) continue;
-            const j0s = j * N;
-            const special = exclJ[j] === i || j0s < i0 + M || atomOf[j0s + N - 1]! < 0 || atomOf[i0 + M - 1]! < 0;
-            // The rBB shortcut only for disjoint clusters: a self pair holds no counted pair at distance 0.
-            let within = d2bb < rbb2 && j0s >= i0 + M;
-            // Masks in two scalar words (M*N <= 64).
-            let m0 = full0;
-            let m1 = full1;
-            if (!special) {
-              if (!within) {
-                // Atom pairs until one lies within rlist. (A first pass rejecting j atoms far from
-                // the i box cost more than it saved: 13-22% slower searches.)
-                for (let a = 0; a < M && !within; a++) {
-                  const pa = 3 * (i0 + a);
-                  const xa = xs[pa]! + shx, ya = xs[pa + 1]! + shy, za = xs[pa + 2]! + shz;
-                  for (let b = 0; b < N; b++) {
-                    const pb = 3 * (j0s + b);
+        // The z window this column leaves within rlist of the i box (its x/y gap taken): the
+        // j-clusters outside it are ones the box test rejects.
+        const dz = Math.sqrt(rl2 - dxy2) + Z_WINDOW_MARGIN;
+        const zloC = ilz - dz;
+        const zhiC = ihz + dz;
+        while (j < j1 && bbJ[6 * j + 5]! < zloC) j++;
+        for (; j < j1; j++) {
+          const p = 6 * j;
+          // All-dummy clusters (lo z = +Infinity) only trail a column: they end it here too.
+          if (bbJ[p + 2]! > zhiC) break;
+          bbChecks++;
+          const d2bb = gap2(bbJ[p]!, bbJ[p + 3]!, ilx, ihx) + gap2(bbJ[p + 1]!, bbJ[p + 4]!, ily, ihy) + gap2(bbJ[p + 2]!, bbJ[p + 5]!, ilz, ihz);
+          if (d2bb >= rl2) continue;
+          const j0s = j * N;
+          const selfPair = j0s < iEnd;
+          // The rBB shortcut only for disjoint clusters: a self pair holds no counted pair at distance 0.
+          let within = d2bb < rbb2 && !selfPair;
+          const exJ = exclJ[j] === i;
+          if (!selfPair && !exJ && nI === M && atomOf[j0s + N - 1]! >= 0) {
+            if (!within) {
+              // Atom pairs until one lies within rlist. (A first pass rejecting j atoms far from
+              // the i box cost more than it saved: 13-22% slower searches.)
+              // Both clusters are z-sorted: start from the ends that face each other.
+              if (bbJ[p + 2]! + bbJ[p + 5]! > ilz + ihz) {
+                for (let a = 3 * (M - 1); a >= 0 && !within; a -= 3) {
+                  const xa = ix[a]!, ya = ix[a + 1]!, za = ix[a + 2]!;
+                  for (let pb = 3 * j0s; pb < 3 * j0s + 3 * N; pb += 3) {
+                    const dx = xa - xs[pb]!, dy = ya - xs[pb + 1]!, dz = za - xs[pb + 2]!;
+                    if (dx * dx + dy * dy + dz * dz < rl2) {
+                      within = true;
+                      break;
+                    }
+                  }
+                }
+              } else {
+                for (let a = 0; a < 3 * M && !within; a += 3) {
+                  const xa = ix[a]!, ya = ix[a + 1]!, za = ix[a + 2]!;
+                  for (let pb = 3 * (j0s + N - 1); pb >= 3 * j0s; pb -= 3) {
                     const dx = xa - xs[pb]!, dy = ya - xs[pb + 1]!, dz = za - xs[pb + 2]!;
                     if (dx * dx + dy * dy + dz * dz < rl2) {
                       within = true;
@@ -606,67 +679,107 @@ function searchColumn(st: ColumnSearch, col: number): void {
                 }
               }
               if (!within) continue;
-            } else {
-              m0 = 0;
-              m1 = 0;
-              for (let a = 0; a < M; a++) {
-                const pa = i0 + a;
-                const atomA = atomOf[pa]!;
-                if (atomA < 0) continue;
-                const xa = xs[3 * pa]! + shx, ya = xs[3 * pa + 1]! + shy, za = xs[3 * pa + 2]! + shz;
-                for (let b = 0; b < N; b++) {
-                  const pb = j0s + b;
-                  const atomB = atomOf[pb]!;
-                  if (atomB < 0 || pb <= pa) continue;
-                  if (!within) {
-                    const dx = xa - xs[3 * pb]!, dy = ya - xs[3 * pb + 1]!, dz = za - xs[3 * pb + 2]!;
-                    if (dx * dx + dy * dy + dz * dz < rl2) within = true;
+            }
+            if (nt === tmpJ.length) tmpJ = grow(tmpJ, 2 * nt);
+            tmpJ[nt++] = j;
+            continue;
+          }
+          // Masks in two scalar words (M*N <= 64).
+          let m0 = 0;
+          let m1 = 0;
+          if (selfPair) {
+            for (let a = 0; a < nI; a++) {
+              const pa = i0 + a;
+              const atomA = atomOf[pa]!;
+              const xa = ix[3 * a]!, ya = ix[3 * a + 1]!, za = ix[3 * a + 2]!;
+              for (let b = 0; b < N; b++) {
+                const pb = j0s + b;
+                const atomB = atomOf[pb]!;
+                if (atomB < 0 || pb <= pa) continue;
+                if (!within) {
+                  const dx = xa - xs[3 * pb]!, dy = ya - xs[3 * pb + 1]!, dz = za - xs[3 * pb + 2]!;
+                  if (dx * dx + dy * dy + dz * dz < rl2) within = true;
+                }
+                if (exJ && csrHas(exStart, exList, atomA, atomB)) continue;
+                const bit = a * N + b;
+                if (bit < 32) m0 |= 1 << bit;
+                else m1 |= 1 << (bit - 32);
+              }
+            }
+          } else {
+            // Disjoint clusters: every real pair counts; excluded ones are cleared from the
+            // excluded partners' slots.
+            let nJ = N;
+            while (nJ > 0 && atomOf[j0s + nJ - 1]! < 0) nJ--;
+            if (!within) {
+              for (let a = 0; a < nI && !within; a++) {
+                const xa = ix[3 * a]!, ya = ix[3 * a + 1]!, za = ix[3 * a + 2]!;
+                for (let pb = 3 * j0s; pb < 3 * (j0s + nJ); pb += 3) {
+                  const dx = xa - xs[pb]!, dy = ya - xs[pb + 1]!, dz = za - xs[pb + 2]!;
+                  if (dx * dx + dy * dy + dz * dz < rl2) {
+                    within = true;
+                    break;
                   }
-                  if (exclJ[j] === i && isExcluded(atomA, atomB)) continue;
-                  const bit = a * N + b;
-                  if (bit < 32) m0 |= 1 << bit;
-                  else m1 |= 1 << (bit - 32);
                 }
               }
-              // An all-excluded entry stays: excluded pairs inside the cut-off still get the
-              // reaction-field / Ewald exclusion correction.
-              if (!within) continue;
             }
-            if (nt === tmpJ.length) {
-              tmpJ = grow(tmpJ, 2 * nt);
-              tmpMasked = grow(tmpMasked, 2 * nt);
-              tmpMask = grow(tmpMask, 2 * nt * 2);
+            // An all-excluded entry stays: excluded pairs inside the cut-off still get the
+            // reaction-field / Ewald exclusion correction.
+            if (!within) continue;
+            const r = 2 * (nI * N1 + nJ);
+            m0 = realMask[r]!;
+            m1 = realMask[r + 1]!;
+            if (exJ) {
+              for (let a = 0; a < nI; a++) {
+                const atomA = atomOf[i0 + a]!;
+                for (let e = exStart[atomA]!; e < exStart[atomA + 1]!; e++) {
+                  const b = slotOf[exList[e]!]! - j0s;
+                  if (b < 0 || b >= N) continue;
+                  const bit = a * N + b;
+                  if (bit < 32) m0 &= ~(1 << bit);
+                  else m1 &= ~(1 << (bit - 32));
+                }
+              }
             }
-            tmpJ[nt] = j;
-            tmpMasked[nt] = (m0 | 0) !== (full0 | 0) || (m1 | 0) !== (full1 | 0) ? 1 : 0;
-            tmpMask[2 * nt] = m0;
-            tmpMask[2 * nt + 1] = m1;
-            nt++;
           }
+          if (!within) continue;
+          if ((m0 | 0) === (full0 | 0) && (m1 | 0) === (full1 | 0)) {
+            if (nt === tmpJ.length) tmpJ = grow(tmpJ, 2 * nt);
+            tmpJ[nt++] = j;
+            continue;
+          }
+          if (ncj === cj.length) {
+            cj = grow(cj, 2 * ncj);
+            excl = grow(excl, cj.length * maskWords);
+          }
+          cj[ncj] = j;
+          excl[ncj * maskWords] = m0;
+          if (maskWords === 2) excl[ncj * maskWords + 1] = m1;
+          ncj++;
         }
-      if (nt === 0) continue;
-      // Entries with exclusions first, each group in visiting order (increasing j for the
-      // row-major column order, as the brute-force builder).
+      }
+      if (ncj === entry0 && nt === 0) continue;
       if (nci4 + 4 > ci.length) ci = grow(ci, 2 * ci.length);
       if (ncj + nt > cj.length) {
         cj = grow(cj, 2 * (ncj + nt));
         excl = grow(excl, cj.length * maskWords);
       }
+      for (let t = 0; t < nt; t++) cj[ncj + t] = tmpJ[t]!;
+      if (maskWords === 2) {
+        for (let t = ncj; t < ncj + nt; t++) {
+          excl[2 * t] = full0;
+          excl[2 * t + 1] = full1;
+        }
+      } else {
+        excl.fill(full0, ncj, ncj + nt);
+      }
+      ncj += nt;
       ci[nci4] = i;
       ci[nci4 + 1] = s;
-      ci[nci4 + 2] = ncj;
-      ci[nci4 + 3] = ncj + nt;
+      ci[nci4 + 2] = entry0;
+      ci[nci4 + 3] = ncj;
       nci4 += 4;
-      for (let pass = 1; pass >= 0; pass--) {
-        for (let k = 0; k < nt; k++) {
-          if (tmpMasked[k] !== pass) continue;
-          cj[ncj] = tmpJ[k]!;
-          excl[ncj * maskWords] = tmpMask[2 * k]!;
-          if (maskWords === 2) excl[ncj * maskWords + 1] = tmpMask[2 * k + 1]!;
-          ncj++;
-        }
-      }
-      computedPairs += nt * MN;
+      computedPairs += (ncj - entry0) * MN;
     }
   }
   st.ci = ci;
@@ -675,8 +788,6 @@ function searchColumn(st: ColumnSearch, col: number): void {
   st.excl = excl;
   st.ncj = ncj;
   st.tmpJ = tmpJ;
-  st.tmpMasked = tmpMasked;
-  st.tmpMask = tmpMask;
   st.computedPairs = computedPairs;
   st.bbChecks = bbChecks;
 }
@@ -691,14 +802,25 @@ class ColumnNeighbours {
   shift = new Int32Array(27 * 64);
   column = new Int32Array(27 * 64);
   cursor = new Int32Array(27 * 64);
+  /** One past the column's last j-cluster. */
+  jEnd = new Int32Array(27 * 64);
   /** The column's x and y extent (lo, hi, lo, hi) per entry: no divisions per i-cluster. */
   bounds = new Float64Array(4 * 27 * 64);
+  /** Entries by shift: group g holds entries [groupStart[g], groupStart[g + 1]) of shift groupShift[g]. */
+  groupStart = new Int32Array(28);
+  groupShift = new Int32Array(27);
+  groups = 0;
 
   build(g: ClusterGrid, c: number, shiftVec: Float64Array, box: [number, number, number], rlist: number, N: number): number {
     const cx = Math.floor(c / g.ncy);
     const cy = c % g.ncy;
+    // j-clusters below this column's first i-cluster never pair with it (half list: j >= i in
+    // j-cluster units): columns that end there, and empty ones, are left out.
+    const jFirst = Math.floor(g.colStart[c]! / N);
     let nb = 0;
+    this.groups = 0;
     for (let s = 0; s < 27; s++) {
+      const nb0 = nb;
       const xlo = cx * g.sx + shiftVec[3 * s]! - rlist, xhi = (cx + 1) * g.sx + shiftVec[3 * s]! + rlist;
       const ylo = cy * g.sy + shiftVec[3 * s + 1]! - rlist, yhi = (cy + 1) * g.sy + shiftVec[3 * s + 1]! + rlist;
       if (xhi < 0 || xlo >= box[0] || yhi < 0 || ylo >= box[1]) continue;
@@ -710,12 +832,16 @@ class ColumnNeighbours {
             this.shift = grow(this.shift, 2 * nb);
             this.column = grow(this.column, 2 * nb);
             this.cursor = grow(this.cursor, 2 * nb);
+            this.jEnd = grow(this.jEnd, 2 * nb);
             const b = new Float64Array(8 * nb);
             b.set(this.bounds);
             this.bounds = b;
           }
           const jc = jx * g.ncy + jy;
+          const jEnd = g.colEnd[jc]! / N;
+          if (jEnd <= jFirst || g.colEnd[jc] === g.colStart[jc]) continue;
           this.shift[nb] = s;
+          this.jEnd[nb] = jEnd;
           this.column[nb] = jc;
           this.cursor[nb] = g.colStart[jc]! / N;
           this.bounds[4 * nb] = jx * g.sx;
@@ -724,6 +850,11 @@ class ColumnNeighbours {
           this.bounds[4 * nb + 3] = (jy + 1) * g.sy;
           nb++;
         }
+      }
+      if (nb > nb0) {
+        this.groupShift[this.groups] = s;
+        this.groupStart[this.groups++] = nb0;
+        this.groupStart[this.groups] = nb;
       }
     }
     return nb;
