@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 /** An error whose message is for the user as it stands. */
 export class UserError extends Error {}
 
-const USER_ERRORS = new Set(['SpecError', 'UnknownVariantError', 'NoAdapterError', 'GpujsModeError', 'UserError', 'ExprError', 'GemInputError', 'ConvInputError', 'MdInputError', 'MdBlowUpError', 'GroError', 'TuneOptionsError']);
+const USER_ERRORS = new Set(['SpecError', 'UnknownVariantError', 'NoAdapterError', 'GpujsModeError', 'ThreadCountError', 'UserError', 'ExprError', 'GemInputError', 'ConvInputError', 'MdInputError', 'MdBlowUpError', 'GroError', 'TuneOptionsError']);
 
 async function cmdGenerate(specs: string[], o: { out?: string; check?: boolean; quiet?: boolean }): Promise<number> {
   const gen = await import('../generator/index.ts');
@@ -110,13 +110,6 @@ async function cmdVerify(keys: string[], o: { target?: string; family?: string }
   return failed > 0 ? 1 : 0;
 }
 
-/** A comma-separated list of positive thread counts (a user error otherwise). */
-function threadList(v: string): number[] {
-  const out = v.split(',').filter(Boolean).map(Number);
-  if (out.length === 0 || out.some((n) => !(Number.isInteger(n) && n >= 1))) throw new UserError(`--threads ${v}: a comma-separated list of positive integers, e.g. 1,2`);
-  return out;
-}
-
 async function cmdBench(family: string, o: Record<string, string>): Promise<number> {
   if (family === 'gem-potential') {
     const { benchGemCommand } = await import('./commands/bench-gem.ts');
@@ -135,7 +128,7 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
       waterSteps: Number(o.waterSteps ?? 200),
       skipLj: o.skip === 'lj',
       skipWater: o.skip === 'water',
-      ...(o.threads ? { threads: threadList(o.threads) } : {}),
+      ...(o.threads ? { threads: (await import('../runtime/parallel/pool.ts')).parseThreadList(o.threads) } : {}),
     });
     return 0;
   }

@@ -2,7 +2,7 @@
 // "Measure": TypeScript ladder, C convrot reference, WGSL and wasm rows; issue 7: gpu.js rows and
 // the best rows on worker threads). Options arrive as strings from commander; `grid` is "n1xn2xn3".
 import { benchBigdft, LADDER, BENCH_GRID, BIGDFT_GPUJS_MODES, targetOfKey, type BigdftBenchResult } from '../../bench/bigdft.ts';
-import { parseThreads, ThreadCountError } from '../../runtime/parallel/pool.ts';
+import { parseThreadList, ThreadCountError } from '../../runtime/parallel/pool.ts';
 import { parseGrid, UserError } from './bigdft.ts';
 
 export interface BenchBigdftCommandOptions {
@@ -21,17 +21,13 @@ export interface BenchBigdftCommandOptions {
   log?: (line: string) => void;
 }
 
-/**
- * A comma-separated list of thread counts ("1,2"), each an integer from 1 to twice the CPUs
- * (runtime/parallel parseThreads); `option` names the option in errors. Undefined or '' gives undefined.
- */
+/** parseThreadList for an optional option value (undefined or '' gives undefined), as a user error. */
 export function parseThreadCounts(v: string | number | undefined, option = '--threads'): number[] | undefined {
   if (v === undefined || String(v).trim() === '') return undefined;
-  const parts = String(v).split(',').map((s) => s.trim());
   try {
-    return [...new Set(parts.map((p) => parseThreads(p, option)))].sort((a, b) => a - b);
+    return parseThreadList(v, option);
   } catch (e) {
-    if (e instanceof ThreadCountError) throw new UserError(`${e.message} (in ${option} ${String(v)}: a comma-separated list of thread counts, e.g. 1,2)`);
+    if (e instanceof ThreadCountError) throw new UserError(e.message);
     throw e;
   }
 }

@@ -8,6 +8,7 @@ import { tune, formatSummary, formatTargets, TuneOptionsError, type TuneOptions,
 import type { DeviceId } from '../../runtime/tune/devices.ts';
 import type { StrategyName } from '../../runtime/tune/strategies.ts';
 import { createProgress } from '../../runtime/tune/progress.ts';
+import { parseThreadList } from '../../runtime/parallel/pool.ts';
 
 /** A mistake in the options (the CLI prints it without a stack trace, exit 2). */
 export class UserError extends Error {}
@@ -70,13 +71,6 @@ function devicesOf(s: string | undefined): DeviceId[] {
   throw new UserError(`--device ${d}: allowed cpu, webgpu, all`);
 }
 
-function threadsOf(s: string | undefined): number[] | undefined {
-  if (s === undefined) return undefined;
-  const out = s.split(',').filter(Boolean).map(Number);
-  if (out.length === 0 || out.some((n) => !(Number.isInteger(n) && n >= 1))) throw new UserError(`--threads ${s}: a comma-separated list of positive integers, e.g. 1,2`);
-  return out;
-}
-
 function spaceOf(s: string | undefined): 'library' | 'full' {
   if (s === undefined || s === 'library' || s === 'full') return s ?? 'library';
   throw new UserError(`--space ${s}: allowed library, full`);
@@ -111,7 +105,7 @@ export async function runTuneCommand(families: string[], o: TuneCliOptions): Pro
     remeasure: o.remeasure,
     retryFailed: o.retryFailed,
     runTimeoutS: o.runTimeout,
-    threads: threadsOf(o.threads),
+    threads: o.threads === undefined ? undefined : parseThreadList(o.threads),
     signal: ac.signal,
     log,
     progress: createProgress({ every: o.progressEvery, quiet: o.quiet }),

@@ -24,6 +24,20 @@ export function parseThreads(v: number | string, name = '--threads'): number {
   return x;
 }
 
+/**
+ * A comma-separated list of thread counts ("1,2"), each checked as parseThreads does, sorted and
+ * without repeats; `name` names the option in the error (ThreadCountError).
+ */
+export function parseThreadList(v: string | number, name = '--threads'): number[] {
+  const parts = String(v).split(',').map((s) => s.trim());
+  try {
+    return [...new Set(parts.map((p) => parseThreads(p, name)))].sort((a, b) => a - b);
+  } catch (e) {
+    if (e instanceof ThreadCountError) throw new ThreadCountError(`${e.message} (in ${name} ${String(v)}: a comma-separated list of thread counts, e.g. 1,2)`);
+    throw e;
+  }
+}
+
 /** One task for one worker: the name of a task in tasks.ts and its arguments (structured-cloned; shared typed arrays are shared). */
 export interface Task {
   task: string;
