@@ -18,7 +18,7 @@
 // renormalized, so the energies go down from one iteration to the next.
 import type { Command } from 'commander';
 import { prepare3d, prepareParallel3d, ConvInputError, type Prepared3d } from '../../runtime/bigdft/apply.ts';
-import { Pool, parseThreads, sharedArray, ThreadCountError } from '../../runtime/parallel/pool.ts';
+import { Pool, withPool, parseThreads, sharedArray, ThreadCountError } from '../../runtime/parallel/pool.ts';
 import type { Dims } from '../../runtime/bigdft/reference.ts';
 import { verifyConv } from '../../runtime/bigdft/verify.ts';
 import { NoAdapterError } from '../../runtime/backends/webgpu.ts';
@@ -336,12 +336,7 @@ export async function runBigdftWorkload(opts: BigdftOptions = {}): Promise<Bigdf
     throw e;
   }
   if (threads === 1) return runWorkload(opts);
-  const pool = await Pool.create(threads);
-  try {
-    return await runWorkload(opts, pool);
-  } finally {
-    await pool.close();
-  }
+  return withPool(threads, (pool) => runWorkload(opts, pool));
 }
 
 async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSummary> {

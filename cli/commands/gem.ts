@@ -20,7 +20,7 @@ import {
 import { generateSurface, surfaceOptions, writeVert, type GemSurface, type SurfaceKind } from '../../runtime/gem/surface.ts';
 import { writePicture } from '../../runtime/gem/picture.ts';
 import { runGemParallel, shareGemArgs } from '../../runtime/gem/run.ts';
-import { Pool, parseThreads, ThreadCountError } from '../../runtime/parallel/pool.ts';
+import { Pool, withPool, parseThreads, ThreadCountError } from '../../runtime/parallel/pool.ts';
 
 /** An error whose message is for the user as it stands (the CLI recognises the class by its name). */
 export class UserError extends Error {}
@@ -326,16 +326,13 @@ async function runTsVariant(key: string, precision: GemPrecision, atoms: GemAtom
   const verification = verifyGemModule(mod, precision, atoms, verts, params, region, count);
   if (!verification.ok) throw refuse(key, verification);
   if (threads > 1) {
-    const pool = await Pool.create(threads);
-    try {
+    return withPool(threads, async (pool) => {
       await pool.preload([key]);
       const args = shareGemArgs(gemArgs(atoms, verts, params, precision));
       const tk = performance.now();
       await runGemParallel(pool, key, args);
       return { phi: args.phi, verification, kernelSeconds: (performance.now() - tk) / 1000, device: `TypeScript (this process, ${threads} worker threads)` };
-    } finally {
-      await pool.close();
-    }
+    });
   }
   const args = gemArgs(atoms, verts, params, precision);
   const tk = performance.now();

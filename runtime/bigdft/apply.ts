@@ -12,7 +12,7 @@
 import { loadTsModule, variantParams } from '../variants.ts';
 import { filter, type FilterName } from './filters.ts';
 import type { Boundary, Dims } from './reference.ts';
-import { Pool, parseThreads, sharedArray, splitRange, ThreadCountError, toShared } from '../parallel/pool.ts';
+import { Pool, withPool, parseThreads, sharedArray, splitRange, ThreadCountError, toShared } from '../parallel/pool.ts';
 import type { ConvSPassArgs, ConvTPassArgs } from '../parallel/tasks.ts';
 
 type Real = Float32Array | Float64Array;
@@ -192,14 +192,11 @@ export async function apply3d(key: string, x: ArrayLike<number>, n1: number, n2:
     throw e;
   }
   if (threads > 1) {
-    const pool = await Pool.create(threads);
-    try {
+    return withPool(threads, async (pool) => {
       const pre = await prepareParallel3d(key, dims, pool, o);
       checkInput(x, dims);
       return Float64Array.from(await pre.run(pre.precision === 'f32' ? Float32Array.from(x) : Float64Array.from(x)));
-    } finally {
-      await pool.close();
-    }
+    });
   }
   const pre = await prepare3d(key, dims, o);
   checkInput(x, dims);

@@ -5,7 +5,7 @@ import type { GemArgs } from '../../generated/gem-potential/ts/abi.ts';
 import { loadTsModule, variantParams } from '../variants.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
 import { gemParams, selectRegion, type GemParams, type GemRegion, type GemSettings } from './model.ts';
-import { Pool, splitRange, toShared, parseThreads } from '../parallel/pool.ts';
+import { Pool, withPool, splitRange, toShared, parseThreads } from '../parallel/pool.ts';
 
 export type GemPrecision = 'f32' | 'f64';
 
@@ -71,14 +71,8 @@ export async function runGem(key: string, atoms: GemAtoms, vertices: GemVertices
   const args = gemArgs(atoms, vertices, params, info.precision);
   const threads = opts.pool ? opts.pool.size : parseThreads(opts.threads ?? 1, 'threads');
   if (opts.pool) await runGemParallel(opts.pool, key, args);
-  else if (threads > 1) {
-    const pool = await Pool.create(threads);
-    try {
-      await runGemParallel(pool, key, args);
-    } finally {
-      await pool.close();
-    }
-  } else mod.kernel(args);
+  else if (threads > 1) await withPool(threads, (pool) => runGemParallel(pool, key, args));
+  else mod.kernel(args);
   return { phi: Float64Array.from(args.phi), params, region: info.region };
 }
 

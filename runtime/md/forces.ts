@@ -9,7 +9,7 @@ import { MdProblem, type Precision } from './problem.ts';
 import type { MdSettings } from './interaction.ts';
 import type { MdSystem } from './system.ts';
 import { MdInputError } from './errors.ts';
-import { wasmInstance, WASM_F_WORDS, type WasmMd } from './wasm.ts';
+import { addWasmForces, wasmInstance, WASM_F_WORDS, type WasmMd } from './wasm.ts';
 import { MdThreads, MdWasmThreads } from '../parallel/md.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 
@@ -323,16 +323,5 @@ function wasmForcesToAtoms(blocks: Float32Array[], slotOf: Int32Array, f: Float6
       f[3 * a + 1] += b[k + 4]!;
       f[3 * a + 2] += b[k + 8]!;
     }
-  }
-}
-
-/** Add forces in the wasm cluster layout into f (3 per padded slot). */
-function addWasmForces(b: Float32Array, f: Float64Array): void {
-  const np = (b.length / WASM_F_WORDS) * 4;
-  for (let p = 0; p < np; p++) {
-    const k = WASM_F_WORDS * (p >> 2) + (p & 3);
-    f[3 * p] += b[k]!;
-    f[3 * p + 1] += b[k + 4]!;
-    f[3 * p + 2] += b[k + 8]!;
   }
 }

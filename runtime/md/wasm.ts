@@ -84,10 +84,6 @@ export class WasmMd {
   }
 
   /** Padded particles (4 per cluster) of the bound problem. */
-  get nPadded(): number {
-    return 4 * (this.L?.nc ?? 0);
-  }
-
   /** Views of the whole memory (renewed after it grows). */
   private views(): void {
     if (this.f32.buffer !== this.memory.buffer) {
@@ -202,15 +198,18 @@ export class WasmMd {
 
   /** Add the forces of the last run into `f` (3 per padded slot). */
   addForcesPadded(f: MdArgs['f'] | Float64Array): void {
-    const mf = this.f32;
-    const f0 = this.L!.fP >> 2;
-    const np = 4 * this.L!.nc;
-    for (let p = 0; p < np; p++) {
-      const b = f0 + 12 * (p >> 2) + (p & 3);
-      f[3 * p] += mf[b]!;
-      f[3 * p + 1] += mf[b + 4]!;
-      f[3 * p + 2] += mf[b + 8]!;
-    }
+    addWasmForces(this.forces, f);
+  }
+}
+
+/** Add forces in the wasm cluster layout (WASM_F_WORDS per cluster of 4: x, y, z lanes) into f, 3 per padded slot. */
+export function addWasmForces(b: Float32Array, f: MdArgs['f'] | Float64Array): void {
+  const np = (b.length / WASM_F_WORDS) * 4;
+  for (let p = 0; p < np; p++) {
+    const k = WASM_F_WORDS * (p >> 2) + (p & 3);
+    f[3 * p] += b[k]!;
+    f[3 * p + 1] += b[k + 4]!;
+    f[3 * p + 2] += b[k + 8]!;
   }
 }
 

@@ -13,12 +13,11 @@
 // worker and blocks in Atomics.wait on a shared counter that each worker raises when done.
 import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
-import { Pool, type Task } from './pool.ts';
+import { Pool, toShared, type Task } from './pool.ts';
 import { columnRanges, columnWork, searchColumns, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
 import { wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList } from '../md/wasm.ts';
 
 export type MdInputs = Omit<MdArgs, 'f' | 'energy' | 'fshift'>;
-type Typed = Real | Int32Array | Uint32Array;
 
 /** Control block words: finished workers, error flag, error text length; the text follows. */
 export const MD_CTL_DONE = 0;
@@ -65,25 +64,18 @@ export interface MdSetupArgs {
   w: number;
 }
 
-function share<T extends Typed>(x: T): T {
-  if (x.buffer instanceof SharedArrayBuffer) return x;
-  const Ctor = x.constructor as new (b: SharedArrayBuffer) => T;
-  const y = new Ctor(new SharedArrayBuffer(x.byteLength));
-  y.set(x as never);
-  return y;
-}
 
 /** Move the kernel inputs to shared memory, in place (the object may be cached by its MdProblem). */
 export function shareMdInputs(a: MdInputs): void {
-  a.xq = share(a.xq);
-  a.type = share(a.type);
-  a.ljp = share(a.ljp);
-  a.nbfp = share(a.nbfp);
-  a.ci = share(a.ci);
-  a.cj = share(a.cj);
-  a.excl = share(a.excl);
-  a.shiftVec = share(a.shiftVec);
-  a.params = { ...a.params, tabF: share(a.params.tabF), tabV: share(a.params.tabV) };
+  a.xq = toShared(a.xq);
+  a.type = toShared(a.type);
+  a.ljp = toShared(a.ljp);
+  a.nbfp = toShared(a.nbfp);
+  a.ci = toShared(a.ci);
+  a.cj = toShared(a.cj);
+  a.excl = toShared(a.excl);
+  a.shiftVec = toShared(a.shiftVec);
+  a.params = { ...a.params, tabF: toShared(a.params.tabF), tabV: toShared(a.params.tabV) };
 }
 
 /**
@@ -155,9 +147,9 @@ abstract class MdWorkers {
     const g = inp.grid;
     const shared: SearchInput = {
       ...inp,
-      shiftVec: share(inp.shiftVec), bbI: share(inp.bbI), bbJ: share(inp.bbJ), x: share(inp.x),
-      atomOf: share(inp.atomOf), slotOf: share(inp.slotOf), exStart: share(inp.exStart), exList: share(inp.exList),
-      grid: { ...g, columns: share(g.columns), colStart: share(g.colStart), colEnd: share(g.colEnd) },
+      shiftVec: toShared(inp.shiftVec), bbI: toShared(inp.bbI), bbJ: toShared(inp.bbJ), x: toShared(inp.x),
+      atomOf: toShared(inp.atomOf), slotOf: toShared(inp.slotOf), exStart: toShared(inp.exStart), exList: toShared(inp.exList),
+      grid: { ...g, columns: toShared(g.columns), colStart: toShared(g.colStart), colEnd: toShared(g.colEnd) },
     };
     let mine: ListPart | undefined;
     this.dispatch('md-search', (w) => ({ inp: shared, m0: b[w + 1]!, m1: b[w + 2]!, ctl: this.ctl }), () => {
@@ -388,7 +380,7 @@ export class MdWasmThreads extends MdWorkers {
   /** A new list (after a pair search) of nPadded particles: split by work and handed to the workers. */
   setup(list: WasmList, nPadded: number): void {
     this.checkOpen();
-    const shared = { ci: share(list.ci), cj: share(list.cj), excl: share(list.excl), shiftVec: share(list.shiftVec), params: list.params };
+    const shared = { ci: toShared(list.ci), cj: toShared(list.cj), excl: toShared(list.excl), shiftVec: toShared(list.shiftVec), params: list.params };
     const b = splitByWork(list.ci, this.threads);
     this.mine = b[1]!;
     const nc = nPadded >> 2;

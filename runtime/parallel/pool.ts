@@ -184,9 +184,9 @@ export function sharedArray<T extends Real>(like: T | 'f32' | 'f64', length: num
 }
 
 /** `x` itself when it already lies on a SharedArrayBuffer, else a shared copy. */
-export function toShared<T extends Real>(x: T): T {
+export function toShared<T extends Real | Int32Array | Uint32Array | Uint8Array>(x: T): T {
   if (x.buffer instanceof SharedArrayBuffer) return x;
-  const y = sharedArray(x, x.length);
-  y.set(x);
+  const y = new (x.constructor as new (b: SharedArrayBuffer) => T)(new SharedArrayBuffer(x.byteLength));
+  y.set(x as never);
   return y;
 }
