@@ -160,12 +160,25 @@ export async function variantParams(key: string): Promise<Record<string, string 
   }
 }
 
-async function specFor(key: string) {
-  const gen = await import('../generator/index.ts');
-  const family = key.split('.')[0]!;
-  const path = gen.projectSpecs().find((p: string) => p.endsWith(`/${family}.yaml`));
-  if (!path) throw new UnknownVariantError(`no spec for family "${family}" (key ${key})`);
-  return { spec: gen.loadAndValidate(path), gen };
+const specs = new Map<string, Promise<{ spec: import('../generator/spec.ts').Spec; gen: typeof import('../generator/index.ts') }>>();
+/** The project spec of a family, loaded and validated once per process (with the generator module). */
+export function familySpec(family: string): Promise<{ spec: import('../generator/spec.ts').Spec; gen: typeof import('../generator/index.ts') }> {
+  let p = specs.get(family);
+  if (!p) {
+    p = (async () => {
+      const gen = await import('../generator/index.ts');
+      const path = gen.projectSpecs().find((f: string) => f.endsWith(`/${family}.yaml`));
+      if (!path) throw new UnknownVariantError(`no spec for family "${family}"`);
+      return { spec: gen.loadAndValidate(path), gen };
+    })();
+    p.catch(() => specs.delete(family));
+    specs.set(family, p);
+  }
+  return p;
+}
+
+function specFor(key: string) {
+  return familySpec(key.split('.')[0]!);
 }
 
 // The one place the runtime reaches into the generator: rendering a point outside the library.

@@ -126,11 +126,8 @@ export function defaultWasmVariants(): { mf: string; mft: string; kin: string } 
   return { mf: k('magic'), mft: k('magic-t'), kin: k('kinetic') };
 }
 
-/** Library-style default keys (the 8x1 inline table patterns) for a precision. */
-export function defaultVariants(precision: Precision): { mf: string; mft: string; kin: string } {
-  const k = (f: FilterName) => `bigdft-conv.ts.${f}.periodic.${precision}.separable-t.8x1.inline.table`;
-  return { mf: k('magic'), mft: k('magic-t'), kin: k('kinetic') };
-}
+export { defaultVariants } from '../../runtime/bigdft/filters.ts';
+import { defaultVariants } from '../../runtime/bigdft/filters.ts';
 
 /**
  * The default keys of the workload: per filter not given explicitly, the variant tuned on this

@@ -34,3 +34,9 @@ export function filter(name: FilterName): Filter {
   if (!f) throw new Error(`unknown filter "${name}"; known: ${Object.keys(JSON_KEY).join(', ')}`);
   return f;
 }
+
+/** Library-style default keys of the workload (the 8x1 inline table patterns) for a precision. */
+export function defaultVariants(precision: 'f64' | 'f32'): { mf: string; mft: string; kin: string } {
+  const k = (f: FilterName) => `bigdft-conv.ts.${f}.periodic.${precision}.separable-t.8x1.inline.table`;
+  return { mf: k('magic'), mft: k('magic-t'), kin: k('kinetic') };
+}

@@ -1,7 +1,7 @@
 // Semantic vs tuning axes, read from a family's spec: candidates for a problem are the library
 // variants whose semantic axes (what is computed) equal those of a reference key, so only tuning
 // axes (how fast) vary, whatever axes the spec grows later.
-import { libraryKeys, manifest, variantParams } from '../variants.ts';
+import { familySpec, libraryKeys, manifest, variantParams } from '../variants.ts';
 
 const cache = new Map<string, Promise<Set<string>>>();
 
@@ -9,13 +9,7 @@ const cache = new Map<string, Promise<Set<string>>>();
 export function semanticAxes(family: string): Promise<Set<string>> {
   let p = cache.get(family);
   if (!p) {
-    p = (async () => {
-      const gen = await import('../../generator/index.ts');
-      const path = gen.projectSpecs().find((s: string) => s.endsWith(`/${family}.yaml`));
-      if (!path) throw new Error(`no spec for family "${family}"`);
-      const spec = gen.loadAndValidate(path);
-      return new Set(spec.axes.filter((a: { kind: string }) => a.kind === 'semantic').map((a: { name: string }) => a.name));
-    })();
+    p = familySpec(family).then(({ spec }) => new Set(spec.axes.filter((a) => a.kind === 'semantic').map((a) => a.name)));
     cache.set(family, p);
   }
   return p;
@@ -37,9 +31,7 @@ export async function sameSemantics(reference: string, space: 'library' | 'full'
   const want = await semanticParams(reference);
   const family = reference.split('.')[0]!;
   if (space === 'full') {
-    const gen = await import('../../generator/index.ts');
-    const path = gen.projectSpecs().find((s: string) => s.endsWith(`/${family}.yaml`))!;
-    const spec = gen.loadAndValidate(path);
+    const { spec, gen } = await familySpec(family);
     const choices = Object.fromEntries(Object.entries(want).map(([a, v]) => [a, [v]]));
     return gen.expand(spec, choices).map((v: Record<string, string | number>) => gen.variantKey(spec, v)).sort();
   }
@@ -48,4 +40,13 @@ export async function sameSemantics(reference: string, space: 'library' | 'full'
     const p = m.get(k)!.params;
     return Object.entries(want).every(([a, v]) => String(p[a]) === String(v));
   });
+}
+
+/**
+ * gpu.js variants with the semantic axes of `${stem}.<mode>`, in the given modes only (the mode is
+ * a gpu.js key's last axis); none without modes.
+ */
+export async function inGpujsModes(stem: string, modes: readonly string[] | undefined, space: 'library' | 'full' = 'library'): Promise<string[]> {
+  if (!modes?.length) return [];
+  return (await sameSemantics(`${stem}.${modes[0]}`, space)).filter((k) => modes.includes(k.slice(k.lastIndexOf('.') + 1)));
 }

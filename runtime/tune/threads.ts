@@ -28,12 +28,15 @@ export function threadLadder(cores: number): number[] {
   return [...out];
 }
 
+/** Targets whose runners split their work over CPU worker threads. */
+const THREADED_TARGETS: readonly string[] = ['ts', 'wasm'];
+
 /**
  * Thread counts for a key on a device when the family splits work over CPU worker threads for
  * some targets: the ladder up to the core count on the CPU for those targets, else one.
  */
-export function cpuThreadCounts(key: string, device: { id: string; details: Record<string, unknown> }, targets: readonly string[] = ['ts', 'wasm']): number[] {
-  if (device.id !== 'cpu' || !targets.includes(key.split('.')[1]!)) return [1];
+export function cpuThreadCounts(key: string, device: { id: string; details: Record<string, unknown> }): number[] {
+  if (device.id !== 'cpu' || !THREADED_TARGETS.includes(key.split('.')[1]!)) return [1];
   const cores = Number(device.details.cores) || 1;
   return threadLadder(cores);
 }

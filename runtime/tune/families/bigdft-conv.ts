@@ -14,8 +14,8 @@
 // Verified with the workload's gate (verifyBigdftVariant): the f64 separable reference on a small
 // odd grid (17x19x21, kinetic 31x29x33).
 import { variantParams } from '../../variants.ts';
-import { sameSemantics } from '../semantic.ts';
-import { defaultVariants } from '../../../cli/commands/bigdft.ts';
+import { inGpujsModes, sameSemantics } from '../semantic.ts';
+import { defaultVariants } from '../../bigdft/filters.ts';
 import type { Device } from '../devices.ts';
 import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions } from '../family.ts';
 import { problemOf, type RunOptions } from '../family.ts';
@@ -57,11 +57,7 @@ export const family: TuningFamily = {
     // WGSL (f32 classes, on a device with WebGPU): the WGSL variants of the filter
     if (spec.precision === 'f32' && (device.targets ?? []).includes('wgsl')) out.push(...(await sameSemantics(`bigdft-conv.wgsl.${spec.filter}.periodic.f32.separable-t.16x16.outputs1`, o.space)));
     // gpu.js (f32 classes): the modes that run on this device, whatever its primary target
-    const modes: string[] = device.gpujsModes ?? [];
-    if (spec.precision === 'f32' && modes.length > 0) {
-      const ref = `bigdft-conv.gpujs.${spec.filter}.periodic.f32.separable-t.split.${modes[0]}`;
-      out.push(...(await sameSemantics(ref, o.space)).filter((k) => modes.includes(k.split('.').pop()!)));
-    }
+    if (spec.precision === 'f32') out.push(...(await inGpujsModes(`bigdft-conv.gpujs.${spec.filter}.periodic.f32.separable-t.split`, device.gpujsModes, o.space)));
     return out;
   },
 
@@ -74,7 +70,7 @@ export const family: TuningFamily = {
     return defaultVariants(precision)[f === 'magic' ? 'mf' : f === 'magic-t' ? 'mft' : 'kin'];
   },
 
-  threadCounts: (key: string, device: Device) => cpuThreadCounts(key, device),
+  threadCounts: cpuThreadCounts,
 
   async verifyKey(key: string) {
     const { verifyConv } = await import('../../bigdft/verify.ts');

@@ -12,7 +12,7 @@
 // target (cli/commands/gem.ts verifyGemKey: f32 5e-6, f64 1e-11 of the sum of |terms| per vertex).
 import { existsSync } from 'node:fs';
 import { loadTsModule, variantParams } from '../../variants.ts';
-import { sameSemantics } from '../semantic.ts';
+import { inGpujsModes, sameSemantics } from '../semantic.ts';
 import type { Device } from '../devices.ts';
 import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions, RunOptions } from '../family.ts';
 import { cpuThreadCounts, PoolsByThreads } from '../threads.ts';
@@ -69,13 +69,9 @@ export const family: TuningFamily = {
     const out = await sameSemantics(family.defaultKey(device, problem)!, o.space);
     if (device.target === 'ts' && (device.targets ?? []).includes('wasm')) out.push(...(await sameSemantics(WASM_REFERENCE, o.space)));
     // gpu.js: the modes that run on this device (cpu: cpu, webasm; webgpu: headlessgl, webgpu)
-    const modes: string[] = device.gpujsModes ?? [];
-    if (modes.length > 0) {
-      const ref = `gem-potential.gpujs.region1.f32.zero.unroll1.div.block0.${modes[0]}`;
-      // the gpu.js space of these semantic axes is one key per mode: rendered on demand where the
-      // library lacks it
-      out.push(...(await sameSemantics(ref, 'full')).filter((k) => modes.includes(k.split('.').pop()!)));
-    }
+    // (the gpu.js space of these semantic axes is one key per mode: rendered on demand where the
+    // library lacks it)
+    out.push(...(await inGpujsModes('gem-potential.gpujs.region1.f32.zero.unroll1.div.block0', device.gpujsModes, 'full')));
     return out;
   },
 
@@ -84,7 +80,7 @@ export const family: TuningFamily = {
     return device.target === 'ts' ? 'gem-potential.ts.region1.f32.zero.unroll4.div.block0' : 'gem-potential.wgsl.region1.f32.zero.unroll4.div.block0.workgroup64';
   },
 
-  threadCounts: (key: string, device: Device) => cpuThreadCounts(key, device),
+  threadCounts: cpuThreadCounts,
 
   async verify(key: string, _device: Device, problem: string) {
     // the workload's gate for the key's target (cli/commands/gem.ts verifyGemKey)

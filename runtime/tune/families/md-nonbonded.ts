@@ -20,7 +20,7 @@
 // packed in, forces out, inside the timed region), on 1 to `cores` threads: the thread count is
 // tuned with the variant (the search, single-threaded, is the same for every count).
 import { loadTsModule, variantParams } from '../../variants.ts';
-import { sameSemantics } from '../semantic.ts';
+import { inGpujsModes, sameSemantics } from '../semantic.ts';
 import type { Device } from '../devices.ts';
 import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions, RunOptions } from '../family.ts';
 import { cpuThreadCounts } from '../threads.ts';
@@ -76,10 +76,8 @@ function referenceKey(target: string, s: MdProblemSpec): string | undefined {
  * modes that run on the device (device.gpujsModes; none when gpu.js is off or absent).
  */
 async function gpujsCandidates(device: Device, s: MdProblemSpec, o: CandidateOptions): Promise<string[]> {
-  const modes = device.gpujsModes ?? [];
-  if (s.precision !== 'f32' || modes.length === 0) return [];
-  const ref = `md-nonbonded.gpujs.${s.interaction}.geom.${s.shift}.f32.f.4x4.full.mask.mask.${modes[0]}`;
-  return (await sameSemantics(ref, o.space)).filter((k) => (modes as string[]).includes(k.split('.').pop()!));
+  if (s.precision !== 'f32') return [];
+  return inGpujsModes(`md-nonbonded.gpujs.${s.interaction}.geom.${s.shift}.f32.f.4x4.full.mask.mask`, device.gpujsModes, o.space);
 }
 
 /** The target of a key (md-nonbonded.<target>....). */
@@ -117,7 +115,7 @@ export const family: TuningFamily = {
 
   verifyKey: (key: string) => family.verify(key, undefined as never, ''),
 
-  threadCounts: (key: string, device: Device) => cpuThreadCounts(key, device),
+  threadCounts: cpuThreadCounts,
 
   async verify(key: string) {
     const { verifyVariant } = await import('../../md/verify.ts');
