@@ -30,9 +30,9 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { separable, type Dims } from '../runtime/bigdft/reference.ts';
-import { filter } from '../runtime/bigdft/filters.ts';
+import { defaultVariants, defaultWasmVariants, filter } from '../runtime/bigdft/filters.ts';
 import { prepare3d, prepareParallel3d } from '../runtime/bigdft/apply.ts';
-import { verifyConv } from '../runtime/bigdft/verify.ts';
+import { randomValues, verifyConv } from '../runtime/bigdft/verify.ts';
 import { probeGpu, gpu } from '../runtime/backends/webgpu.ts';
 import { toShared } from '../runtime/parallel/pool.ts';
 import { threadLadder, PoolsByThreads } from '../runtime/tune/threads.ts';
@@ -67,7 +67,7 @@ const gj = (mode: GpujsMode): string => `bigdft-conv.gpujs.magic.periodic.f32.se
 export const BIGDFT_GPUJS_MODES: readonly GpujsMode[] = ['cpu', 'webasm', 'webgpu', 'headlessgl'];
 
 /** The run bigdft workload's default magic-filter keys (cli/commands/bigdft.ts defaultVariants / defaultWasmVariants), timed on threads too. */
-export const BIGDFT_DEFAULT_KEYS = { ts: k('f64', '8x1'), wasm: wa('2x2', 'lines') };
+export const BIGDFT_DEFAULT_KEYS = { ts: defaultVariants('f64').mf, wasm: defaultWasmVariants().mf };
 
 /** The ladder, in table order. Keys outside the library are rendered on demand. */
 export const LADDER: LadderRung[] = [
@@ -205,11 +205,7 @@ export function maxRelError(got: ArrayLike<number>, ref: ArrayLike<number>): num
 
 /** Pseudo-random values in [-1, 1) (LCG), reproducible. */
 export function randomField(n: number, seed = 2024): Float64Array {
-  let s = seed >>> 0;
-  return Float64Array.from({ length: n }, () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 31 - 1;
-  });
+  return randomValues(n, seed);
 }
 
 /** Compile convrot.c into `dir` with `cc -O3 -march=native` (or `flags`); returns the executable or why not. */

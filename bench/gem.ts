@@ -39,6 +39,7 @@ import { shareGemArgs, runGemParallel } from '../runtime/gem/run.ts';
 import { threadLadder, PoolsByThreads } from '../runtime/tune/threads.ts';
 import type { GpujsMode } from '../runtime/backends/gpujs.ts';
 import { asmFacts, formatAsmFacts, type AsmFacts } from './bigdft.ts';
+import { preferredGemKey } from '../cli/commands/gem.ts';
 
 // A full garbage collection before each warm-up keeps earlier garbage out of the measurements.
 setFlagsFromString('--expose-gc');
@@ -430,7 +431,7 @@ function threadPicks(rows: GemBenchRow[], region: GemRegion, withDefaults: boole
     const m = one.filter((r) => r.key.startsWith(prefix));
     return m.length ? m.reduce((a, b) => (a.seconds <= b.seconds ? a : b)) : undefined;
   };
-  const defaults = withDefaults ? [`gem-potential.ts.region${region}.f32.zero.unroll4.div.block0`, `gem-potential.wasm.region${region}.f32.zero.unroll8.div.block0.vertices`] : [];
+  const defaults = withDefaults ? [preferredGemKey(region, 'zero'), preferredGemKey(region, 'zero', 'wasm')] : [];
   const picks = [best('gem-potential.ts.'), best('gem-potential.wasm.'), ...defaults.map((k) => one.find((r) => r.key === k))];
   const out: { rung: string; key: string }[] = [];
   for (const r of picks) if (r && !out.some((o) => o.key === r.key)) out.push({ rung: r.rung, key: r.key });
@@ -891,10 +892,10 @@ export interface GemLargeBenchOptions {
 
 /** The variants timed in the large case: the workload's default, its Newton-Raphson rsqrt form, f64, and WebAssembly SIMD f32x4. */
 export const GEM_LARGE_KEYS = [
-  { rung: 'f32 (run gem default)', key: 'gem-potential.ts.region1.f32.zero.unroll4.div.block0' },
+  { rung: 'f32 (run gem default)', key: preferredGemKey(1, 'zero') },
   { rung: 'rsqrt nr', key: 'gem-potential.ts.region1.f32.zero.unroll4.nr.block0' },
   { rung: 'unrolled f64', key: 'gem-potential.ts.region1.f64.zero.unroll4.div.block0' },
-  { rung: 'wasm f32x4 (8 vertices)', key: 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices' },
+  { rung: 'wasm f32x4 (8 vertices)', key: preferredGemKey(1, 'zero', 'wasm') },
 ];
 
 /** The larger case: a generated SES, region 1, eps 80/1, no salt; both C builds, three TS variants and one wasm variant. */

@@ -117,17 +117,9 @@ export function parseGrid(s: string | Dims): Dims {
   return d;
 }
 
-/**
- * The default WebAssembly SIMD keys: f64x2 lines, 2 positions x 2 lines (the fastest measured on
- * the benchmark grid; wider blocks run out of V8's 16 xmm registers). `kernforge tune` may pick others.
- */
-export function defaultWasmVariants(): { mf: string; mft: string; kin: string } {
-  const k = (f: FilterName) => `bigdft-conv.wasm.${f}.periodic.f64.separable-t.2x2.inline.lines`;
-  return { mf: k('magic'), mft: k('magic-t'), kin: k('kinetic') };
-}
 
-export { defaultVariants } from '../../runtime/bigdft/filters.ts';
-import { defaultVariants } from '../../runtime/bigdft/filters.ts';
+export { defaultVariants, defaultWasmVariants } from '../../runtime/bigdft/filters.ts';
+import { defaultVariants, defaultWasmVariants } from '../../runtime/bigdft/filters.ts';
 
 /**
  * The default keys of the workload: per filter not given explicitly, the variant tuned on this
@@ -135,12 +127,9 @@ import { defaultVariants } from '../../runtime/bigdft/filters.ts';
  */
 export async function tunedVariants(precision: Precision, given: { variantMf?: string; variantMft?: string; variantKin?: string } = {}): Promise<{ mf: string; mft: string; kin: string }> {
   const def = defaultVariants(precision);
-  const { loadTuned } = await import('../../runtime/tune/tuned.ts');
   const pick = async (f: FilterName, explicit: string | undefined, fallback: string): Promise<string> => {
     if (explicit) return fallback;
-    // f32: the f32 class's winner (TS or gpu.js), else the f64 one carried over to f32
-    let t = precision === 'f32' ? await loadTuned('bigdft-conv', `${f}-f32`, { load: false, warn: () => {} }) : undefined;
-    if (!t?.tuned) t = await loadTuned('bigdft-conv', f, { load: false });
+    const t = await tunedEntry(f, precision, false);
     if (!t.tuned) return fallback;
     try {
       const k = precision === 'f64' ? t.key : await siblingKey(t.key, { precision });
@@ -153,14 +142,19 @@ export async function tunedVariants(precision: Precision, given: { variantMf?: s
   return { mf: await pick('magic', given.variantMf, def.mf), mft: await pick('magic-t', given.variantMft, def.mft), kin: await pick('kinetic', given.variantKin, def.kin) };
 }
 
+/** The tuned entry of a filter: f32, the f32 class's winner (TS or gpu.js), else the f64 class's; `quiet`: no fallback warning. */
+async function tunedEntry(f: FilterName, precision: string | undefined, quiet: boolean) {
+  const { loadTuned } = await import('../../runtime/tune/tuned.ts');
+  const t = precision === 'f32' ? await loadTuned('bigdft-conv', `${f}-f32`, { load: false, warn: () => {} }) : undefined;
+  return t?.tuned ? t : loadTuned('bigdft-conv', f, { load: false, ...(quiet ? { warn: () => {} } : {}) });
+}
+
 /** The largest thread count among the tuned filters whose variant the workload takes from tuning (1 when none). */
 async function tunedThreads(given: { precision?: string; variantMf?: string; variantMft?: string; variantKin?: string }): Promise<number> {
-  const { loadTuned } = await import('../../runtime/tune/tuned.ts');
   let n = 1;
   for (const [f, explicit] of [['magic', given.variantMf], ['magic-t', given.variantMft], ['kinetic', given.variantKin]] as const) {
     if (explicit) continue;
-    let t = given.precision === 'f32' ? await loadTuned('bigdft-conv', `${f}-f32`, { load: false, warn: () => {} }) : undefined;
-    if (!t?.tuned) t = await loadTuned('bigdft-conv', f, { load: false, warn: () => {} });
+    const t = await tunedEntry(f, given.precision, true);
     if (t.tuned) n = Math.max(n, t.threads);
   }
   return n;

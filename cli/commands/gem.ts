@@ -393,19 +393,12 @@ async function runWgslVariant(key: string, atoms: GemAtoms, verts: GemVertices, 
  */
 async function runGpujsVariant(key: string, atoms: GemAtoms, verts: GemVertices, params: GemParams, region: GemRegion, count: number): Promise<VariantRun> {
   const { prepareGemGpujs, GpujsModeError } = await import('../../runtime/gem/gpujs.ts');
-  const idx = spread(verts.n, count);
-  let sub;
+  let verification: GemVerification;
   try {
-    sub = await prepareGemGpujs(key, atoms, subset(verts, idx), { params });
+    verification = await verifyGemGpujs(key, atoms, verts, params, region, count);
   } catch (e) {
     if (e instanceof GpujsModeError) throw new UserError(`variant ${key}: ${e.message} (leave out --variant, or give a gem-potential.ts key, to run on the CPU)`);
     throw e;
-  }
-  let verification: GemVerification;
-  try {
-    verification = checkGemPotentials(await sub.run(), idx, GEM_VERIFY_RTOL.f32, atoms, verts, params, region);
-  } finally {
-    sub.destroy();
   }
   if (!verification.ok) throw refuse(key, verification);
   const prep = await prepareGemGpujs(key, atoms, verts, { params });

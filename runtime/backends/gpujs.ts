@@ -113,12 +113,16 @@ export async function gpujsFor(mode: GpujsMode): Promise<GPU> {
   return new GPU({ mode });
 }
 
-/** Call a gpu.js kernel and await its result (webgpu kernels return a Promise, the others the value). */
-export async function callKernel<T = Float32Array>(kernel: unknown, args: readonly unknown[]): Promise<T> {
-  return (await (kernel as (...a: unknown[]) => unknown)(...args)) as T;
-}
-
-/** The class gpu.js must compile a kernel of `mode` into (to check a kernel did not fall back). */
-export function expectedKernelClass(mode: GpujsMode): string {
-  return KERNEL_CLASS[mode];
+/**
+ * Call a gpu.js kernel and await its result (webgpu kernels return a Promise, the others the
+ * value). With `expect`, also check that gpu.js compiled it for that mode (its kernel class after
+ * the call; GpujsModeError naming `key` when it fell back to another backend).
+ */
+export async function callKernel<T = Float32Array>(kernel: unknown, args: readonly unknown[], expect?: { mode: GpujsMode; key: string }): Promise<T> {
+  const out = (await (kernel as (...a: unknown[]) => unknown)(...args)) as T;
+  if (expect) {
+    const cls = kernelClass(kernel);
+    if (cls !== KERNEL_CLASS[expect.mode]) throw new GpujsModeError(`gpu.js ran ${expect.key} as ${cls ?? 'no kernel'}, not ${KERNEL_CLASS[expect.mode]}`);
+  }
+  return out;
 }

@@ -40,3 +40,12 @@ export function defaultVariants(precision: 'f64' | 'f32'): { mf: string; mft: st
   const k = (f: FilterName) => `bigdft-conv.ts.${f}.periodic.${precision}.separable-t.8x1.inline.table`;
   return { mf: k('magic'), mft: k('magic-t'), kin: k('kinetic') };
 }
+
+/**
+ * The default WebAssembly SIMD keys: f64x2 lines, 2 positions x 2 lines (the fastest measured on
+ * the benchmark grid; wider blocks run out of V8's 16 xmm registers). `kernforge tune` may pick others.
+ */
+export function defaultWasmVariants(): { mf: string; mft: string; kin: string } {
+  const k = (f: FilterName) => `bigdft-conv.wasm.${f}.periodic.f64.separable-t.2x2.inline.lines`;
+  return { mf: k('magic'), mft: k('magic-t'), kin: k('kinetic') };
+}

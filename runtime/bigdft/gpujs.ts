@@ -4,7 +4,7 @@
 // outputs, so one compiled kernel serves all three (n and m are scalar arguments). f32 storage
 // and, except in mode cpu, f32 arithmetic. The kinetic filter carries the running sum and the
 // transposed input (a second, copying kernel), as the TypeScript and WGSL passes do.
-import { callKernel, expectedKernelClass, gpujsFor, GpujsModeError, kernelClass, type GpujsMode } from '../backends/gpujs.ts';
+import { callKernel, gpujsFor, type GpujsMode } from '../backends/gpujs.ts';
 import { gpujsModule, variantParams } from '../variants.ts';
 import { filter, type FilterName } from './filters.ts';
 import { checkDims, checkInput, kineticScale, ConvInputError, type Apply3dOptions } from './apply.ts';
@@ -50,16 +50,7 @@ export async function prepareGpujs3d(key: string, dims: Dims, o: Apply3dOptions 
   const transpose = mod.KINETIC ? gpu.createKernel(mod.transpose as never, settings) : undefined;
   const scale = kineticScale(o.h);
   const zero = new Float32Array(size);
-  let checked = false;
-  const call = async (k: unknown, args: unknown[]): Promise<Float32Array> => {
-    const out = await callKernel<Float32Array>(k, args);
-    if (!checked) {
-      const cls = kernelClass(k);
-      if (cls !== expectedKernelClass(mode)) throw new GpujsModeError(`gpu.js ran ${key} as ${cls ?? 'no kernel'}, not ${expectedKernelClass(mode)}`);
-      checked = true;
-    }
-    return out;
-  };
+  const call = (k: unknown, args: unknown[]): Promise<Float32Array> => callKernel<Float32Array>(k, args, { mode, key });
   return {
     key,
     filter: name,

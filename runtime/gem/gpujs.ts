@@ -3,7 +3,7 @@
 // the backend the variant names (`mode`: cpu, webasm, headlessgl or webgpu; runtime/backends/gpujs.ts). The atom-independent terms
 // are folded on the host in f64 (as for WGSL) and handed over as kernel constants; the arrays go
 // in as Float32Array, phi comes back as f32 (precision 'single').
-import { callKernel, expectedKernelClass, gpujsFor, kernelClass, type GpujsMode } from '../backends/gpujs.ts';
+import { callKernel, gpujsFor, type GpujsMode } from '../backends/gpujs.ts';
 import { gpujsModule, variantParams } from '../variants.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
 import { gemParams, type GemParams, type GemRegion } from './model.ts';
@@ -74,9 +74,7 @@ export async function prepareGemGpujs(key: string, atoms: GemAtoms, v: GemVertic
     mode,
     async run() {
       if (v.n === 0) return new Float64Array(0);
-      const out = await callKernel<Float32Array>(kernel, inputs);
-      const cls = kernelClass(kernel);
-      if (cls !== expectedKernelClass(mode)) throw new Error(`variant ${key}: gpu.js compiled it as ${cls ?? 'no kernel'}, not ${expectedKernelClass(mode)} (mode ${mode})`);
+      const out = await callKernel<Float32Array>(kernel, inputs, { mode, key });
       return Float64Array.from(out.subarray(0, v.n));
     },
     destroy() {

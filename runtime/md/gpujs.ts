@@ -7,7 +7,7 @@
 // every pair twice), in f64. Behind the TS kernel interface's outputs: forces, energies and
 // shift forces are accumulated into MdArgs' f, energy, fshift.
 import type { MdArgs } from '../../generated/md-nonbonded/ts/abi.ts';
-import { callKernel, expectedKernelClass, gpujsFor, GpujsModeError, kernelClass, type GpujsMode } from '../backends/gpujs.ts';
+import { callKernel, gpujsFor, GpujsModeError, type GpujsMode } from '../backends/gpujs.ts';
 import { gpujsModule, variantParams } from '../variants.ts';
 import type { MdProblem } from './problem.ts';
 import type { MdResult } from './reference.ts';
@@ -146,9 +146,7 @@ export async function loadGpujsKernel(key: string, o: { source?: string } = {}):
       const threads = mod.ENERGIES ? 2 * nt : nt;
       const fn = kernelFor(a, list.maxJ, threads);
       const named: Record<string, unknown> = { ent: list.ent, cj: nonEmpty(list.cj), rm: nonEmpty(list.rm), xq: a.xq, ljp: inputs.ljp, type: inputs.type, nbfp: inputs.nbfp, sv: inputs.sv, tab: inputs.tab, nt };
-      const out = await callKernel<ArrayLike<ArrayLike<number>>>(fn, mod.ARGS.map((n) => named[n]));
-      const cls = kernelClass(fn);
-      if (cls !== expectedKernelClass(mode)) throw new GpujsModeError(`gpu.js ran ${key} as ${cls ?? 'no kernel'}, not ${expectedKernelClass(mode)}`);
+      const out = await callKernel<ArrayLike<ArrayLike<number>>>(fn, mod.ARGS.map((n) => named[n]), { mode, key });
       const f = a.f;
       let vlj = 0;
       let vc = 0;
