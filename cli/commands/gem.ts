@@ -10,8 +10,8 @@
 // writes GEM's output format atomically (`<file>.tmp`, then rename), and on request pictures of
 // the potential on the surface (--picture x.png / x.html, runtime/gem/picture.ts).
 import { Command, InvalidArgumentError } from 'commander';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, extname, join } from 'node:path';
 import { libraryKeys, loadTsModule, manifest, siblingKey, variantParams } from '../../runtime/variants.ts';
 import {
   GemInputError, readPqr, readVert, gemParams, gemReference, pairPotential, selectRegion, checkVariant, gemArgs, gemVariantInfo,
@@ -21,6 +21,7 @@ import { generateSurface, surfaceOptions, writeVert, type GemSurface, type Surfa
 import { writePicture } from '../../runtime/gem/picture.ts';
 import { runGemParallel, shareGemArgs } from '../../runtime/gem/run.ts';
 import { Pool, withPool, parseThreads, ThreadCountError } from '../../runtime/parallel/pool.ts';
+import { writeFileAtomic } from '../../runtime/files.ts';
 
 /** An error whose message is for the user as it stands (the CLI recognises the class by its name). */
 export class UserError extends Error {}
@@ -270,13 +271,9 @@ export function formatGemOutput(v: GemVertices, phi: ArrayLike<number>): string 
 
 /** Write `text` to `file` through `<file>.tmp` and a rename; nothing is left behind on failure. */
 function writeAtomically(file: string, text: string): void {
-  const tmp = `${file}.tmp`;
   try {
-    mkdirSync(dirname(resolve(file)), { recursive: true });
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
+    writeFileAtomic(file, text);
   } catch (e) {
-    rmSync(tmp, { force: true });
     throw new UserError(`cannot write ${file}: ${(e as Error).message}`);
   }
 }

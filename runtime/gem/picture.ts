@@ -4,9 +4,10 @@
 // zoom; no network). Colours: red negative, white 0, blue positive, clamped symmetrically at a
 // percentile of |phi|. Files are written through `<file>.tmp` and a rename.
 import { deflateSync } from 'node:zlib';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, extname, resolve } from 'node:path';
+
+import { extname } from 'node:path';
 import { GemInputError, type GemVertices } from './io.ts';
+import { writeFileAtomic } from '../files.ts';
 
 export interface PictureOptions {
   /** Image size in pixels (default 800 x 600). */
@@ -282,20 +283,12 @@ draw();
 `;
 }
 
-/** Write a picture (.png or .html by the extension) through `<file>.tmp` and a rename. */
+/** Write a picture (.png or .html by the extension) atomically (runtime/files.ts). */
 export function writePicture(file: string, v: GemVertices, phi: ArrayLike<number>, o: PictureOptions = {}): 'png' | 'html' {
   const ext = extname(file).toLowerCase();
   const kind = ext === '.png' ? 'png' : ext === '.html' || ext === '.htm' ? 'html' : undefined;
   if (!kind) throw new GemInputError(`picture ${file}: the name must end in .png or .html`);
   const body = kind === 'png' ? potentialPng(v, phi, o) : potentialHtml(v, phi, o);
-  const tmp = `${file}.tmp`;
-  try {
-    mkdirSync(dirname(resolve(file)), { recursive: true });
-    writeFileSync(tmp, body);
-    renameSync(tmp, file);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
+  writeFileAtomic(file, body);
   return kind;
 }

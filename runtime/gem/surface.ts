@@ -33,9 +33,10 @@
 // than a grid cell may be classified wrongly; marching tetrahedra places vertices unevenly (some
 // close pairs), so the per-vertex areas vary. Per-vertex areas are a third of the adjacent
 // triangles' areas (after projection); the total is the mesh area.
-import { renameSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+
+
 import { GemInputError, type GemAtoms, type GemVertices } from './io.ts';
+import { writeFileAtomic } from '../files.ts';
 
 export type SurfaceKind = 'ses' | 'sas';
 
@@ -797,15 +798,7 @@ export function formatVert(s: GemSurface, atoms: number, title = 'molecule'): st
   return `${lines.join('\n')}\n`;
 }
 
-/** Write a .vert file through `<file>.tmp` and a rename. */
+/** Write a .vert file atomically (runtime/files.ts). */
 export function writeVert(file: string, s: GemSurface, atoms: number, title?: string): void {
-  const tmp = `${file}.tmp`;
-  try {
-    mkdirSync(dirname(resolve(file)), { recursive: true });
-    writeFileSync(tmp, formatVert(s, atoms, title));
-    renameSync(tmp, file);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
+  writeFileAtomic(file, formatVert(s, atoms, title));
 }

@@ -1,8 +1,8 @@
 // GROMACS .gro coordinate files: a fixed-column reader that infers the field width from the
 // decimal points of the first atom line (as GROMACS's get_w_conf does), a writer with
 // GROMACS's default precision or more (-ndec), and an atomic file write for state files.
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+
+import { join } from 'node:path';
 
 /** A user-facing problem with a .gro file: `file:line: what (allowed: ...)`. */
 export class GroError extends Error {
@@ -178,24 +178,5 @@ export function writeGro(frame: GroFrame, o: WriteGroOptions = {}): string {
   return out.join('\n') + '\n';
 }
 
-/** Write a file atomically: a temporary file in the same folder, flushed, then renamed over `path`. */
-export function writeFileAtomic(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
-  let fd = -1;
-  try {
-    fd = openSync(tmp, 'w');
-    writeSync(fd, text);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = -1;
-    renameSync(tmp, path);
-  } catch (e) {
-    if (fd >= 0) closeSync(fd);
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // already gone
-    }
-    throw e;
-  }
-}
+/** Write a file atomically (runtime/files.ts). */
+export { writeFileAtomic } from '../files.ts';

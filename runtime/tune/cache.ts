@@ -41,10 +41,11 @@
 // not this format, is moved aside to `<file>.corrupt` (with a message) and a fresh cache starts.
 // A file whose device fingerprint differs from the current device is never used: it is moved
 // aside to `<file>.mismatch-<its fingerprint>` (with a message) and a fresh cache starts.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Device } from './devices.ts';
 import type { Params } from './strategies.ts';
+import { writeFileAtomic } from '../files.ts';
 
 export const CACHE_FORMAT = 'kernforge-tune-cache';
 export const CACHE_VERSION = 1;
@@ -90,29 +91,6 @@ export interface CacheFile {
 
 export const resultId = (family: string, problem: string, key: string): string => `${family}|${problem}|${key}`;
 
-/** Write `text` to `file` atomically and durably: temp file, fsync, rename, fsync of the folder. */
-export function writeFileDurable(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const tmp = `${file}.tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
-  try {
-    const d = openSync(dirname(file), 'r');
-    try {
-      fsyncSync(d);
-    } finally {
-      closeSync(d);
-    }
-  } catch {
-    // some file systems refuse to fsync a directory; the rename is still atomic
-  }
-}
 
 /** The cache file of a device in a folder (or the file itself when `where` ends in .json). */
 export function cachePath(where: string | undefined, fingerprint: string): string {
@@ -248,6 +226,6 @@ export class TuneCache {
   }
 
   save(): void {
-    writeFileDurable(this.path, `${JSON.stringify(this.data, null, 1)}\n`);
+    writeFileAtomic(this.path, `${JSON.stringify(this.data, null, 1)}\n`);
   }
 }

@@ -6,11 +6,12 @@
 //
 // Also the shared pieces of bench/tuner.ts: cache loading and validation, exhaustive result sets,
 // replays turned into best-so-far curves, quantiles.
-import { readFileSync, readdirSync, statSync, writeFileSync, renameSync, rmSync, mkdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve, basename } from 'node:path';
 import { replayStrategy } from './strategies.ts';
 import { DEFAULT_CACHE_DIR, type CacheRun } from './cache.ts';
+import { writeFileAtomic } from '../files.ts';
 
 export type TuneStatus = 'ok' | 'wrong' | 'compile-error' | 'timeout' | 'device-lost' | 'error';
 export type Strategy = 'random' | 'annealing' | 'bandit' | 'descent' | 'model' | 'exhaustive';
@@ -756,19 +757,6 @@ ${devRows}
 `;
 }
 
-/** Write `text` to `file` atomically (a temporary file in the same folder, then rename). */
-export function writeAtomic(file: string, text: string): void {
-  const dir = dirname(resolve(file));
-  mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-}
 
 export interface WriteReportResult {
   output: string;
@@ -783,6 +771,6 @@ export async function writeReport(o: { cacheDir?: string; output?: string; seeds
   const data = await buildReportData(caches, { replay: o.replay, seeds: o.seeds, assumeExhaustive: o.assumeExhaustive, cacheDir, now: o.now });
   const html = renderReportHtml(data);
   const output = resolve(o.output ?? 'report.html');
-  writeAtomic(output, html);
+  writeFileAtomic(output, html);
   return { output, data, bytes: Buffer.byteLength(html) };
 }

@@ -23,7 +23,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Device, DeviceId } from './devices.ts';
-import { writeFileDurable } from './cache.ts';
+import { writeFileAtomic } from '../files.ts';
 
 export const TUNED_FORMAT = 'kernforge-tuned';
 export const DEFAULT_TUNED_FILE = 'kernforge-tuned.json';
@@ -83,7 +83,7 @@ export function updateTuned(path: string, device: Pick<Device, 'fingerprint' | '
   const f: TunedFile = cur.file ?? { format: TUNED_FORMAT, version: 1, devices: {}, tuned: {} };
   f.devices[device.fingerprint] = { id: device.id, target: device.target, name: device.name, ...(device.targets ? { targets: [...device.targets] } : {}) };
   ((f.tuned[device.fingerprint] ??= {})[family] ??= {})[problem] = entry;
-  writeFileDurable(path, `${JSON.stringify(f, null, 1)}\n`);
+  writeFileAtomic(path, `${JSON.stringify(f, null, 1)}\n`);
 }
 
 export interface LoadTunedOptions {
