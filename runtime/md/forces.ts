@@ -166,15 +166,7 @@ export class NonbondedForce {
       return res;
     }
     const L = this.problem.layout;
-    const xq = this.args.xq;
-    const off = this.offset;
-    for (let p = 0; p < L.nPadded; p++) {
-      const a = L.atomOf[p]!;
-      if (a < 0) continue;
-      xq[4 * p] = x[3 * a]! + off[3 * p]!;
-      xq[4 * p + 1] = x[3 * a + 1]! + off[3 * p + 1]!;
-      xq[4 * p + 2] = x[3 * a + 2]! + off[3 * p + 2]!;
-    }
+    this.writeXq(x);
     let res: NonbondedEnergies | null = null;
     if (k.par) {
       res = this.computeThreaded(k.par, energies ? k.E : k.F, f, energies);
@@ -233,11 +225,30 @@ export class NonbondedForce {
       const fc = chunks[c]!.f;
       for (let i = 0; i < fs.length; i++) fs[i]! += fc[i]!;
     }
+    return this.finishSums(fs, chunks, f);
+  }
+
+  /** The packed kernel positions (this.args.xq) from x: each real slot's atom plus its image offset. */
+  private writeXq(x: Float64Array): void {
+    const L = this.problem.layout;
+    const xq = this.args.xq;
+    const off = this.offset;
+    for (let p = 0; p < L.nPadded; p++) {
+      const a = L.atomOf[p]!;
+      if (a < 0) continue;
+      xq[4 * p] = x[3 * a]! + off[3 * p]!;
+      xq[4 * p + 1] = x[3 * a + 1]! + off[3 * p + 1]!;
+      xq[4 * p + 2] = x[3 * a + 2]! + off[3 * p + 2]!;
+    }
+  }
+
+  /** An energy step's end: energies and shift forces summed over the ranges' outputs, then finished (virial) with the summed padded forces `fs`. */
+  private finishSums(fs: Float64Array, outs: readonly { energy: ArrayLike<number>; fshift: ArrayLike<number> }[], f: Float64Array): NonbondedEnergies {
     const es = this.energySum;
     const ss = this.fshiftSum;
     es.fill(0);
     ss.fill(0);
-    for (const c of chunks) {
+    for (const c of outs) {
       for (let k = 0; k < 2; k++) es[k]! += c.energy[k]!;
       for (let k = 0; k < 81; k++) ss[k]! += c.fshift[k]!;
     }
@@ -268,27 +279,11 @@ export class NonbondedForce {
       return null;
     }
     // Energy steps: padded forces, the positions as the kernel saw them (virial), and the sums.
-    const xq = args.xq;
-    const off = this.offset;
-    for (let p = 0; p < L.nPadded; p++) {
-      const a = L.atomOf[p]!;
-      if (a < 0) continue;
-      for (let d = 0; d < 3; d++) xq[4 * p + d] = x[3 * a + d]! + off[3 * p + d]!;
-    }
+    this.writeXq(x);
     const fs = this.fSum!;
     fs.fill(0);
     for (const b of blocks) addWasmForces(b, fs);
-    const es = this.energySum;
-    const ss = this.fshiftSum;
-    es.set(inst.energy);
-    ss.set(inst.fshift);
-    for (const c of par?.chunks ?? []) {
-      for (let k = 0; k < 2; k++) es[k]! += c.energy[k]!;
-      for (let k = 0; k < 81; k++) ss[k]! += c.fshift[k]!;
-    }
-    const r = this.problem.finish(this.precision, { f: fs, energy: es, fshift: ss });
-    f.set(r.f);
-    return { vdw: r.vdw, coul: r.coul, virial: r.virial };
+    return this.finishSums(fs, [{ energy: inst.energy, fshift: inst.fshift }, ...(par?.chunks ?? [])], f);
   }
 }
 
