@@ -45,8 +45,9 @@ import { preferredGemKey } from '../cli/commands/gem.ts';
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
 
-/** The bundled samples, beside the repository (shared/data/gem). */
-export const GEM_DATA_DIR = new URL('../../shared/data/gem/', import.meta.url).pathname;
+/** The bundled samples (data/gem, runtime/data.ts). */
+import { GEM_DATA_DIR } from '../runtime/data.ts';
+export { GEM_DATA_DIR };
 /** The C reference's source. */
 export const GEM_REF_SOURCE = new URL('./gem/gem_ref.c', import.meta.url).pathname;
 /** The paper's accuracy bar: RMSE of single-precision variants against the serial version. */

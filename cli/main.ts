@@ -168,7 +168,7 @@ async function cmdMain(): Promise<number> {
         (kept ? ` (the default: the fastest, ${r.bestKey!.split('.').slice(1).join('.')}, was within the measured spread)` : ` ${r.bestMs!.toFixed(2)} ms${r.speedup ? `, ${r.speedup.toFixed(2)}x the default` : ''}`),
     );
   }
-  const data = new URL('../../shared/data/', import.meta.url).pathname;
+  const data = new URL('../data/', import.meta.url).pathname;
   const out = mkdtempSync(join(tmpdir(), 'kernforge-'));
   const { runGemWorkload, formatGemSummary } = await import('./commands/gem.ts');
   for (const mol of ['mb_hhelix', '1uwo_A']) {

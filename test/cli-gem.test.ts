@@ -11,7 +11,7 @@ import { readPqr, readVert, gemParams, type GemTsModule } from '../runtime/gem/i
 import { probeGpu } from '../runtime/backends/webgpu.ts';
 import { loadTsModule } from '../runtime/variants.ts';
 
-const DATA = new URL('../../shared/data/gem/', import.meta.url).pathname;
+const DATA = new URL('../data/gem/', import.meta.url).pathname;
 const PQR = join(DATA, 'mb_hhelix.pqr');
 const VERT = join(DATA, 'mb_hhelix.vert');
 const tmp = () => mkdtempSync(join(tmpdir(), 'kf-gem-'));

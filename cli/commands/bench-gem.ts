@@ -13,7 +13,7 @@ export interface BenchGemCommandOptions {
   reps?: string | number;
   /** Repetitions of the slow naive rung (default 2). */
   naiveReps?: string | number;
-  /** Comma-separated molecules from shared/data/gem (default 1uwo_A,mb_hhelix,nucleosome; one without a .vert gets a generated surface). */
+  /** Comma-separated molecules from data/gem (default 1uwo_A,mb_hhelix,nucleosome; one without a .vert gets a generated surface). */
   molecules?: string;
   /** Vertices per A^2 of generated surfaces (default 3). */
   density?: string | number;

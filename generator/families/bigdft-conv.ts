@@ -4,15 +4,13 @@
 // loaded once and feeds every accumulator that needs it, so templates only print the load,
 // update and store lists built here. WGSL: one transposing pass per dispatch through a padded
 // workgroup buffer (the paper's GPU scheme), the taps unrolled with f32 literals.
-import { readFileSync } from 'node:fs';
+import { RAW_FILTERS, FILTERS_FILE } from '../../runtime/data.ts';
 import { SpecError, type Spec } from '../spec.ts';
 import type { Variant } from '../space.ts';
 import type { FamilyModule } from './types.ts';
 import { wasmContext } from './bigdft-conv-wasm.ts';
 import { gpujsContext } from './bigdft-conv-gpujs.ts';
 
-/** shared/ lies beside the repository (CI clones it at ../shared). */
-export const FILTERS_URL = new URL('../../../shared/data/bigdft/filters.json', import.meta.url);
 
 /** A filter: coefficient k multiplies x[(i + k + offset) mod n]. */
 export interface Filter {
@@ -28,12 +26,12 @@ let filterCache: Record<FilterName, Filter> | undefined;
 /** The three filters of filters.json, decimal strings parsed to the nearest double. */
 export function filters(): Record<FilterName, Filter> {
   if (!filterCache) {
-    const raw = JSON.parse(readFileSync(FILTERS_URL, 'utf8')) as Record<string, { taps: number; lowestOffset: number; coefficients: string[] }>;
+    const raw = RAW_FILTERS;
     const one = (k: string): Filter => {
       const r = raw[k];
-      if (!r || r.coefficients.length !== r.taps) throw new Error(`${FILTERS_URL.pathname}: filter ${k} missing or with a wrong tap count`);
+      if (!r || r.coefficients.length !== r.taps) throw new Error(`${FILTERS_FILE}: filter ${k} missing or with a wrong tap count`);
       // The wrap table and the split loops assume the output point lies under the filter.
-      if (r.lowestOffset > 0 || r.lowestOffset <= -r.taps) throw new Error(`${FILTERS_URL.pathname}: filter ${k} has lowestOffset ${r.lowestOffset} outside (-taps, 0]`);
+      if (r.lowestOffset > 0 || r.lowestOffset <= -r.taps) throw new Error(`${FILTERS_FILE}: filter ${k} has lowestOffset ${r.lowestOffset} outside (-taps, 0]`);
       return { taps: r.taps, offset: r.lowestOffset, coefficients: r.coefficients.map(Number) };
     };
     filterCache = { magic: one(FILTER_KEYS.magic), 'magic-t': one(FILTER_KEYS['magic-t']), kinetic: one(FILTER_KEYS.kinetic) };

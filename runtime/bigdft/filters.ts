@@ -1,7 +1,7 @@
-// The BigDFT filters for the runtime and the references, read from shared/data/bigdft/filters.json
-// (shared/ lies beside the repository). The runtime never imports the generator, so it reads
-// the file itself; both parse the same decimal strings to the nearest double.
-import { readFileSync } from 'node:fs';
+// The BigDFT filters for the runtime and the references, from the bundled data/bigdft/filters.json
+// (runtime/data.ts). The runtime never imports the generator; both parse the same decimal strings
+// to the nearest double.
+import { RAW_FILTERS, FILTERS_FILE } from '../data.ts';
 
 /** Filters of the bigdft-conv family, named as on its `filter` axis. */
 export type FilterName = 'magic' | 'magic-t' | 'kinetic';
@@ -14,7 +14,6 @@ export interface Filter {
   coefficients: Float64Array;
 }
 
-export const FILTERS_URL = new URL('../../../shared/data/bigdft/filters.json', import.meta.url);
 const JSON_KEY: Record<FilterName, string> = { magic: 'magicFilter', 'magic-t': 'magicFilterTransposed', kinetic: 'secondDerivative' };
 
 let cache: Map<FilterName, Filter> | undefined;
@@ -22,11 +21,11 @@ let cache: Map<FilterName, Filter> | undefined;
 /** One filter of filters.json. */
 export function filter(name: FilterName): Filter {
   if (!cache) {
-    const raw = JSON.parse(readFileSync(FILTERS_URL, 'utf8')) as Record<string, { taps: number; lowestOffset: number; coefficients: string[] }>;
+    const raw = RAW_FILTERS;
     cache = new Map();
     for (const [n, k] of Object.entries(JSON_KEY) as [FilterName, string][]) {
       const r = raw[k];
-      if (!r || r.coefficients.length !== r.taps) throw new Error(`${FILTERS_URL.pathname}: filter ${k} missing or with a wrong tap count`);
+      if (!r || r.coefficients.length !== r.taps) throw new Error(`${FILTERS_FILE}: filter ${k} missing or with a wrong tap count`);
       cache.set(n, { name: n, taps: r.taps, offset: r.lowestOffset, coefficients: Float64Array.from(r.coefficients, Number) });
     }
   }

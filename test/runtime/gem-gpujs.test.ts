@@ -10,7 +10,7 @@ import { runGemGpujs, probeGpujsMode, loadGpujsModule, type GpujsMode } from '..
 import { GPUJS_MODES, type GpujsProbe } from '../../runtime/backends/gpujs.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const DATA = new URL('../../../shared/data/gem/', import.meta.url).pathname;
+const DATA = new URL('../../data/gem/', import.meta.url).pathname;
 const MOLS = ['mb_hhelix', '1uwo_A'];
 const keys = libraryKeys('gem-potential', 'gpujs');
 /** Projection lengths that put the evaluation points in each region (A + p vs A and A + 2). */

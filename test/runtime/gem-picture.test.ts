@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { readPqr, readVert, gemParams, gemReference, type GemVertices } from '../../runtime/gem/index.ts';
 import { potentialPng, potentialHtml, writePicture, colourScale, potentialColour, PICTURE_BACKGROUND } from '../../runtime/gem/picture.ts';
 
-const DATA = new URL('../../../shared/data/gem/', import.meta.url).pathname;
+const DATA = new URL('../../data/gem/', import.meta.url).pathname;
 
 function crc32(b: Uint8Array): number {
   let c = ~0;

@@ -10,7 +10,7 @@ import { readPqr, readVert, GemInputError, type GemAtoms } from '../../runtime/g
 import { generateSurface, surfaceMesh, surfaceOptions, writeVert, formatVert, DEFAULT_DENSITY, DEFAULT_PROBE, type GemSurface } from '../../runtime/gem/surface.ts';
 import { compareSurfaceWithMsms, formatSurfaceComparison, type SurfaceComparison } from '../../bench/gem.ts';
 
-const DATA = new URL('../../../shared/data/gem/', import.meta.url).pathname;
+const DATA = new URL('../../data/gem/', import.meta.url).pathname;
 
 const atomsOf = (xyzr: number[][]): GemAtoms => ({
   n: xyzr.length,

@@ -16,7 +16,7 @@ import { verifyGemWasm, runGemWorkload, UserError } from '../../cli/commands/gem
 import { cpuDevice } from '../../runtime/tune/devices.ts';
 import { family as gemFamily } from '../../runtime/tune/families/gem-potential.ts';
 
-const DATA = new URL('../../../shared/data/gem/', import.meta.url).pathname;
+const DATA = new URL('../../data/gem/', import.meta.url).pathname;
 const MOLS = ['mb_hhelix', '1uwo_A'];
 const keys = libraryKeys('gem-potential', 'wasm');
 /** Projection lengths that put the evaluation points in each region (A + p vs A and A + 2). */

@@ -8,7 +8,7 @@ import { probeGpu } from '../../runtime/backends/webgpu.ts';
 import { readPqr, readVert, gemParams, gemReference, gemVariantInfo, type GemAtoms, type GemVertices, type GemRegion } from '../../runtime/gem/index.ts';
 import { runGemWgsl } from '../../runtime/gem/wgsl.ts';
 
-const DATA = new URL('../../../shared/data/gem/', import.meta.url).pathname;
+const DATA = new URL('../../data/gem/', import.meta.url).pathname;
 const probe = await probeGpu();
 const keys = libraryKeys('gem-potential', 'wgsl');
 /** Projection lengths that put the evaluation points in each region (A + p vs A and A + 2). */

@@ -7,7 +7,7 @@ import {
   runGem, gemVariantInfo, GEM_QSCALE, type GemAtoms, type GemVertices, type GemRegion,
 } from '../../runtime/gem/index.ts';
 
-const DATA = new URL('../../../shared/data/gem/', import.meta.url).pathname;
+const DATA = new URL('../../data/gem/', import.meta.url).pathname;
 const keys = libraryKeys('gem-potential', 'ts');
 /** Projection lengths that put the evaluation points in each region (A + p vs A and A + 2). */
 const P_OF: Record<GemRegion, number> = { 1: 0, 2: 1, 3: 3 };

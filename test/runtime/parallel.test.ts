@@ -17,7 +17,7 @@ import type { Dims } from '../../runtime/bigdft/reference.ts';
 import { runGemWorkload, UserError as GemUserError } from '../../cli/commands/gem.ts';
 import { runBigdftWorkload, registerBigdft, UserError as BigdftUserError } from '../../cli/commands/bigdft.ts';
 
-const DATA = new URL('../../../shared/data/gem/', import.meta.url).pathname;
+const DATA = new URL('../../data/gem/', import.meta.url).pathname;
 const atoms = readPqr(join(DATA, 'mb_hhelix.pqr'));
 const verts = readVert(join(DATA, 'mb_hhelix.vert'));
 const quiet = () => {};

@@ -1,5 +1,5 @@
 // Tuning gem-potential for the GEM workload (`kernforge run gem`).
-// Problem 'surface' ('surface-small': every 4th vertex, for quick runs): Mb.Hhelix (shared/data/gem/mb_hhelix.pqr with its MSMS surface), eps 80/1,
+// Problem 'surface' ('surface-small': every 4th vertex, for quick runs): Mb.Hhelix (data/gem/mb_hhelix.pqr with its MSMS surface), eps 80/1,
 // no salt, p = 0: region 1, zero salt, f32 (the workload's precision). Candidates: on the CPU the
 // TS variants and, when the device offers WebAssembly SIMD (targets include wasm), the wasm ones
 // of the same semantic axes (the target aside), so the winner may be either; on WebGPU the WGSL
@@ -19,7 +19,7 @@ import { cpuThreadCounts, PoolsByThreads } from '../threads.ts';
 import { problemOf } from '../family.ts';
 import type { GemAtoms, GemVertices, GemParams, GemTsModule } from '../../gem/index.ts';
 
-export const GEM_DATA = new URL('../../../../shared/data/gem/', import.meta.url).pathname;
+import { GEM_DATA_DIR as GEM_DATA } from '../../data.ts';
 const PROBLEMS: ProblemClass[] = [
   { name: 'surface', description: 'Mb.Hhelix on its MSMS surface (382 atoms x 5884 vertices), region 1, zero salt, f32 (the GEM workload)' },
   { name: 'surface-small', description: 'Mb.Hhelix on every 4th vertex of its surface, as surface', quick: true, serves: 'surface' },
