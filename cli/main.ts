@@ -6,10 +6,8 @@ import { existsSync, writeFileSync, mkdirSync, renameSync, mkdtempSync } from 'n
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
-/** An error whose message is for the user as it stands. */
-export class UserError extends Error {}
-
-const USER_ERRORS = new Set(['SpecError', 'UnknownVariantError', 'NoAdapterError', 'GpujsModeError', 'ThreadCountError', 'UserError', 'ExprError', 'GemInputError', 'ConvInputError', 'MdInputError', 'MdBlowUpError', 'GroError', 'TuneOptionsError']);
+import { UserError, isUserError } from '../runtime/errors.ts';
+export { UserError };
 
 async function cmdGenerate(specs: string[], o: { out?: string; check?: boolean; quiet?: boolean }): Promise<number> {
   const gen = await import('../generator/index.ts');
@@ -196,12 +194,6 @@ async function cmdMain(): Promise<number> {
   console.log(`\nSummary (${secs()} in all):`);
   for (const l of summary) console.log(`  ${l}`);
   return 0;
-}
-
-/** An error of one of the user-error classes, or of a subclass of one. */
-function isUserError(e: unknown): e is Error {
-  for (let p = e as object | null; p; p = Object.getPrototypeOf(p)) if (USER_ERRORS.has(p.constructor?.name)) return true;
-  return false;
 }
 
 /** Run the CLI; returns the exit status. */

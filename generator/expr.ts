@@ -2,6 +2,7 @@
 // arithmetic of user-defined pair potentials. Text is parsed with jsep into an AST,
 // every node is checked against a whitelist, and only then emitted as TypeScript or
 // WGSL or evaluated. Nothing from a spec reaches generated code without this walk.
+import { KernforgeError } from '../runtime/errors.ts';
 import jsep from 'jsep';
 
 jsep.removeBinaryOp('^');
@@ -35,7 +36,7 @@ const ARITH_OPS = new Set(['+', '-', '*', '/', '^']);
 const LOGIC_OPS = new Set(['==', '!=', '<', '<=', '>', '>=', 'and', 'or']);
 
 /** A user error in an expression, with the offending text. */
-export class ExprError extends Error {}
+export class ExprError extends KernforgeError {}
 
 export type Grammar = 'arith' | 'logic';
 

@@ -1,5 +1,6 @@
 // Loading and validating family specs. A spec error names the file, the line and column,
 // the field path, what is wrong and what is allowed; nothing is generated from an invalid spec.
+import { KernforgeError } from '../runtime/errors.ts';
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
@@ -42,7 +43,7 @@ export interface Spec {
 }
 
 /** A user mistake in a spec. */
-export class SpecError extends Error {
+export class SpecError extends KernforgeError {
   constructor(
     readonly file: string,
     readonly location: string,

@@ -1,6 +1,7 @@
 // Finding and loading generated variants by canonical key. Library variants come from the
 // committed bundle and files listed in generated/manifest.json; any other valid point of a
 // spec's space is rendered on demand through the generator's narrow renderVariant interface.
+import { KernforgeError } from './errors.ts';
 import { readFileSync, mkdirSync, writeFileSync, renameSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,7 +19,7 @@ export interface ManifestEntry {
 }
 
 /** A variant key that names nothing loadable. */
-export class UnknownVariantError extends Error {}
+export class UnknownVariantError extends KernforgeError {}
 
 let manifestCache: Map<string, ManifestEntry> | undefined;
 /** Library variants by key. */

@@ -26,12 +26,8 @@ import { GpujsModeError } from '../../runtime/backends/gpujs.ts';
 import { filter, type FilterName } from '../../runtime/bigdft/filters.ts';
 import { variantParams, siblingKey, UnknownVariantError } from '../../runtime/variants.ts';
 
-/**
- * A mistake in the user's input. The CLI prints errors of classes named `UserError` without a
- * stack trace (USER_ERRORS in cli/main.ts); this module does not import main.ts to keep the
- * import graph acyclic, so it declares its own class of that name.
- */
-export class UserError extends Error {}
+export { UserError } from '../../runtime/errors.ts';
+import { UserError } from '../../runtime/errors.ts';
 
 type Real = Float32Array | Float64Array;
 export type Precision = 'f64' | 'f32';

@@ -23,8 +23,8 @@ import { runGemParallel, shareGemArgs } from '../../runtime/gem/run.ts';
 import { Pool, withPool, parseThreads, ThreadCountError } from '../../runtime/parallel/pool.ts';
 import { writeFileAtomic } from '../../runtime/files.ts';
 
-/** An error whose message is for the user as it stands (the CLI recognises the class by its name). */
-export class UserError extends Error {}
+export { UserError } from '../../runtime/errors.ts';
+import { UserError } from '../../runtime/errors.ts';
 
 export interface GemWorkloadOptions {
   /** The molecule's atoms (.pqr). */

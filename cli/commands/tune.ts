@@ -10,8 +10,8 @@ import type { StrategyName } from '../../runtime/tune/strategies.ts';
 import { createProgress } from '../../runtime/tune/progress.ts';
 import { parseThreadList } from '../../runtime/parallel/pool.ts';
 
-/** A mistake in the options (the CLI prints it without a stack trace, exit 2). */
-export class UserError extends Error {}
+export { UserError } from '../../runtime/errors.ts';
+import { UserError } from '../../runtime/errors.ts';
 
 export interface TuneCliOptions {
   device?: string;

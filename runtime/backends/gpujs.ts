@@ -8,6 +8,7 @@
 //   headlessgl  WebGL through the `gl` package: needs it built and a display (xvfb-run -a)
 //   webgpu      WGSL compute shaders through Dawn (the `webgpu` package), on the adapter the
 //               WGSL target uses (runtime/backends/webgpu.ts): navigator.gpu is wired to it
+import { KernforgeError } from '../errors.ts';
 import { GPU } from 'gpu.js';
 
 export type GpujsMode = 'cpu' | 'webasm' | 'headlessgl' | 'webgpu';
@@ -17,7 +18,7 @@ export const GPUJS_MODES: readonly GpujsMode[] = ['cpu', 'webasm', 'headlessgl',
 const KERNEL_CLASS: Record<GpujsMode, string> = { cpu: 'CPUKernel', webasm: 'WebAssemblyKernel', headlessgl: 'HeadlessGLKernel', webgpu: 'WebGPUKernel' };
 
 /** A gpu.js mode that is not available here; the message says why and what it takes. */
-export class GpujsModeError extends Error {}
+export class GpujsModeError extends KernforgeError {}
 
 export type GpujsProbe = { ok: true } | { ok: false; why: string };
 

@@ -1,9 +1,10 @@
 // WebGPU through Dawn (the `webgpu` package). A real GPU is tried first (Vulkan, core
 // feature level); without one, Dawn's OpenGL ES backend on Mesa llvmpipe via surfaceless
 // EGL (compatibility feature level). No adapter at all is reported, not thrown at random.
+import { KernforgeError } from '../errors.ts';
 
 /** No WebGPU adapter could be obtained; the message says what was tried. */
-export class NoAdapterError extends Error {}
+export class NoAdapterError extends KernforgeError {}
 
 export interface GpuContext {
   device: GPUDevice;

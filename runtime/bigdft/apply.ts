@@ -9,6 +9,7 @@
 // WGSL variants run through runtime/bigdft/wgsl.ts (apply3d routes them there); WebAssembly
 // variants (transposing passes in linear memory) through runtime/bigdft/wasm.ts, behind
 // prepare3d and prepareParallel3d like the TypeScript ones.
+import { KernforgeError } from '../errors.ts';
 import { loadTsModule, variantParams } from '../variants.ts';
 import { filter, type FilterName } from './filters.ts';
 import type { Boundary, Dims } from './reference.ts';
@@ -33,7 +34,7 @@ export interface ConvTsModule {
 }
 
 /** Invalid grid or input for a convolution. */
-export class ConvInputError extends Error {}
+export class ConvInputError extends KernforgeError {}
 
 export interface Apply3dOptions {
   /** Grid spacings h1, h2, h3 of the kinetic operator, scale_d = -1 / (2 h_d^2); default 1. */

@@ -1,5 +1,6 @@
 // Readers for GEM's inputs: atoms from PQR files and surface vertices from MSMS .vert files,
 // both into structure-of-arrays form. Every malformed input fails with file:line and why.
+import { KernforgeError } from '../errors.ts';
 import { readFileSync } from 'node:fs';
 
 /** Atoms, structure of arrays (Angstrom, elementary charges). */
@@ -25,7 +26,7 @@ export interface GemVertices {
 }
 
 /** A malformed input file, with the file and line it concerns. */
-export class GemInputError extends Error {}
+export class GemInputError extends KernforgeError {}
 
 const fail = (file: string, line: number, what: string): never => {
   throw new GemInputError(`${file}:${line}: ${what}`);

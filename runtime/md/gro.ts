@@ -1,11 +1,12 @@
 // GROMACS .gro coordinate files: a fixed-column reader that infers the field width from the
 // decimal points of the first atom line (as GROMACS's get_w_conf does), a writer with
 // GROMACS's default precision or more (-ndec), and an atomic file write for state files.
+import { KernforgeError } from '../errors.ts';
 
 import { join } from 'node:path';
 
 /** A user-facing problem with a .gro file: `file:line: what (allowed: ...)`. */
-export class GroError extends Error {
+export class GroError extends KernforgeError {
   constructor(message: string) {
     super(message);
     this.name = 'GroError';

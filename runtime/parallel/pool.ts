@@ -3,11 +3,12 @@
 // inputs and writes its slice of the output in place: nothing is copied between threads. The
 // main thread posts one task per worker and awaits their replies. An idle pool does not keep the
 // process alive (its workers are unref'd between runs); close() ends the workers.
+import { KernforgeError } from '../errors.ts';
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 
 /** A thread count that is not an integer in 1..maxThreads(). */
-export class ThreadCountError extends RangeError {}
+export class ThreadCountError extends KernforgeError {}
 
 /** The largest thread count accepted: twice the logical CPUs. */
 export function maxThreads(): number {

@@ -6,6 +6,7 @@
 //
 // Also the shared pieces of bench/tuner.ts: cache loading and validation, exhaustive result sets,
 // replays turned into best-so-far curves, quantiles.
+import { KernforgeError } from '../errors.ts';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve, basename } from 'node:path';
@@ -65,9 +66,7 @@ export type ReplayFn = (
 export const defaultReplay: ReplayFn = replayStrategy;
 
 /** A problem with the cache folder or one of its files; the message is for the user as it stands. */
-export class ReportInputError extends Error {
-  override name = 'ReportInputError';
-}
+export class ReportInputError extends KernforgeError {}
 
 export const NON_EXHAUSTIVE: Strategy[] = ['random', 'annealing', 'bandit', 'descent', 'model'];
 export const STRATEGIES: Strategy[] = [...NON_EXHAUSTIVE, 'exhaustive'];

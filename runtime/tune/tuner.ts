@@ -19,6 +19,7 @@
 // (TuningFamily.threadCounts); (key, threads) pairs are then the candidates, `threads` one more
 // axis for the strategies, and the winner's count goes to the tuned artefact with its key. A
 // variant is verified once per session, whatever the thread counts it is timed with.
+import { KernforgeError } from '../errors.ts';
 import type { Device, DeviceId, GpujsModes, WasmSimdProbe } from './devices.ts';
 import { deviceById, DEVICE_IDS, watchDeviceLost } from './devices.ts';
 import { TuneCache, type CacheResult, type CacheRun, type ResultStatus } from './cache.ts';
@@ -30,7 +31,7 @@ import { updateTuned, tunedPath } from './tuned.ts';
 import { candidateId, splitCandidate } from './threads.ts';
 
 /** Bad tuning options (the CLI prints the message, exit status 2). */
-export class TuneOptionsError extends Error {}
+export class TuneOptionsError extends KernforgeError {}
 /** Thrown inside evaluate to stop a strategy. */
 class StopTuning extends Error {
   constructor(readonly why: 'interrupted' | 'time-limit' | 'device-lost') {
