@@ -9,7 +9,11 @@
 //   webgpu      WGSL compute shaders through Dawn (the `webgpu` package), on the adapter the
 //               WGSL target uses (runtime/backends/webgpu.ts): navigator.gpu is wired to it
 import { KernforgeError } from '../errors.ts';
-import { GPU } from 'gpu.js';
+import type { GPU } from 'gpu.js';
+
+/** gpu.js itself, loaded on first use (importing kernforge does not load it). */
+let gpujsLib: Promise<typeof import('gpu.js')> | undefined;
+const loadGpujs = (): Promise<typeof import('gpu.js')> => (gpujsLib ??= import('gpu.js'));
 
 export type GpujsMode = 'cpu' | 'webasm' | 'headlessgl' | 'webgpu';
 export const GPUJS_MODES: readonly GpujsMode[] = ['cpu', 'webasm', 'headlessgl', 'webgpu'];
@@ -70,6 +74,7 @@ export function probeGpujsMode(mode: GpujsMode): Promise<GpujsProbe> {
           return { ok: false, why: 'gpu.js mode headlessgl is not available in this process: WebGPU (Dawn) is open here, and Mesa cannot serve headless-gl and Dawn in one process (run headlessgl variants in a process of their own, e.g. kernforge run gem --variant ...headlessgl under xvfb-run)' };
         }
         if (mode === 'webgpu') await wireNavigator();
+        const { GPU } = await loadGpujs();
         gpu = new GPU({ mode });
         const k = gpu.createKernel(function (this: { thread: { x: number } }, a: number[]) {
           return a[this.thread.x]! * 2.5;
@@ -111,6 +116,7 @@ export async function availableGpujsModes(modes: readonly GpujsMode[] = GPUJS_MO
 export async function gpujsFor(mode: GpujsMode): Promise<GPU> {
   const r = await probeGpujsMode(mode);
   if (!r.ok) throw new GpujsModeError(r.why);
+  const { GPU } = await loadGpujs();
   return new GPU({ mode });
 }
 

@@ -50,7 +50,9 @@ interface Pending {
   reject(e: Error): void;
 }
 
-const WORKER_URL = new URL('./worker.mjs', import.meta.url);
+// From the sources (under tsx or vitest) the worker entry registers the TypeScript loader first;
+// compiled (dist/), the worker is plain JavaScript.
+const WORKER_URL = import.meta.url.endsWith('.ts') ? new URL('./worker.mjs', import.meta.url) : new URL('./worker.js', import.meta.url);
 
 export class Pool {
   private readonly workers: Worker[];

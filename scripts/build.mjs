@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// `npm run build`: compile runtime/, cli/ and generator/ to dist/ (ESM JavaScript, .d.ts, source
+// maps: tsconfig.build.json), then copy beside them what they read at run time, so that dist/
+// has the repository's layout and every `new URL('../x/', import.meta.url)` resolves the same:
+//   data/                 the bundled molecules and filter coefficients
+//   generated/            the committed kernel library: manifest, TypeScript bundles, .wasm
+//                         binaries, WGSL and gpu.js sources (not the per-variant .ts and .wat
+//                         sources, which the bundles and binaries already hold)
+//   specs/, templates/    for `kernforge generate` and variants rendered on demand
+// The package ships dist/ (package.json `files`); nothing else of the repository.
+import { execFileSync } from 'node:child_process';
+import { cpSync, rmSync, existsSync, chmodSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const t0 = performance.now();
+
+rmSync(dist, { recursive: true, force: true });
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+
+const keep = (src) => {
+  if (statSync(src).isDirectory()) return true;
+  const rel = relative(join(root, 'generated'), src);
+  if (rel.startsWith('..')) return true; // not under generated/
+  if (/\/ts\/abi\.ts$/.test(rel)) return false; // compiled by tsc already
+  return !/\/ts\/[^/]+\.ts$/.test(rel) && !rel.endsWith('.wat');
+};
+for (const dir of ['data', 'generated', 'specs', 'templates']) cpSync(join(root, dir), join(dist, dir), { recursive: true, filter: keep });
+// The benches need the repository (C peers, fixtures): they are not part of the package.
+rmSync(join(dist, 'bench'), { recursive: true, force: true });
+
+const bin = join(dist, 'cli', 'bin.js');
+if (!existsSync(bin)) throw new Error(`build: ${bin} was not produced`);
+chmodSync(bin, 0o755);
+
+let files = 0, bytes = 0;
+const walk = (d) => {
+  for (const e of readdirSync(d, { withFileTypes: true })) {
+    const p = join(d, e.name);
+    if (e.isDirectory()) walk(p);
+    else (files++, (bytes += statSync(p).size));
+  }
+};
+walk(dist);
+console.log(`built dist/: ${files} files, ${(bytes / 2 ** 20).toFixed(1)} MiB, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
