@@ -252,6 +252,8 @@ export async function main(argv: string[]): Promise<number> {
   registerAnalyze(program);
   const { registerReport } = await import('./commands/report.ts');
   registerReport(program);
+  const { registerMergeTuned } = await import('./commands/merge-tuned.ts');
+  registerMergeTuned(program);
   registerBigdft(run);
   const { registerMd } = await import('./commands/md.ts');
   registerMd(run);

@@ -38,6 +38,14 @@ export interface Device {
   why?: string;
   /** Stable hex hash (16 digits) of the identifying properties. */
   fingerprint: string;
+  /**
+   * Who made it: cpu, from the model string (cpuVendor: "AMD", "Intel", "Apple", "ARM", else the
+   * model's first word); webgpu, the adapter's vendor (e.g. "nvidia", "mesa"). Recorded in the
+   * tuned artefact: loadTuned's nearest device must have the same vendor and architecture.
+   */
+  vendor?: string;
+  /** cpu: process.arch (x64, arm64, ...); webgpu: the adapter's architecture (e.g. "ampere"). */
+  architecture?: string;
   /** Limits, backend, core count and the like (JSON-able). */
   details: Record<string, unknown>;
 }
@@ -128,6 +136,18 @@ function withGpujs(d: Device, g: GpujsModes | undefined): Device {
 }
 
 /**
+ * The CPU vendor from its model string: "AMD", "Intel", "Apple", "ARM" (Arm designs: Neoverse,
+ * Cortex), else the model's first word ("unknown" for an empty model).
+ */
+export function cpuVendor(model: string): string {
+  if (/\b(AMD|Ryzen|EPYC|Threadripper)\b/i.test(model)) return 'AMD';
+  if (/\b(Intel|Xeon)\b|\bCore\(TM\)/i.test(model)) return 'Intel';
+  if (/\bApple\b/i.test(model)) return 'Apple';
+  if (/\b(ARM|Arm|Neoverse|Cortex)/.test(model)) return 'ARM';
+  return model.trim().split(/[\s(@,]+/)[0] || 'unknown';
+}
+
+/**
  * The CPU device (always available): targets ts, and wasm when WebAssembly SIMD validates. The
  * fingerprint does not depend on the targets (the Node version, which decides SIMD, is in it), so
  * TS timings stay comparable whether or not wasm is on.
@@ -148,6 +168,8 @@ export function cpuDevice(o: CpuDeviceOptions = {}): Device {
     name: `${model} x ${cores}, node ${node}`,
     available: true,
     fingerprint: fingerprintOf({ device: 'cpu', model, cores, node }),
+    vendor: cpuVendor(model),
+    architecture: process.arch,
     details: { model, cores, node, v8: process.versions.v8, platform: platform(), arch: arch(), memoryBytes: totalmem(), speedMHz: list[0]?.speed, targets, ...(unavailableTargets ? { unavailableTargets } : {}) },
   }, o.gpujs);
 }
@@ -184,6 +206,8 @@ export function webgpuDevice(): Promise<Device> {
       name: ctx.adapterName,
       available: true,
       fingerprint: fingerprintOf(id),
+      ...(id.vendor ? { vendor: id.vendor } : {}),
+      ...(id.architecture ? { architecture: id.architecture } : {}),
       details: { ...id, isFallbackAdapter: (info as { isFallbackAdapter?: boolean }).isFallbackAdapter, limits },
     };
     return withGpujs(dev, await probeGpujs('webgpu'));

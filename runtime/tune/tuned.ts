@@ -5,17 +5,26 @@
 //
 //   { "format": "kernforge-tuned", "version": 1,
 //     "devices": { "<fingerprint>": { "id": "cpu", "target": "ts", "name": "...",
-//                                      "targets": ["ts", "wasm"] } },   // targets: since wasm; optional
+//                                      "targets": ["ts", "wasm"],     // since wasm; optional
+//                                      "vendor": "AMD", "architecture": "x64" } },  // optional
 //     "tuned": { "<fingerprint>": { "<family>": { "<problem>": {
 //         "key": "<fastest verified variant>", "threads": n (optional), "medianMs": number,
 //         "defaultKey": "<the family default>" | null, "defaultMs": number | null,
 //         "speedup": defaultMs / medianMs | null, "when": "<ISO>",
 //         "strategy": "...", "evaluated": number, "candidates": number } } } } }
 //
+// vendor and architecture (Device.vendor, Device.architecture) are optional and additive: files
+// without them still load (the version stays 1). mergeTuned (`kernforge merge-tuned`) joins the
+// artefacts of several machines into one library: fingerprints are unioned, and for the same
+// fingerprint, family and problem the entry with the later `when` wins.
+//
 // loadTuned(family, problem?, { device }) returns the entry for this device's fingerprint (the
 // CPU by default). Without one it falls back, in order, to a tuned quick problem class that
 // stands in for the problem (e.g. bigdft-conv 'kinetic-small' for 'kinetic'), then to the
-// family's documented default (TuningFamily.defaultKey, e.g. md-nonbonded water-rf:
+// nearest device: one recorded with the same id, the same set of targets and the same (known)
+// vendor and architecture, the most recent `when` first (said in one line on stderr; the result
+// has `nearest: <its fingerprint>`), then to the family's documented default
+// (TuningFamily.defaultKey, e.g. md-nonbonded water-rf:
 // md-nonbonded.ts.lj-rf.geom.shift.f64.f.4x4.mask.mask), with a one-line warning on stderr
 // (once per family and problem per process). A winner may be of any of the device's targets
 // (md-nonbonded water-rf-f32 on the CPU: TypeScript or WebAssembly SIMD); the module loaded is
@@ -24,6 +33,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Device, DeviceId } from './devices.ts';
 import { writeFileAtomic } from '../files.ts';
+import { KernforgeError } from '../errors.ts';
 
 export const TUNED_FORMAT = 'kernforge-tuned';
 export const DEFAULT_TUNED_FILE = 'kernforge-tuned.json';
@@ -42,10 +52,20 @@ export interface TunedEntry {
   candidates?: number;
 }
 
+/** What the artefact records of a device (vendor and architecture: optional, newer files). */
+export interface TunedDevice {
+  id: string;
+  target: string;
+  name: string;
+  targets?: string[];
+  vendor?: string;
+  architecture?: string;
+}
+
 export interface TunedFile {
   format: typeof TUNED_FORMAT;
   version: 1;
-  devices: Record<string, { id: string; target: string; name: string; targets?: string[] }>;
+  devices: Record<string, TunedDevice>;
   tuned: Record<string, Record<string, Record<string, TunedEntry>>>;
 }
 
@@ -77,11 +97,132 @@ export function readTuned(path = tunedPath()): { file?: TunedFile; why?: string 
   }
 }
 
+/** A kernforge-tuned file that cannot be used: absent, not JSON, another format or version, malformed. */
+export class TunedFileError extends KernforgeError {}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPositiveInt = (v: unknown): boolean => Number.isInteger(v) && (v as number) >= 1;
+
+/**
+ * `data` (the parsed JSON of `path`) as a version 1 artefact; throws a TunedFileError naming the
+ * file and what is wrong (another format, another version, a malformed device or entry).
+ */
+export function checkTunedFile(path: string, data: unknown): TunedFile {
+  if (!isObject(data) || data.format !== TUNED_FORMAT) {
+    const fmt = isObject(data) && data.format !== undefined ? `format ${JSON.stringify(data.format)}` : 'no "format" field';
+    throw new TunedFileError(`${path} is not a ${TUNED_FORMAT} file (${fmt}; expected format "${TUNED_FORMAT}" version 1)`);
+  }
+  if (data.version !== 1) throw new TunedFileError(`${path} is a ${TUNED_FORMAT} file of version ${JSON.stringify(data.version ?? null)}; this kernforge reads version 1 only`);
+  const bad = (where: string, what: string): never => {
+    throw new TunedFileError(`${path}: ${where} ${what} (${TUNED_FORMAT} version 1)`);
+  };
+  if (!isObject(data.devices)) bad('"devices"', 'must be an object');
+  if (!isObject(data.tuned)) bad('"tuned"', 'must be an object');
+  for (const [fp, d] of Object.entries(data.devices as Record<string, unknown>)) {
+    if (!isObject(d)) bad(`devices.${fp}`, 'must be an object');
+    const dev = d as Record<string, unknown>;
+    for (const k of ['id', 'target', 'name']) if (typeof dev[k] !== 'string') bad(`devices.${fp}.${k}`, 'must be a string');
+    for (const k of ['vendor', 'architecture']) if (dev[k] !== undefined && typeof dev[k] !== 'string') bad(`devices.${fp}.${k}`, 'must be a string when present');
+    if (dev.targets !== undefined && !(Array.isArray(dev.targets) && dev.targets.every((t) => typeof t === 'string'))) bad(`devices.${fp}.targets`, 'must be an array of strings when present');
+  }
+  for (const [fp, fams] of Object.entries(data.tuned as Record<string, unknown>)) {
+    if (!isObject(fams)) bad(`tuned.${fp}`, 'must be an object of families');
+    for (const [fam, probs] of Object.entries(fams as Record<string, unknown>)) {
+      if (!isObject(probs)) bad(`tuned.${fp}.${fam}`, 'must be an object of problems');
+      for (const [prob, e] of Object.entries(probs as Record<string, unknown>)) {
+        const at = `tuned.${fp}.${fam}.${prob}`;
+        if (!isObject(e)) bad(at, 'must be an object');
+        const entry = e as Record<string, unknown>;
+        if (typeof entry.key !== 'string' || entry.key === '') bad(`${at}.key`, 'must be a variant key');
+        if (typeof entry.when !== 'string' || !Number.isFinite(Date.parse(entry.when))) bad(`${at}.when`, 'must be an ISO date');
+        if (entry.threads !== undefined && !isPositiveInt(entry.threads)) bad(`${at}.threads`, 'must be a positive integer when present');
+      }
+    }
+  }
+  return data as unknown as TunedFile;
+}
+
+/** Read and check an artefact (checkTunedFile); a missing or non-JSON file is a TunedFileError too. */
+export function readTunedFile(path: string): TunedFile {
+  if (!existsSync(path)) throw new TunedFileError(`${path}: no such file`);
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new TunedFileError(`${path} is not a ${TUNED_FORMAT} file: it cannot be read as JSON (${(e as Error).message})`);
+  }
+  return checkTunedFile(path, data);
+}
+
+export interface MergeTunedResult {
+  /** The merged artefact (version 1). */
+  file: TunedFile;
+  /** One line per conflict (same fingerprint, family and problem in two inputs): which file won. */
+  replaced: string[];
+  /** Per fingerprint of the result, the file each entry came from ("family/problem" -> path). */
+  sources: Record<string, Record<string, string>>;
+}
+
+/**
+ * Join artefacts (e.g. one per machine) into one: every input is checked first (checkTunedFile:
+ * a file of another format or version is refused, naming it); devices and entries of different
+ * fingerprints are unioned; for the same fingerprint, family and problem the entry with the later
+ * `when` is kept (a tie: the later input), with one line in `replaced`. A device recorded in
+ * several inputs keeps every field, the later input's value first.
+ */
+export function mergeTuned(inputs: readonly { path: string; file: unknown }[]): MergeTunedResult {
+  if (inputs.length === 0) throw new TunedFileError('merge-tuned: no input files');
+  const checked = inputs.map((i) => ({ path: i.path, file: checkTunedFile(i.path, i.file) }));
+  const out: TunedFile = { format: TUNED_FORMAT, version: 1, devices: {}, tuned: {} };
+  const sources: Record<string, Record<string, string>> = {};
+  const replaced: string[] = [];
+  const when = (e: TunedEntry): number => Date.parse(e.when);
+  const what = (e: TunedEntry): string => `${e.key}${(e.threads ?? 1) > 1 ? ` @${e.threads}t` : ''}, ${e.when}`;
+  for (const { path, file } of checked) {
+    for (const [fp, d] of Object.entries(file.devices)) out.devices[fp] = { ...out.devices[fp], ...d };
+    for (const [fp, fams] of Object.entries(file.tuned)) {
+      for (const [fam, probs] of Object.entries(fams)) {
+        for (const [prob, e] of Object.entries(probs)) {
+          const slot = ((out.tuned[fp] ??= {})[fam] ??= {});
+          const src = (sources[fp] ??= {});
+          const id = `${fam}/${prob}`;
+          const cur = slot[prob];
+          if (cur && JSON.stringify(cur) === JSON.stringify(e)) continue; // the same entry twice
+          if (cur && when(cur) > when(e)) {
+            replaced.push(`${fp} ${id}: ${src[id]} wins (${what(cur)}), later than ${path} (${what(e)})`);
+            continue;
+          }
+          if (cur) replaced.push(`${fp} ${id}: ${path} wins (${what(e)}), ${when(e) > when(cur) ? 'later than' : 'as late as, and after on the command line,'} ${src[id]} (${what(cur)})`);
+          slot[prob] = e;
+          src[id] = path;
+        }
+      }
+    }
+  }
+  return { file: out, replaced, sources };
+}
+
+/** Whether a recorded device is of the same kind as `device`: id, target set, vendor and architecture (both known). */
+export function sameDeviceKind(rec: TunedDevice, device: Pick<Device, 'id' | 'target' | 'vendor' | 'architecture'> & { targets?: readonly string[] }): boolean {
+  if (rec.id !== device.id || !device.vendor || !device.architecture) return false;
+  if (rec.vendor !== device.vendor || rec.architecture !== device.architecture) return false;
+  const a = new Set(rec.targets ?? [rec.target]);
+  const b = new Set(device.targets ?? [device.target]);
+  return a.size === b.size && [...a].every((t) => b.has(t));
+}
+
 /** Set one winner in the artefact (read, merge, durable write). */
-export function updateTuned(path: string, device: Pick<Device, 'fingerprint' | 'id' | 'target' | 'name'> & { targets?: readonly string[] }, family: string, problem: string, entry: TunedEntry): void {
+export function updateTuned(path: string, device: Pick<Device, 'fingerprint' | 'id' | 'target' | 'name' | 'vendor' | 'architecture'> & { targets?: readonly string[] }, family: string, problem: string, entry: TunedEntry): void {
   const cur = readTuned(path);
   const f: TunedFile = cur.file ?? { format: TUNED_FORMAT, version: 1, devices: {}, tuned: {} };
-  f.devices[device.fingerprint] = { id: device.id, target: device.target, name: device.name, ...(device.targets ? { targets: [...device.targets] } : {}) };
+  f.devices[device.fingerprint] = {
+    id: device.id,
+    target: device.target,
+    name: device.name,
+    ...(device.targets ? { targets: [...device.targets] } : {}),
+    ...(device.vendor ? { vendor: device.vendor } : {}),
+    ...(device.architecture ? { architecture: device.architecture } : {}),
+  };
   ((f.tuned[device.fingerprint] ??= {})[family] ??= {})[problem] = entry;
   writeFileAtomic(path, `${JSON.stringify(f, null, 1)}\n`);
 }
@@ -101,8 +242,10 @@ export interface Tuned<M = unknown> {
   key: string;
   /** Worker threads to run it with: the tuned count, else 1. */
   threads: number;
-  /** True when the key comes from a tuning run on this device. */
+  /** True when the key comes from a tuning run on this device (or on the nearest device: `nearest`). */
   tuned: boolean;
+  /** The fingerprint of the device the key was tuned on, when not this one (the nearest device rule). */
+  nearest?: string;
   /** The problem class the key was tuned on (may be a quick class standing in). */
   problem: string;
   entry?: TunedEntry;
@@ -137,19 +280,45 @@ export async function loadTuned<M = unknown>(family: string, problem?: string, o
   const art = artefactEnabled(o.path) ? readTuned(path) : { file: undefined, why: process.env.KERNFORGE_TUNED === 'none' ? 'KERNFORGE_TUNED=none' : 'tuned variants are not read under the test runner unless KERNFORGE_TUNED is set' };
   const mine = art.file?.tuned[device.fingerprint]?.[family];
   let why = art.why ?? `none for fingerprint ${device.fingerprint} in ${path}`;
+  const warn = o.warn ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const order = [prob, ...classes.filter((p) => p.serves === prob).map((p) => p.name)];
+  const valid = async (e: TunedEntry): Promise<boolean> => {
+    try {
+      const { variantParams } = await import('../variants.ts');
+      await (f.params ?? variantParams)(e.key);
+      return true;
+    } catch (err) {
+      why = `the tuned ${e.key} is no longer a valid variant (${(err as Error).message})`;
+      return false;
+    }
+  };
   if (mine) {
-    const order = [prob, ...classes.filter((p) => p.serves === prob).map((p) => p.name)];
     for (const name of order) {
       const e = mine[name];
-      if (!e) continue;
-      try {
-        const { variantParams } = await import('../variants.ts');
-        await (f.params ?? variantParams)(e.key);
-      } catch (err) {
-        why = `the tuned ${e.key} is no longer a valid variant (${(err as Error).message})`;
-        continue;
-      }
+      if (!e || !(await valid(e))) continue;
       return finish({ key: e.key, threads: e.threads ?? 1, tuned: true, problem: name, entry: e });
+    }
+  }
+  // the nearest device: same id, target set, vendor and architecture; per problem in the same
+  // order, the most recent entry first
+  if (art.file) {
+    const file = art.file;
+    const near = Object.entries(file.devices).filter(([fp, d]) => fp !== device.fingerprint && sameDeviceKind(d, device)).map(([fp]) => fp);
+    for (const name of order) {
+      const found = near
+        .map((fp) => ({ fp, e: file.tuned[fp]?.[family]?.[name] }))
+        .filter((x): x is { fp: string; e: TunedEntry } => !!x.e)
+        .sort((a, b) => (Date.parse(b.e.when) || 0) - (Date.parse(a.e.when) || 0));
+      for (const { fp, e } of found) {
+        if (!(await valid(e))) continue;
+        const id = `${family}|${prob}|${device.fingerprint}|${fp}`;
+        if (!warned.has(id)) {
+          warned.add(id);
+          const d = file.devices[fp]!;
+          warn(`kernforge: no tuned ${family} variant for ${prob} on this ${device.id} (fingerprint ${device.fingerprint}); using ${e.key}${(e.threads ?? 1) > 1 ? ` on ${e.threads} threads` : ''}, tuned for ${name} on the nearest device ${d.name} (fingerprint ${fp}: same ${d.vendor} ${d.architecture}, targets ${(d.targets ?? [d.target]).join('/')}) on ${e.when}`);
+        }
+        return finish({ key: e.key, threads: e.threads ?? 1, tuned: true, problem: name, entry: e, nearest: fp });
+      }
     }
   }
   const key = f.defaultKey(device, prob);
@@ -157,7 +326,7 @@ export async function loadTuned<M = unknown>(family: string, problem?: string, o
   const id = `${family}|${prob}|${device.fingerprint}`;
   if (!warned.has(id)) {
     warned.add(id);
-    (o.warn ?? ((l: string) => process.stderr.write(`${l}\n`)))(`kernforge: no tuned ${family} variant for ${prob} on this ${device.id} (${why}); using the default ${key} (run \`kernforge tune ${family}\`)`);
+    warn(`kernforge: no tuned ${family} variant for ${prob} on this ${device.id} (${why}); using the default ${key} (run \`kernforge tune ${family}\`)`);
   }
   return finish({ key, threads: 1, tuned: false, problem: prob });
 }
