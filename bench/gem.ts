@@ -39,7 +39,7 @@ import { shareGemArgs, runGemParallel } from '../runtime/gem/run.ts';
 import { threadLadder, PoolsByThreads } from '../runtime/tune/threads.ts';
 import type { GpujsMode } from '../runtime/backends/gpujs.ts';
 import { asmFacts, formatAsmFacts, type AsmFacts } from './bigdft.ts';
-import { preferredGemKey } from '../cli/commands/gem.ts';
+import { preferredGemKey } from '../runtime/gem/defaults.ts';
 
 // A full garbage collection before each warm-up keeps earlier garbage out of the measurements.
 setFlagsFromString('--expose-gc');
@@ -425,7 +425,7 @@ export async function benchGemThreads(variants: { rung: string; key: string }[],
   return out;
 }
 
-/** The variants timed on threads in one table: the best one-thread TS and wasm rows and the workload's defaults (TS f32 unroll 4, wasm f32x4 unroll 8, as cli/commands/gem.ts preferredGemKey). */
+/** The variants timed on threads in one table: the best one-thread TS and wasm rows and the workload's defaults (TS f32 unroll 4, wasm f32x4 unroll 8, as runtime/gem/defaults.ts preferredGemKey). */
 function threadPicks(rows: GemBenchRow[], region: GemRegion, withDefaults: boolean): { rung: string; key: string }[] {
   const one = rows.filter((r) => (r.threads ?? 1) === 1);
   const best = (prefix: string) => {

@@ -168,7 +168,7 @@ async function cmdMain(): Promise<number> {
   }
   const data = new URL('../data/', import.meta.url).pathname;
   const out = mkdtempSync(join(tmpdir(), 'kernforge-'));
-  const { runGemWorkload, formatGemSummary } = await import('./commands/gem.ts');
+  const { runGemWorkload, formatGemSummary } = await import('../runtime/gem/workload.ts');
   for (const mol of ['mb_hhelix', '1uwo_A']) {
     console.log(`\n4. GEM surface potential: ${mol} (eps 80/1, salt 0) -> ${join(out, `${mol}.phi`)}`);
     const s = await runGemWorkload({ molecule: join(data, `gem/${mol}.pqr`), vert: join(data, `gem/${mol}.vert`), output: join(out, `${mol}.phi`) });

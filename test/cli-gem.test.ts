@@ -6,7 +6,11 @@ import { Command } from 'commander';
 import { mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { registerGem, runGemWorkload, chooseGemVariant, preferredGemKey, verifyGemModule, UserError } from '../cli/commands/gem.ts';
+import { registerGem } from '../cli/commands/gem.ts';
+import { runGemWorkload } from '../runtime/gem/workload.ts';
+import { chooseGemVariant, preferredGemKey } from '../runtime/gem/defaults.ts';
+import { verifyGemModule } from '../runtime/gem/gate.ts';
+import { UserError } from '../runtime/errors.ts';
 import { readPqr, readVert, gemParams, type GemTsModule } from '../runtime/gem/index.ts';
 import { probeGpu } from '../runtime/backends/webgpu.ts';
 import { loadTsModule } from '../runtime/variants.ts';
@@ -59,7 +63,29 @@ describe('kernforge run gem, Mb.Hhelix eps 80/1 salt 0', () => {
     expect(s.verification.ok).toBe(true);
     expect(s.maxPhi).toBeGreaterThan(s.minPhi);
     expect(s.pairsPerSecond).toBeGreaterThan(0);
-    expect(existsSync(s.output)).toBe(true);
+    expect(existsSync(s.output!)).toBe(true);
+  });
+
+  it('runs on atoms and vertices already read (the library API), writing no file with output null', async () => {
+    const dir = tmp();
+    const fromFiles = await runGemWorkload({ molecule: PQR, vert: VERT, output: join(dir, 'phi.out') });
+    const s = await runGemWorkload({ atoms: readPqr(PQR), vertices: readVert(VERT), name: 'Mb.Hhelix', output: null });
+    expect(readdirSync(dir)).toEqual(['phi.out']);
+    expect([s.molecule, s.vert, s.surface.source, s.output, s.atoms, s.vertices, s.variant]).toEqual(['Mb.Hhelix', 'given', 'given', null, 382, 5884, fromFiles.variant]);
+    expect(Array.from(s.phi)).toEqual(Array.from(fromFiles.phi));
+    expect(s.A).toBe(fromFiles.A);
+    const errs = [
+      [{ atoms: readPqr(PQR), molecule: PQR }, /not both/],
+      [{}, /give the molecule/],
+      [{ atoms: readPqr(PQR), vertices: readVert(VERT), vert: VERT }, /--vert reads or generates a surface, but the vertices were given/],
+      [{ atoms: { ...readPqr(PQR), n: 5 } }, /atoms\.x has 382 values, but atoms\.n is 5/],
+      [{ atoms: readPqr(PQR), vertices: { ...readVert(VERT), nx: [1, 2] as unknown as Float64Array } }, /vertices\.nx must be a Float64Array/],
+    ] as const;
+    for (const [o, re] of errs) {
+      const e = (await runGemWorkload({ ...o, output: null }).catch((x: Error) => x)) as Error;
+      expect(e).toBeInstanceOf(UserError);
+      expect(e.message).toMatch(re);
+    }
   });
 
   it('chooses the region once from A and p, and the salt variant', async () => {
@@ -124,7 +150,7 @@ describe.skipIf(!probe.ok)('kernforge run gem --variant <WGSL key> on the WebGPU
   it('refuses a WGSL variant for another region, before touching the adapter', async () => {
     const out = join(tmp(), 'phi.out');
     const e = (await runGemWorkload({ molecule: PQR, vert: VERT, variant: WGSL_KEY.replace('region1', 'region3').replace('zero', 'nonzero'), output: out }).catch((x: Error) => x)) as Error;
-    expect(e.constructor.name).toBe('UserError');
+    expect(e).toBeInstanceOf(UserError);
     expect(e.message).toMatch(/region 3, but .* give region 1/);
     expect(existsSync(out)).toBe(false);
   });
@@ -145,10 +171,11 @@ describe('kernforge run gem --variant <WGSL key> without an adapter', () => {
         throw new NoAdapterError('no WebGPU adapter: tried default backends, then backend=opengles.');
       },
     }));
-    const gem = await import('../cli/commands/gem.ts');
+    const gem = await import('../runtime/gem/workload.ts');
+    const { UserError: ResetUserError } = await import('../runtime/errors.ts'); // the class of the reset module instance
     const out = join(tmp(), 'phi.out');
     const e = (await gem.runGemWorkload({ molecule: PQR, vert: VERT, variant: WGSL_KEY, output: out }).catch((x: Error) => x)) as Error;
-    expect(e.constructor.name).toBe('UserError');
+    expect(e).toBeInstanceOf(ResetUserError);
     expect(e.message).toMatch(/is a WGSL variant and needs a WebGPU adapter, but none was found: tried default backends.*leave out --variant, or give a gem-potential\.ts key/);
     expect(existsSync(out)).toBe(false);
   });
@@ -158,7 +185,7 @@ describe('kernforge run gem refuses', () => {
   const expectUserError = async (p: Promise<unknown>, re: RegExp) => {
     const e = (await p.then(() => undefined, (x: unknown) => x)) as Error;
     expect(e, 'should have failed').toBeInstanceOf(Error);
-    expect(e.constructor.name).toBe('UserError'); // printed by the CLI without a stack trace
+    expect(e).toBeInstanceOf(UserError); // printed by the CLI without a stack trace
     expect(e.message).toMatch(re);
   };
 
@@ -216,6 +243,5 @@ describe('kernforge run gem refuses', () => {
     expect(verifyGemModule(off, 'f32', atoms, verts, P, 1).ok).toBe(false);
     const r = verifyGemModule(nan, 'f32', atoms, verts, P, 1, 20);
     expect([r.ok, r.vertices]).toEqual([false, 20]);
-    expect(new UserError('x').constructor.name).toBe('UserError');
   });
 });

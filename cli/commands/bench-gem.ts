@@ -5,7 +5,7 @@
 // best rows again on worker threads (--threads).
 // Options arrive as strings, as commander gives them to `bench`.
 import { benchGem, GEM_GPUJS_MODES, type GemBenchRow } from '../../bench/gem.ts';
-import { UserError } from './gem.ts';
+import { UserError } from '../../runtime/errors.ts';
 import { parseThreadCounts, parseTargets, targetWanted } from './bench-bigdft.ts';
 
 export interface BenchGemCommandOptions {

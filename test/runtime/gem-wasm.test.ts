@@ -12,7 +12,9 @@ import { readPqr, readVert, gemParams, gemReference, gemVariantInfo, type GemAto
 import { runGemWasm, prepareGemWasm } from '../../runtime/gem/wasm.ts';
 import { Pool } from '../../runtime/parallel/pool.ts';
 import { assembleWat } from '../../generator/index.ts';
-import { verifyGemWasm, runGemWorkload, UserError } from '../../cli/commands/gem.ts';
+import { verifyGemWasm } from '../../runtime/gem/gate.ts';
+import { runGemWorkload } from '../../runtime/gem/workload.ts';
+import { UserError } from '../../runtime/errors.ts';
 import { cpuDevice } from '../../runtime/tune/devices.ts';
 import { family as gemFamily } from '../../runtime/tune/families/gem-potential.ts';
 

@@ -14,7 +14,8 @@ import { loadTsModule } from '../../runtime/variants.ts';
 import type { GemTsModule } from '../../runtime/gem/run.ts';
 import { apply3d, prepare3d, prepareParallel3d, ConvInputError } from '../../runtime/bigdft/apply.ts';
 import type { Dims } from '../../runtime/bigdft/reference.ts';
-import { runGemWorkload, UserError as GemUserError } from '../../cli/commands/gem.ts';
+import { runGemWorkload } from '../../runtime/gem/workload.ts';
+import { UserError as GemUserError } from '../../runtime/errors.ts';
 import { runBigdftWorkload, registerBigdft, UserError as BigdftUserError } from '../../cli/commands/bigdft.ts';
 
 const DATA = new URL('../../data/gem/', import.meta.url).pathname;

@@ -9,7 +9,7 @@
 // Measured: milliseconds of one kernel call over every vertex and atom (WGSL: one dispatch; wasm:
 // one call, the inputs copied into the instance's memory once beforehand).
 // Verified on 200 vertices spread over the surface with the workload's own gate for the key's
-// target (cli/commands/gem.ts verifyGemKey: f32 5e-6, f64 1e-11 of the sum of |terms| per vertex).
+// target (runtime/gem/gate.ts verifyGemKey: f32 5e-6, f64 1e-11 of the sum of |terms| per vertex).
 import { existsSync } from 'node:fs';
 import { loadTsModule, variantParams } from '../../variants.ts';
 import { inGpujsModes, sameSemantics } from '../semantic.ts';
@@ -76,17 +76,17 @@ export const family: TuningFamily = {
   },
 
   defaultKey(device: Device): string {
-    // cli/commands/gem.ts preferredGemKey: f32, unroll 4, exact division, no blocking
+    // runtime/gem/defaults.ts preferredGemKey: f32, unroll 4, exact division, no blocking
     return device.target === 'ts' ? 'gem-potential.ts.region1.f32.zero.unroll4.div.block0' : 'gem-potential.wgsl.region1.f32.zero.unroll4.div.block0.workgroup64';
   },
 
   threadCounts: cpuThreadCounts,
 
   async verify(key: string, _device: Device, problem: string) {
-    // the workload's gate for the key's target (cli/commands/gem.ts verifyGemKey)
+    // the workload's gate for the key's target (runtime/gem/gate.ts verifyGemKey)
     const { atoms, verts, params } = await loadInput(problem);
     const { gemVariantInfo } = await import('../../gem/index.ts');
-    const { verifyGemKey } = await import('../../../cli/commands/gem.ts');
+    const { verifyGemKey } = await import('../../gem/gate.ts');
     const v = await verifyGemKey(key, atoms, verts, params, (await gemVariantInfo(key)).region, 200);
     return { ok: v.ok, error: v.worst, detail: v.ok ? undefined : v.detail };
   },
@@ -95,7 +95,7 @@ export const family: TuningFamily = {
     // Mb.Hhelix with the key's region (p = 0, 1, 3 put the points in regions 1, 2, 3) and salt
     const { atoms, verts } = await loadAll();
     const { gemVariantInfo, gemParams } = await import('../../gem/index.ts');
-    const { verifyGemKey } = await import('../../../cli/commands/gem.ts');
+    const { verifyGemKey } = await import('../../gem/gate.ts');
     const info = await gemVariantInfo(key);
     const params = gemParams(atoms, { epsIn: 1, epsOut: 80, salt: info.salt === 'zero' ? 0 : 0.15, p: ({ 1: 0, 2: 1, 3: 3 } as const)[info.region] });
     const v = await verifyGemKey(key, atoms, verts, params, info.region, 200);
