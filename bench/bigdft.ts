@@ -66,7 +66,7 @@ const gj = (mode: GpujsMode): string => `bigdft-conv.gpujs.magic.periodic.f32.se
 /** gpu.js modes of the ladder, in the order they are tried (webgpu before headlessgl: Dawn and headless-gl never share a process, and the WGSL rows open Dawn). */
 export const BIGDFT_GPUJS_MODES: readonly GpujsMode[] = ['cpu', 'webasm', 'webgpu', 'headlessgl'];
 
-/** The run bigdft workload's default magic-filter keys (cli/commands/bigdft.ts defaultVariants / defaultWasmVariants), timed on threads too. */
+/** The run bigdft workload's default magic-filter keys (runtime/bigdft/filters.ts defaultVariants / defaultWasmVariants), timed on threads too. */
 export const BIGDFT_DEFAULT_KEYS = { ts: defaultVariants('f64').mf, wasm: defaultWasmVariants().mf };
 
 /** The ladder, in table order. Keys outside the library are rendered on demand. */

@@ -176,7 +176,7 @@ async function cmdMain(): Promise<number> {
     summary.push(`GEM ${mol}: ${s.atoms} atoms x ${s.vertices} vertices, ${s.variant.split('.').slice(2).join('.')} (${s.variantSource}), kernel ${(s.kernelSeconds * 1000).toFixed(1)} ms, ${(s.pairsPerSecond / 1e6).toFixed(0)} Mpairs/s${s.device ? ` (${s.device})` : ''}`);
   }
   console.log('\n5. BigDFT local Hamiltonian on 128x126x130 (f64, 3 applications)');
-  const { runBigdftWorkload } = await import('./commands/bigdft.ts');
+  const { runBigdftWorkload } = await import('../runtime/bigdft/hamiltonian.ts');
   const b = await runBigdftWorkload({ grid: '128x126x130', iterations: 3, log: (m: string) => console.log(m) });
   summary.push(`BigDFT 128x126x130: H ${b.medianMs.h.toFixed(1)} ms per application (${b.gflops.h.toFixed(2)} GFlop/s, ${b.threads} thread${b.threads > 1 ? 's' : ''}); MF ${b.variants.mf.split('.').slice(2).join('.')}, MF^T ${b.variants.mft.split('.').slice(2).join('.')}, T ${b.variants.kin.split('.').slice(2).join('.')}`);
   console.log('\n6. MD: MiniMD LJ fluid, 4,000 atoms, 100 steps of NVE (f64 kernels, 1x1 list as MiniMD, to compare the thermo digit for digit)');

@@ -4,7 +4,9 @@
 import { probeGpu } from '../runtime/backends/webgpu.ts';
 import { describe, it, expect } from 'vitest';
 import { Command } from 'commander';
-import { runBigdftWorkload, registerBigdft, parseGrid, defaultPsi, defaultPotential, UserError } from '../cli/commands/bigdft.ts';
+import { registerBigdft } from '../cli/commands/bigdft.ts';
+import { runBigdftWorkload, parseGrid, defaultPsi, defaultPotential } from '../runtime/bigdft/hamiltonian.ts';
+import { UserError } from '../runtime/errors.ts';
 import { separable, type Dims } from '../runtime/bigdft/reference.ts';
 import { filter } from '../runtime/bigdft/filters.ts';
 

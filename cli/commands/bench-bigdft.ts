@@ -3,7 +3,8 @@
 // the best rows on worker threads). Options arrive as strings from commander; `grid` is "n1xn2xn3".
 import { benchBigdft, LADDER, BENCH_GRID, BIGDFT_GPUJS_MODES, targetOfKey, type BigdftBenchResult } from '../../bench/bigdft.ts';
 import { parseThreadList, ThreadCountError } from '../../runtime/parallel/pool.ts';
-import { parseGrid, UserError } from './bigdft.ts';
+import { parseGrid } from '../../runtime/bigdft/hamiltonian.ts';
+import { UserError } from '../../runtime/errors.ts';
 
 export interface BenchBigdftCommandOptions {
   /** "n1xn2xn3"; default 128x126x130. */

@@ -1,9 +1,11 @@
 // Verification of bigdft-conv variants before use: any variant (TypeScript of any algorithm,
 // WGSL, or WebAssembly SIMD) against the plain f64 separable reference of its filter and boundary on a small odd
 // grid, within a bound derived from the precision and the filter's gain.
-import { variantParams } from '../variants.ts';
+import { variantParams, UnknownVariantError } from '../variants.ts';
+import { UserError } from '../errors.ts';
+import { NoAdapterError } from '../backends/webgpu.ts';
 import { filter, type FilterName } from './filters.ts';
-import { prepare3d, kineticScale } from './apply.ts';
+import { prepare3d, kineticScale, ConvInputError } from './apply.ts';
 import { separable, type Boundary, type Dims } from './reference.ts';
 
 /** Small odd grids of the checks: the 16-tap magic filters, the 29-tap kinetic filter. */
@@ -99,4 +101,49 @@ export async function verifyConv(key: string, o: { h?: number; dims?: Dims; wasm
     maxError = Number.isNaN(d) ? Infinity : Math.max(maxError, d);
   }
   return { key, dims, boundary, maxError, tolerance, ok: maxError <= tolerance };
+}
+
+// The gate of the local Hamiltonian workload (runtime/bigdft/hamiltonian.ts, `kernforge run
+// bigdft`) and of the bigdft-conv tuning family: the key must be a periodic variant of the wanted
+// filter and precision, then verifyConv.
+
+export interface VerificationResult {
+  key: string;
+  dims: Dims;
+  maxError: number;
+  tolerance: number;
+}
+
+/** Check that a key is a periodic variant of the wanted filter and precision (user errors otherwise). */
+export async function checkWorkloadKey(key: string, want: FilterName, precision: 'f64' | 'f32'): Promise<Record<string, string | number>> {
+  let p: Record<string, string | number>;
+  try {
+    p = await variantParams(key);
+  } catch (e) {
+    if (e instanceof UnknownVariantError) throw new UserError(`variant ${key}: ${e.message}`);
+    throw e;
+  }
+  if (!key.startsWith('bigdft-conv.')) throw new UserError(`${key} is not a bigdft-conv variant`);
+  if (p.filter !== want) throw new UserError(`${key} applies the ${String(p.filter)} filter; this option needs a ${want} variant`);
+  if (p.boundary !== 'periodic') throw new UserError(`${key} has the ${String(p.boundary)} boundary; the workload's grid is periodic`);
+  if (p.precision !== precision) throw new UserError(`${key} is an ${String(p.precision)} variant but --precision is ${precision}`);
+  return p;
+}
+
+/**
+ * Check one variant of the workload (periodic, the given filter and precision; TypeScript of any
+ * algorithm, or WGSL) against the f64 separable reference on a small odd grid (17x19x21 for the
+ * magic filters, 31x29x33 for the 29-tap kinetic filter); bound: convTolerance
+ * (above), e.g. (f32: 8 * 2^-24, f64: 64 * 2^-53) * gain * max|x| for
+ * TypeScript, gain = (sum |f|)^3 (magic) or sum_d |scale_d| sum |d2| (kinetic).
+ */
+export async function verifyBigdftVariant(key: string, want: FilterName, precision: 'f64' | 'f32', h: number): Promise<VerificationResult> {
+  await checkWorkloadKey(key, want, precision);
+  try {
+    const v = await verifyConv(key, { h });
+    return { key, dims: v.dims, maxError: v.maxError, tolerance: v.tolerance };
+  } catch (e) {
+    if (e instanceof ConvInputError || e instanceof UnknownVariantError || e instanceof NoAdapterError) throw new UserError((e as Error).message);
+    throw e;
+  }
 }

@@ -16,7 +16,9 @@ import { apply3d, prepare3d, prepareParallel3d, ConvInputError } from '../../run
 import type { Dims } from '../../runtime/bigdft/reference.ts';
 import { runGemWorkload } from '../../runtime/gem/workload.ts';
 import { UserError as GemUserError } from '../../runtime/errors.ts';
-import { runBigdftWorkload, registerBigdft, UserError as BigdftUserError } from '../../cli/commands/bigdft.ts';
+import { registerBigdft } from '../../cli/commands/bigdft.ts';
+import { runBigdftWorkload } from '../../runtime/bigdft/hamiltonian.ts';
+import { UserError as BigdftUserError } from '../../runtime/errors.ts';
 
 const DATA = new URL('../../data/gem/', import.meta.url).pathname;
 const atoms = readPqr(join(DATA, 'mb_hhelix.pqr'));

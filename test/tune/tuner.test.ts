@@ -10,7 +10,7 @@ import { cpuDevice } from '../../runtime/tune/devices.ts';
 import { validateCache, type CacheFile } from '../../runtime/tune/cache.ts';
 import { loadTuned } from '../../runtime/tune/tuned.ts';
 import { BROKEN, keyOf } from './fake-family.ts';
-import { defaultVariants } from '../../cli/commands/bigdft.ts';
+import { defaultVariants } from '../../runtime/bigdft/filters.ts';
 
 process.env.KERNFORGE_TUNE_FAMILIES = new URL('./fake-family.ts', import.meta.url).pathname;
 const quiet = { log: () => {}, progress: createProgress({ quiet: true }) };

@@ -11,7 +11,7 @@
 // with WebAssembly SIMD on the device (cpu: targets ts + wasm) also the wasm variants of the same
 // filter (f64x2 schemes lines / shifted), all run through prepare3d and the same gate.
 // Measured: milliseconds of one 3-D application (three transposing passes) on the grid.
-// Verified with the workload's gate (verifyBigdftVariant): the f64 separable reference on a small
+// Verified with the workload's gate (runtime/bigdft/verify.ts verifyBigdftVariant): the f64 separable reference on a small
 // odd grid (17x19x21, kinetic 31x29x33).
 import { variantParams } from '../../variants.ts';
 import { inGpujsModes, sameSemantics } from '../semantic.ts';
@@ -62,7 +62,7 @@ export const family: TuningFamily = {
   },
 
   defaultKey(device: Device, problem: string): string | undefined {
-    // the workload's own default (cli/commands/bigdft.ts defaultVariants, f64)
+    // the workload's own default (runtime/bigdft/filters.ts defaultVariants, f64)
     const { filter: f, precision } = problemSpec(problem);
     // WebGPU: the f32 classes start from the plain WGSL tile (16x16, one output per invocation)
     if (device.target === 'wgsl') return precision === 'f32' ? `bigdft-conv.wgsl.${f}.periodic.f32.separable-t.16x16.outputs1` : undefined;
@@ -80,7 +80,7 @@ export const family: TuningFamily = {
   },
 
   async verify(key: string, _device: Device, problem: string) {
-    const { verifyBigdftVariant } = await import('../../../cli/commands/bigdft.ts');
+    const { verifyBigdftVariant } = await import('../../bigdft/verify.ts');
     const spec = problemSpec(problem);
     const v = await verifyBigdftVariant(key, spec.filter, spec.precision, H);
     const error = v.tolerance > 0 ? v.maxError / v.tolerance : Infinity;
