@@ -180,8 +180,8 @@ async function cmdMain(): Promise<number> {
   const b = await runBigdftWorkload({ grid: '128x126x130', iterations: 3, log: (m: string) => console.log(m) });
   summary.push(`BigDFT 128x126x130: H ${b.medianMs.h.toFixed(1)} ms per application (${b.gflops.h.toFixed(2)} GFlop/s, ${b.threads} thread${b.threads > 1 ? 's' : ''}); MF ${b.variants.mf.split('.').slice(2).join('.')}, MF^T ${b.variants.mft.split('.').slice(2).join('.')}, T ${b.variants.kin.split('.').slice(2).join('.')}`);
   console.log('\n6. MD: MiniMD LJ fluid, 4,000 atoms, 100 steps of NVE (f64 kernels, 1x1 list as MiniMD, to compare the thermo digit for digit)');
-  const { runMdWorkload } = await import('./commands/md.ts');
-  const lj = await runMdWorkload({ system: 'lj', cells: 10, steps: 100, thermo: 50, cluster: '1x1', precision: 'f64' });
+  const { runMdWorkload } = await import('../runtime/md/workload.ts');
+  const lj = await runMdWorkload({ system: 'lj', cells: 10, steps: 100, thermo: 50, cluster: '1x1', precision: 'f64', log: (m: string) => console.log(m) });
   const n = lj.prepared.run.mass.length;
   const last = lj.outcome.thermo.at(-1)!;
   const got = [last.T.toPrecision(7), (last.epot / n).toPrecision(7), last.P.toPrecision(7)].join(' ');
@@ -189,7 +189,7 @@ async function cmdMain(): Promise<number> {
   console.log(`step 100 (T, U/N, P): ${got}; MiniMD prints ${miniMd}: ${got === miniMd ? 'identical' : 'DIFFERENT'}`);
   summary.push(`MD LJ fluid (MiniMD): ${lj.stepsPerSecond.toFixed(1)} steps/s, thermo at step 100 ${got === miniMd ? 'identical to' : 'DIFFERENT from'} MiniMD's`);
   console.log('\n7. MD: SPC/E water (884 molecules, GROMACS-equilibrated), RF rc 1.0 nm, SETTLE, leap-frog, 200 steps, the tuned variant');
-  const w = await runMdWorkload({ system: 'water', gro: new URL('../test/fixtures/gromacs/spce/conf.gro', import.meta.url).pathname, steps: 200, thermo: 50 });
+  const w = await runMdWorkload({ system: 'water', gro: new URL('../test/fixtures/gromacs/spce/conf.gro', import.meta.url).pathname, steps: 200, thermo: 50, log: (m: string) => console.log(m) });
   summary.push(`MD SPC/E water: ${w.stepsPerSecond.toFixed(1)} steps/s with ${w.prepared.run.keyF.split('.').slice(1).join('.')} on ${w.prepared.run.threads ?? 1} thread(s), drift ${w.drift.toExponential(2)} kJ/mol/ps per atom`);
   console.log(`\nSummary (${secs()} in all):`);
   for (const l of summary) console.log(`  ${l}`);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
 import { MdEngine, MdBlowUp, type ThermoRow } from '../../runtime/md/engine.ts';
-import { runMdWorkload, driftPerAtom } from '../../cli/commands/md.ts';
+import { runMdWorkload, driftPerAtom } from '../../runtime/md/workload.ts';
 import { ljFluid, ljTemperature } from '../../runtime/md/ljfluid.ts';
 
 const WATER = new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname;

@@ -10,7 +10,8 @@ import { Command } from 'commander';
 import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
 import { NonbondedForce } from '../../runtime/md/forces.ts';
 import { MdInputError } from '../../runtime/md/errors.ts';
-import { runMdWorkload, registerMd } from '../../cli/commands/md.ts';
+import { registerMd } from '../../cli/commands/md.ts';
+import { runMdWorkload } from '../../runtime/md/workload.ts';
 import { maxThreads } from '../../runtime/parallel/pool.ts';
 import { splitByWork } from '../../runtime/parallel/md.ts';
 
