@@ -109,6 +109,8 @@ async function cmdVerify(keys: string[], o: { target?: string; family?: string }
 }
 
 async function cmdBench(family: string, o: Record<string, string>): Promise<number> {
+  // The benches build C peers and read the repository's fixtures: they ship with the repository, not the package.
+  if (!existsSync(new URL('../bench/', import.meta.url))) throw new UserError('kernforge bench runs from a clone of the kernforge repository (the benchmarks build C peers and read its fixtures); the npm package does not carry them');
   if (family === 'gem-potential') {
     const { benchGemCommand } = await import('./commands/bench-gem.ts');
     return (await benchGemCommand({ reps: o.reps, molecules: o.molecules === '3000' ? undefined : o.molecules, density: o.density, largeReps: o.largeReps, targets: o.targets, threads: o.threads })).status;

@@ -1,6 +1,7 @@
 // The generator pipeline: specs -> validated variant spaces -> rendered, type-checked files
 // -> bundled library + manifest. Output is a pure function of specs and templates; it is
 // written to a temporary folder and moved into place only when everything succeeded.
+import { fileURLToPath } from 'node:url';
 import { mkdirSync, writeFileSync, rmSync, renameSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, dirname, resolve, relative } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -13,7 +14,7 @@ import { bundle } from './bundle.ts';
 import { postStep } from './post.ts';
 
 export const GENERATOR_VERSION = '0.1.0';
-export const SPEC_ROOT = new URL('../specs/', import.meta.url).pathname;
+export const SPEC_ROOT = fileURLToPath(new URL('../specs/', import.meta.url));
 
 /** One generated file in memory, path relative to the output folder. */
 export interface OutFile {

@@ -1,5 +1,6 @@
 // Template loading and rendering. Handlebars runs in strict mode, so a field a template
 // names but the context lacks is an error, never an empty string in generated code.
+import { fileURLToPath } from 'node:url';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -17,7 +18,7 @@ export interface TemplateSet {
   once: Map<string, Handlebars.TemplateDelegate>;
 }
 
-export const TEMPLATE_ROOT = new URL('../templates/', import.meta.url).pathname;
+export const TEMPLATE_ROOT = fileURLToPath(new URL('../templates/', import.meta.url));
 
 /** Load templates/<target>/<family>/: kernel.<ext>.hbs, other *.hbs rendered once, partials/*.hbs. */
 export function loadTemplates(target: string, family: string, root = TEMPLATE_ROOT): TemplateSet {

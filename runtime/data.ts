@@ -11,12 +11,12 @@ export type BundledMolecule = (typeof BUNDLED_MOLECULES)[number];
 
 /** Paths of a bundled molecule's .pqr and, when it has one, its MSMS .vert surface. */
 export function bundledMolecule(name: BundledMolecule): { pqr: string; vert?: string } {
-  const dir = new URL('gem/', DATA_URL).pathname;
+  const dir = decodeURIComponent(new URL('gem/', DATA_URL).pathname);
   return { pqr: `${dir}${name}.pqr`, vert: name === 'nucleosome' ? undefined : `${dir}${name}.vert` };
 }
 
 /** The folder of the bundled molecules (GEM). */
-export const GEM_DATA_DIR = new URL('gem/', DATA_URL).pathname;
+export const GEM_DATA_DIR = decodeURIComponent(new URL('gem/', DATA_URL).pathname);
 
 /** filters.json as parsed: per filter its taps, lowest offset and decimal coefficients. */
 export type RawFilters = Record<string, { taps: number; lowestOffset: number; coefficients: string[] }>;

@@ -1,6 +1,17 @@
-// Public runtime API of kernforge: systems, the cluster-pair data layout, running generated
-// variants on TypeScript and WebGPU, the f64 references and the verification gate, for the
-// md-nonbonded, gem-potential and bigdft-conv families.
+// Public runtime API of kernforge (`import ... from 'kernforge'`). Start with open(): it runs the
+// tuned winner of each family on whatever target it is. Below it: the readers and the bundled
+// data, the systems, the cluster-pair data layout, the per-target runners, the f64 references
+// and the verification gates of the md-nonbonded, gem-potential and bigdft-conv families, and
+// the autotuner. Importing this module loads no build-time dependency (the generator and the
+// report are the subpaths kernforge/generator and kernforge/report).
+export { open, TARGETS, VerificationError, type Kernforge, type OpenOptions, type Target, type Choice, type VariantSource } from './open.ts';
+export type { GemHandle, GemPotential, GemPotentialOptions } from './gem/handle.ts';
+export type { BigdftHandle, BigdftApplyOptions, BigdftResult, HamiltonianResult } from './bigdft/handle.ts';
+export type { MdHandle, MdForces, MdForcesOptions } from './md/handle.ts';
+export { KernforgeError, UserError, isUserError } from './errors.ts';
+export { ApiInputError } from './args.ts';
+export { BUNDLED_MOLECULES, bundledMolecule, type BundledMolecule } from './data.ts';
+export { readGro, writeGro, GroError, type GroFrame, type GroAtom } from './md/gro.ts';
 export { waterBox, randomSystem, rng, SPCE, type MdSystem } from './md/system.ts';
 export { buildClusters, buildPairList, CENTRAL_SHIFT, DUMMY_COORD, type ClusterLayout, type PairList } from './md/clusters.ts';
 export { MdProblem, EWALD_TABLE_SCALE, type Precision } from './md/problem.ts';
@@ -22,6 +33,6 @@ export { detectDevices, cpuDevice, webgpuDevice, fingerprintOf, type Device, typ
 export { tune, formatSummary, sampleStats, type TuneOptions, type TuneOutcome, type TuneRow } from './tune/tuner.ts';
 export { STRATEGIES, STRATEGY_NAMES, replayStrategy, seededRng, neighbours, type Strategy, type StrategyName, type Candidate, type Evaluate, type ReplayResult } from './tune/strategies.ts';
 export { TuneCache, validateCache, cachePath, resultId, CACHE_FORMAT, CACHE_VERSION, DEFAULT_CACHE_DIR, type CacheFile, type CacheResult, type CacheRun, type ResultStatus } from './tune/cache.ts';
-export { loadTuned, readTuned, tunedPath, type Tuned, type TunedEntry, type TunedFile, type LoadTunedOptions } from './tune/tuned.ts';
+export { loadTuned, readTuned, tunedPath, mergeTuned, TunedFileError, type Tuned, type TunedEntry, type TunedFile, type LoadTunedOptions } from './tune/tuned.ts';
 export { tuningFamilies, tuningFamily } from './tune/families/index.ts';
 export type { TuningFamily, ProblemClass, PreparedProblem, VerifyOutcome } from './tune/family.ts';

@@ -4,10 +4,12 @@
 import { KernforgeError } from './errors.ts';
 import { readFileSync, mkdirSync, writeFileSync, renameSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { pathToFileURL, fileURLToPath } from 'node:url';
 
-export const GENERATED_ROOT = new URL('../generated/', import.meta.url).pathname;
-const CACHE_ROOT = new URL('../.kernforge/variants/', import.meta.url).pathname;
+/** The committed kernel library (generated/ at the package root). */
+export const GENERATED_ROOT = fileURLToPath(new URL('../generated/', import.meta.url));
+/** Variants rendered on demand are compiled once into .kernforge/variants/ of the working folder. */
+const CACHE_ROOT = join(process.cwd(), '.kernforge', 'variants');
 
 export interface ManifestEntry {
   key: string;
@@ -199,6 +201,16 @@ async function renderOnDemand(key: string): Promise<{ text: string; target: stri
  * energy-computing sibling of a force-only variant). Fails clearly if the result breaks a rule.
  */
 export async function siblingKey(key: string, changes: Record<string, string | number>): Promise<string> {
+  // A library variant's sibling in the library: found in the manifest, without loading the generator.
+  const entry = manifest().get(key);
+  if (entry) {
+    const want = { ...entry.params, ...changes };
+    const names = Object.keys(want);
+    for (const e of manifest().values()) {
+      if (e.family !== entry.family || Object.keys(e.params).length !== names.length) continue;
+      if (names.every((n) => String(e.params[n]) === String(want[n]))) return e.key;
+    }
+  }
   const { spec, gen } = await specFor(key);
   let v;
   try {

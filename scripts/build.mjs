@@ -19,7 +19,8 @@ const t0 = performance.now();
 
 rmSync(dist, { recursive: true, force: true });
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+// tsc's diagnostics to stderr: stdout stays clean for `npm pack --json`
+execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: ['ignore', 2, 2], cwd: root });
 
 const keep = (src) => {
   if (statSync(src).isDirectory()) return true;
@@ -45,4 +46,4 @@ const walk = (d) => {
   }
 };
 walk(dist);
-console.log(`built dist/: ${files} files, ${(bytes / 2 ** 20).toFixed(1)} MiB, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+console.error(`built dist/: ${files} files, ${(bytes / 2 ** 20).toFixed(1)} MiB, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);

@@ -2,6 +2,8 @@
 // Parses the command line and prints the summary; the workload (reading or generating the
 // surface, the variant choice, the verification gate, the run, the output file and pictures) is
 // runtime/gem/workload.ts runGemWorkload.
+import { existsSync } from 'node:fs';
+import { BUNDLED_MOLECULES, bundledMolecule, type BundledMolecule } from '../../runtime/data.ts';
 import { Command, InvalidArgumentError } from 'commander';
 import type { SurfaceKind } from '../../runtime/gem/surface.ts';
 import { runGemWorkload, formatGemSummary } from '../../runtime/gem/workload.ts';
@@ -17,7 +19,7 @@ export function registerGem(run: Command): void {
   run
     .command('gem')
     .description("GEM electrostatic surface potential of a molecule: verify the chosen variant, run it on every vertex, write GEM's format")
-    .argument('<molecule.pqr>', 'atoms with charges and radii (PQR)')
+    .argument('<molecule.pqr>', `atoms with charges and radii (PQR), or a bundled molecule: ${BUNDLED_MOLECULES.join(', ')}`)
     .option('--vert <file>', 'MSMS .vert surface (default: <molecule>.vert beside the .pqr if it exists, else a generated SES)')
     .option('--surface <kind>', 'generate the surface: ses (solvent excluded) or sas (solvent accessible), even when a .vert lies beside the .pqr')
     .option('--probe <r>', 'probe radius of the generated surface (Angstrom)', num('--probe'))
@@ -34,7 +36,9 @@ export function registerGem(run: Command): void {
     .option('--threads <n>', 'worker threads for a TypeScript or wasm variant, the vertices split between them (default 1: this thread)')
     .option('--target <t>', 'target of the default variant: ts (TypeScript f32 unroll 4) or wasm (WebAssembly SIMD f32x4, 8 vertices per iteration)')
     .action(async (molecule: string, o: { vert?: string; surface?: SurfaceKind; probe?: number; density?: number; writeVert?: string; picture?: string[]; epsOut: number; epsIn: number; salt: number; projLen: number; fixA?: number; output: string; variant?: string; threads?: string; target?: string }) => {
-      const s = await runGemWorkload({ molecule, ...o });
+      // a bundled molecule by name (its .vert lies beside it), unless a file of that name exists
+      const bundled = !existsSync(molecule) && (BUNDLED_MOLECULES as readonly string[]).includes(molecule) ? bundledMolecule(molecule as BundledMolecule).pqr : undefined;
+      const s = await runGemWorkload({ molecule: bundled ?? molecule, ...o });
       console.log(formatGemSummary(s));
     });
 }
