@@ -112,14 +112,18 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
   // The benches build C peers and read the repository's fixtures: they ship with the repository, not the package.
   if (!existsSync(new URL('../bench/', import.meta.url))) throw new UserError('kernforge bench runs from a clone of the kernforge repository (the benchmarks build C peers and read its fixtures); the npm package does not carry them');
   if (family === 'gem-potential') {
-    const { benchGemCommand } = await import('./commands/bench-gem.ts');
+    const { benchGemCommand } = await import('../bench/gem-command.ts');
     return (await benchGemCommand({ reps: o.reps, molecules: o.molecules === '3000' ? undefined : o.molecules, density: o.density, largeReps: o.largeReps, targets: o.targets, threads: o.threads })).status;
   }
   if (family === 'bigdft-conv') {
-    const { benchBigdftCommand } = await import('./commands/bench-bigdft.ts');
+    const { benchBigdftCommand } = await import('../bench/bigdft-command.ts');
     return benchBigdftCommand({ grid: o.grid, reps: o.reps, keys: o.keys, targets: o.targets, threads: o.threads });
   }
   if (family === 'tuner') return (await import('../bench/tuner.ts')).benchTunerCommand(o);
+  if (family === 'package') {
+    await (await import('../bench/package.ts')).benchPackage({ reps: o.reps === undefined ? undefined : Number(o.reps) });
+    return 0;
+  }
   if (family === 'md') {
     const { benchMdWorkload } = await import('../bench/md-workload.ts');
     await benchMdWorkload({
@@ -132,7 +136,7 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
     });
     return 0;
   }
-  if (family !== 'md-nonbonded') throw new UserError(`no benchmark for "${family}"; available: md (the MD workload against LAMMPS and GROMACS), md-nonbonded, gem-potential, bigdft-conv`);
+  if (family !== 'md-nonbonded') throw new UserError(`no benchmark for "${family}"; available: md (the MD workload against LAMMPS and GROMACS), md-nonbonded, gem-potential, bigdft-conv, tuner, package (the npm package: size, import time, open() to a first GEM result)`);
   const { benchMdNonbonded } = await import('../bench/md-nonbonded.ts');
   await benchMdNonbonded({
     molecules: Number(o.molecules ?? 3000),
