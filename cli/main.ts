@@ -1,6 +1,7 @@
 // The kernforge command line. User mistakes (bad specs, unknown variants, no GPU adapter)
 // end with one clear message and a non-zero exit status, never a stack trace.
 import { Command, CommanderError } from 'commander';
+import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { existsSync, writeFileSync, mkdirSync, renameSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,13 @@ async function cmdGenerate(specs: string[], o: { out?: string; check?: boolean; 
   const gen = await import('../generator/index.ts');
   const files = specs.length > 0 ? specs.map((s) => resolve(s)) : gen.projectSpecs();
   for (const f of files) if (!existsSync(f)) throw new UserError(`spec file not found: ${f}`);
-  const out = resolve(o.out ?? new URL('../generated/', import.meta.url).pathname);
+  // Without --out, only the repository's own specs regenerate the repository's own library
+  // (running from the sources); user specs, or an installed package, need a folder of their own.
+  const fromSources = import.meta.url.endsWith('.ts');
+  if (o.out === undefined && (specs.length > 0 || !fromSources) && !o.check) {
+    throw new UserError(`generate: give --out <folder> for the generated kernels${specs.length > 0 ? ' of your specs' : ''}; without it kernforge would replace its own committed library`);
+  }
+  const out = resolve(o.out ?? fileURLToPath(new URL('../generated/', import.meta.url)));
   const log = o.quiet ? () => {} : (m: string) => console.log(`  ${m}`);
   const r = await gen.generate({ specs: files, out, check: o.check, log });
   if (o.check) {

@@ -30,6 +30,14 @@ describe('kernforge generate', () => {
     expect(existsSync(join(dir, 'out/md-nonbonded/ts.bundle.js'))).toBe(true);
   }, 60_000);
 
+  it("refuses a user's spec without --out rather than replacing the committed library", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kf-'));
+    writeFileSync(join(dir, 'my.yaml'), smallLibrary);
+    const r = cli('generate', join(dir, 'my.yaml'));
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toBe("kernforge: error: generate: give --out <folder> for the generated kernels of your specs; without it kernforge would replace its own committed library");
+  });
+
   it('rejects a bad spec with file:line, the field and what is allowed, and writes nothing', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kf-'));
     const bad = smallLibrary.replace('cluster: [2x2, 4x4]', 'cluster: [2x2, 3x3]');

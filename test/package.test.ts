@@ -117,6 +117,27 @@ describe('the npm package', () => {
     expect(bench.stderr).toContain('clone of the kernforge repository');
   });
 
+  it("generates a library from a user's spec with the package's generator (kernforge generate --out)", () => {
+    const spec = readFileSync(join(dir, 'node_modules/kernforge/dist/specs/md-nonbonded.yaml'), 'utf8').replace(/\nlibrary:[\s\S]*$/, `
+library:
+  - { target: [ts], interaction: [lj-rf], ljComb: [geom], ljShift: [shift], precision: [f64], output: [fe], cluster: [4x4], excl: [mask], cutoff: [branch] }
+  - { target: [wasm], interaction: [lj-rf], ljComb: [geom], ljShift: [shift], precision: [f32], output: [f], cluster: [4x4], excl: [mask], cutoff: [mask] }
+`);
+    writeFileSync(join(dir, 'my.yaml'), spec);
+    const bin = join(dir, 'node_modules', '.bin', 'kernforge');
+    const r = node([bin, 'generate', 'my.yaml', '--out', 'kernels']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const m = JSON.parse(readFileSync(join(dir, 'kernels/manifest.json'), 'utf8')) as { variants: { key: string; file: string }[] };
+    expect(m.variants.map((v) => v.key)).toEqual(['md-nonbonded.ts.lj-rf.geom.shift.f64.fe.4x4.mask.branch', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.f.4x4.mask.mask']);
+    expect(existsSync(join(dir, 'kernels/md-nonbonded/ts.bundle.js'))).toBe(true);
+    expect(readFileSync(join(dir, 'kernels', m.variants[1]!.file)).subarray(0, 4)).toEqual(Buffer.from([0, 0x61, 0x73, 0x6d])); // \0asm
+    // without --out it refuses to touch the package's own library
+    const bad = node([bin, 'generate']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('give --out');
+  });
+
   it('a strict TypeScript consumer type-checks against the shipped .d.ts', () => {
     writeFileSync(join(dir, 'consumer.ts'), `
       import { open, readPqr, readVert, bundledMolecule, ApiInputError, type GemPotential, type Kernforge, type BigdftResult } from 'kernforge';
