@@ -202,7 +202,7 @@ async function cmdMain(): Promise<number> {
   console.log(`step 100 (T, U/N, P): ${got}; MiniMD prints ${miniMd}: ${got === miniMd ? 'identical' : 'DIFFERENT'}`);
   summary.push(`MD LJ fluid (MiniMD): ${lj.stepsPerSecond.toFixed(1)} steps/s, thermo at step 100 ${got === miniMd ? 'identical to' : 'DIFFERENT from'} MiniMD's`);
   console.log('\n7. MD: SPC/E water (884 molecules, GROMACS-equilibrated), RF rc 1.0 nm, SETTLE, leap-frog, 200 steps, the tuned variant');
-  const w = await runMdWorkload({ system: 'water', gro: new URL('../test/fixtures/gromacs/spce/conf.gro', import.meta.url).pathname, steps: 200, thermo: 50, log: (m: string) => console.log(m) });
+  const w = await runMdWorkload({ system: 'water', gro: (await import('../runtime/data.ts')).BUNDLED_WATER_GRO, steps: 200, thermo: 50, log: (m: string) => console.log(m) });
   summary.push(`MD SPC/E water: ${w.stepsPerSecond.toFixed(1)} steps/s with ${w.prepared.run.keyF.split('.').slice(1).join('.')} on ${w.prepared.run.threads ?? 1} thread(s), drift ${w.drift.toExponential(2)} kJ/mol/ps per atom`);
   console.log(`\nSummary (${secs()} in all):`);
   for (const l of summary) console.log(`  ${l}`);

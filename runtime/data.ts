@@ -7,10 +7,11 @@ export const DATA_URL = new URL('../data/', import.meta.url);
 
 /** The bundled molecules: GEM's Mb.Hhelix and 1UWO chain A with their MSMS surfaces, and a nucleosome (atoms only). */
 export const BUNDLED_MOLECULES = ['mb_hhelix', '1uwo_A', 'nucleosome'] as const;
+/** The name of a bundled molecule (one of BUNDLED_MOLECULES). */
 export type BundledMolecule = (typeof BUNDLED_MOLECULES)[number];
 
 /** Paths of a bundled molecule's .pqr and, when it has one, its MSMS .vert surface. */
-export function bundledMolecule(name: BundledMolecule): { pqr: string; vert?: string } {
+export function bundledMolecule(name: BundledMolecule): { /** Absolute path of the .pqr file (atoms: coordinates in Angstrom, charges, radii). */ pqr: string; /** Absolute path of the MSMS .vert surface; undefined for the nucleosome, which ships atoms only. */ vert?: string } {
   const dir = decodeURIComponent(new URL('gem/', DATA_URL).pathname);
   return { pqr: `${dir}${name}.pqr`, vert: name === 'nucleosome' ? undefined : `${dir}${name}.vert` };
 }
@@ -24,3 +25,9 @@ export type RawFilters = Record<string, { taps: number; lowestOffset: number; co
 export const RAW_FILTERS: RawFilters = filtersJson as unknown as RawFilters;
 /** Where RAW_FILTERS came from, for messages. */
 export const FILTERS_FILE = 'data/bigdft/filters.json';
+
+/**
+ * The bundled SPC/E water box: 884 molecules equilibrated with GROMACS (NVT, 300 K; the
+ * commands are in the repository's test/fixtures/gromacs/spce/make.sh).
+ */
+export const BUNDLED_WATER_GRO = decodeURIComponent(new URL('md/spce-884.gro', DATA_URL).pathname);

@@ -7,7 +7,8 @@
 export { open, TARGETS, VerificationError, type Kernforge, type OpenOptions, type Target, type Choice, type VariantSource } from './open.ts';
 export type { GemHandle, GemPotential, GemPotentialOptions } from './gem/handle.ts';
 export type { BigdftHandle, BigdftApplyOptions, BigdftResult, HamiltonianResult } from './bigdft/handle.ts';
-export type { MdHandle, MdForces, MdForcesOptions } from './md/handle.ts';
+export type { MdHandle, MdForces, MdForcesOptions, MdRunOptions } from './md/handle.ts';
+export type { RunMdSummary } from './md/workload.ts';
 export { KernforgeError, UserError, isUserError } from './errors.ts';
 export { ApiInputError } from './args.ts';
 export { BUNDLED_MOLECULES, bundledMolecule, type BundledMolecule } from './data.ts';

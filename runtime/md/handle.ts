@@ -8,6 +8,7 @@ import { targetOfKey } from '../session.ts';
 import type { MdSettings } from './interaction.ts';
 import type { MdResult } from './reference.ts';
 import type { MdSystem } from './system.ts';
+import type { RunMdOptions, RunMdSummary } from './workload.ts';
 
 const INTERACTIONS = ['lj', 'lj-rf', 'lj-ewald'] as const;
 const COMBS = ['geom', 'lb', 'table'] as const;
@@ -28,10 +29,19 @@ export interface MdForcesOptions {
 /** Forces (atom order), energies and virial, and the variant that computed them. */
 export interface MdForces extends Choice, MdResult {}
 
-/** MD through open(): `kf.md.forces(system, settings)`. */
+/** Options of MdHandle.run: those of `kernforge run md` (runtime/md/setup.ts MdOptions), without `tuned` (open() says which artefact). */
+export type MdRunOptions = Omit<RunMdOptions, 'tuned'>;
+
+/** MD through open(): `kf.md.forces(system, settings)` and `kf.md.run({ system: 'water', steps: 100 })`. */
 export interface MdHandle {
   /** Non-bonded forces, energies and virial of `system` (one kernel call over a fresh pair list). */
   forces(system: MdSystem, settings: MdSettings, options?: MdForcesOptions): Promise<MdForces>;
+  /**
+   * A molecular-dynamics run: the MiniMD LJ fluid (`system: 'lj'`) or SPC/E water (`system:
+   * 'water'`; the bundled 884-molecule box unless `gro` names another), with the tuned variant
+   * for the system unless `variant`, `target` or `cluster` choose. Reports through `log`.
+   */
+  run(options: MdRunOptions): Promise<RunMdSummary>;
 }
 
 function checkSystem(sys: MdSystem): number {
@@ -66,7 +76,8 @@ export function mdHandle(s: Session): MdHandle {
       if (rlist > minBox / 2) throw new ApiInputError(`md.forces: options.rlist ${rlist} nm is more than half the smallest box edge (${minBox} nm); allowed: <= ${minBox / 2}`);
       const precision = o.precision === undefined ? 'f64' : oneOf('md.forces: options.precision', o.precision, ['f64', 'f32'] as const);
       const output = o.output === undefined ? 'fev' : oneOf('md.forces: options.output', o.output, OUTPUTS);
-      const semantic = { interaction, comb, shift: settings.shift ? 'shift' : 'plain', precision, output };
+      // axis names of specs/md-nonbonded.yaml
+      const semantic = { interaction, ljComb: comb, ljShift: settings.shift ? 'shift' : 'plain', precision, output };
       const { siblingKey, variantParams } = await import('../variants.ts');
 
       let pick: { key: string; threads?: number; source: Choice['source'] } | undefined;
@@ -107,6 +118,20 @@ export function mdHandle(s: Session): MdHandle {
       const problem = await problemFor(key, system, settings, rlist);
       const res = await (await runnerFor(key))(key, problem);
       return { ...res, key, target, threads: 1, source: pick.source };
+    },
+
+    async run(opts) {
+      s.check('md.run');
+      const o = options<MdRunOptions>('md.run: options', opts);
+      const system = oneOf('md.run: options.system', o.system, ['lj', 'water'] as const);
+      if (o.variant !== undefined && typeof o.variant === 'string') {
+        const target = await targetOfKey(o.variant);
+        if (!s.allows(target)) throw new ApiInputError(`md.run: options.variant ${o.variant} runs on ${target}; allowed by open(): ${s.targets.join(', ')}`);
+      }
+      const { BUNDLED_WATER_GRO } = await import('../data.ts');
+      const { runMdWorkload } = await import('./workload.ts');
+      const gro = system === 'water' && o.gro === undefined && o.state === undefined ? BUNDLED_WATER_GRO : o.gro;
+      return runMdWorkload({ ...o, system, gro, threads: o.threads ?? s.threads, tuned: s.tunedPath });
     },
   };
 }

@@ -50,6 +50,8 @@ export interface MdOptions {
   nstcalcenergy?: number;
   /** Threads for the non-bonded kernels: an integer 1..2 x CPUs (default 1); TypeScript and WebAssembly variants. */
   threads?: number | string;
+  /** The tuned artefact to take the variant from (default: $KERNFORGE_TUNED, else ./kernforge-tuned.json); false: the documented default. */
+  tuned?: string | false;
 }
 
 /** Saved run state: enough to continue exactly (JSON keeps doubles exact). */
@@ -204,7 +206,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
   }
   // the thread count the tuned variant won with (when the run takes the tuned variant as it is)
   let tunedThreads: number | undefined;
-  if (!keyF && !o.cluster && !o.list) {
+  if (!keyF && !o.cluster && !o.list && o.tuned !== false) {
     // No explicit choice: the variant tuned on this machine (kernforge tune), else the default below.
     // f32: the winner of the f32 class (water-rf-f32 / lj-fluid-f32: TypeScript or WebAssembly
     // SIMD; --target ts keeps TypeScript), else the f64 class's winner at f32; f64: the f64 class.
@@ -212,8 +214,8 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     const precision = o.precision ?? 'f64';
     const base = kind === 'lj' ? 'lj-fluid' : 'water-rf';
     const held: string[] = [];
-    let t = precision === 'f32' ? await loadTuned('md-nonbonded', `${base}-f32`, { load: false, warn: (l) => held.push(l) }) : undefined;
-    if (!t?.tuned) t = await loadTuned('md-nonbonded', base, { load: false, ...(t ? { warn: () => {} } : {}) });
+    let t = precision === 'f32' ? await loadTuned('md-nonbonded', `${base}-f32`, { load: false, path: o.tuned, warn: (l) => held.push(l) }) : undefined;
+    if (!t?.tuned) t = await loadTuned('md-nonbonded', base, { load: false, path: o.tuned, ...(t ? { warn: () => {} } : {}) });
     if (t.tuned && t.key.split('.')[1] === 'gpujs') {
       // gpu.js kernels are not run by the engine (its force calls are synchronous, webgpu's are not)
       process.stderr.write(`kernforge: the tuned ${t.key} is a gpu.js variant, which run md does not run; it takes a TypeScript variant instead (give --variant or --target to choose)\n`);
