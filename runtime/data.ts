@@ -11,7 +11,12 @@ export const BUNDLED_MOLECULES = ['mb_hhelix', '1uwo_A', 'nucleosome'] as const;
 export type BundledMolecule = (typeof BUNDLED_MOLECULES)[number];
 
 /** Paths of a bundled molecule's .pqr and, when it has one, its MSMS .vert surface. */
-export function bundledMolecule(name: BundledMolecule): { /** Absolute path of the .pqr file (atoms: coordinates in Angstrom, charges, radii). */ pqr: string; /** Absolute path of the MSMS .vert surface; undefined for the nucleosome, which ships atoms only. */ vert?: string } {
+export function bundledMolecule(name: BundledMolecule): {
+  /** Absolute path of the .pqr file (atoms: coordinates in Angstrom, charges, radii). */
+  pqr: string;
+  /** Absolute path of the MSMS .vert surface; undefined for the nucleosome, which ships atoms only. */
+  vert?: string;
+} {
   const dir = decodeURIComponent(new URL('gem/', DATA_URL).pathname);
   return { pqr: `${dir}${name}.pqr`, vert: name === 'nucleosome' ? undefined : `${dir}${name}.vert` };
 }

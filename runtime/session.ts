@@ -7,6 +7,7 @@ import type { Device } from './tune/devices.ts';
 
 /** Targets a kernel can run on. */
 export const TARGETS = ['ts', 'wasm', 'wgsl', 'gpujs'] as const;
+/** A kernel target: `ts` (TypeScript), `wasm` (WebAssembly SIMD), `wgsl` (WebGPU) or `gpujs` (gpu.js). */
 export type Target = (typeof TARGETS)[number];
 
 /** Options of open(). */
@@ -32,9 +33,16 @@ export type VariantSource = 'given' | 'tuned' | 'nearest' | 'default';
 
 /** The variant a handle runs, and why. */
 export interface Choice {
+  /** The variant key run, e.g. `md-nonbonded.ts.lj-rf.geom.shift.f32.fev.4x4.mask.mask` (`kernforge list <family>` lists them). */
   key: string;
+  /** The target the variant runs on (read from its key). */
   target: Target;
+  /** Worker threads used: the per-call option, open()'s, the tuned count, else 1; always 1 on wgsl and gpujs. */
   threads: number;
+  /**
+   * Why this variant: given by the caller, tuned for this machine, tuned for the nearest machine, or
+   * the documented default.
+   */
   source: VariantSource;
 }
 

@@ -15,6 +15,7 @@ import type { GPU } from 'gpu.js';
 let gpujsLib: Promise<typeof import('gpu.js')> | undefined;
 const loadGpujs = (): Promise<typeof import('gpu.js')> => (gpujsLib ??= import('gpu.js'));
 
+/** The gpu.js backend a gpujs variant runs on: cpu (JavaScript), webasm (WebAssembly), headlessgl (WebGL through `gl`, needs a display) or webgpu (Dawn). */
 export type GpujsMode = 'cpu' | 'webasm' | 'headlessgl' | 'webgpu';
 export const GPUJS_MODES: readonly GpujsMode[] = ['cpu', 'webasm', 'headlessgl', 'webgpu'];
 

@@ -131,7 +131,17 @@ export async function navigatorGpu(): Promise<GPU> {
 }
 
 /** Whether an adapter is available, without throwing; the reason when not. */
-export async function probeGpu(): Promise<{ ok: true; name: string } | { ok: false; why: string }> {
+export async function probeGpu(): Promise<{
+  /** An adapter was obtained. */
+  ok: true;
+  /** The adapter's name and backend. */
+  name: string;
+} | {
+  /** No adapter could be obtained. */
+  ok: false;
+  /** What was tried and why it failed. */
+  why: string;
+}> {
   try {
     const c = await gpu();
     return { ok: true, name: c.adapterName };

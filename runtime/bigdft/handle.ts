@@ -37,9 +37,17 @@ export interface HamiltonianResult {
   hpsi: Float64Array;
   /** <psi|T psi> / <psi|psi> and <MF psi|V MF psi> / <psi|psi> (hartree). */
   ekin: number;
+  /** Potential energy <MF psi|V MF psi> / <psi|psi> (hartree), V the local potential on the grid. */
   epot: number;
   /** The variant each filter ran with. */
-  variants: { mf: Choice; mft: Choice; kin: Choice };
+  variants: {
+    /** The magic filter (psi to the real-space grid). */
+    mf: Choice;
+    /** The transposed magic filter (back from the real-space grid). */
+    mft: Choice;
+    /** The kinetic filter (T psi). */
+    kin: Choice;
+  };
 }
 
 /** BigDFT through open(): `kf.bigdft.apply(filter, field, dims)` and `kf.bigdft.hamiltonian(psi, potential, dims)`. */

@@ -21,7 +21,12 @@ export interface GemPotentialOptions extends GemSettings {
 export interface GemPotential extends Choice {
   /** Potential per vertex (kcal/mol/e), in vertex order. */
   phi: Float64Array;
+  /** GEM's region of the points at r = A + p (Angstrom): 1 when r <= A, 2 up to A + 2 (ion exclusion radius), else 3. */
   region: GemRegion;
+  /**
+   * The constants the kernel ran with (A and p in Angstrom, dielectrics, kappa in 1/Angstrom), from
+   * the options and the atoms.
+   */
   params: GemParams;
 }
 

@@ -5,8 +5,11 @@
 // j-cluster c covers [cN, cN+N); both tile the same padded array.
 import type { MdSystem } from './system.ts';
 
+/** Atoms sorted into clusters: i-cluster c covers padded slots [cM, cM+M), j-cluster c covers [cN, cN+N) of the same padded array. */
 export interface ClusterLayout {
+  /** Atoms per i-cluster (the kernel's i-cluster size). */
   M: number;
+  /** Atoms per j-cluster (the kernel's j-cluster size). */
   N: number;
   /** Padded particle count (multiple of max(M, N)). */
   nPadded: number;
@@ -139,21 +142,39 @@ function sortOnZ(members: Int32Array, w: Float64Array): void {
   }
 }
 
+/** A cluster-pair list over a ClusterLayout: i-entries, their j-clusters and the interaction masks, as the kernels read them. */
 export interface PairList {
+  /** Atoms per i-cluster (as in the layout). */
   M: number;
+  /** Atoms per j-cluster (as in the layout). */
   N: number;
+  /** 32-bit words per j-entry's mask: ceil(M N / 32). */
   maskWords: number;
   /** i-entries: i-cluster, shift index, first j-entry, end j-entry. */
   ci: Int32Array;
+  /** j-entries: the j-cluster index of each (the i-entries give each its range). */
   cj: Int32Array;
+  /**
+   * maskWords words per j-entry: bit a N + b set when the pair of i-atom a and j-atom b is computed
+   * (clear: excluded, a dummy, or counted in another entry).
+   */
   excl: Uint32Array;
   /** 27 shift vectors (index (sx+1) + 3 (sy+1) + 9 (sz+1)), 13 = no shift. */
   shiftVec: Float64Array;
+  /** The list cut-off (nm) the list was built with. */
   rlist: number;
   /** Atom pairs the list covers (inside rlist), and all i-j pairs it computes. */
-  stats: { clusterPairs: number; computedPairs: number; bbChecks: number };
+  stats: {
+    /** j-entries (cluster pairs) in the list. */
+    clusterPairs: number;
+    /** i-j slot pairs the kernels compute: M N per j-entry. */
+    computedPairs: number;
+    /** Bounding-box distance tests the search made (0 for the brute-force builder). */
+    bbChecks: number;
+  };
 }
 
+/** Index of the zero shift vector among the 27 periodic shifts in PairList.shiftVec. */
 export const CENTRAL_SHIFT = 13;
 
 interface Box3 {

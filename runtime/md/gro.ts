@@ -13,16 +13,21 @@ export class GroError extends KernforgeError {
   }
 }
 
+/** One atom line's identity in a .gro file (its coordinates are in GroFrame.x). */
 export interface GroAtom {
   /** Residue number as written (GROMACS wraps it at 100000). */
   resnr: number;
+  /** Residue name (at most 5 characters are written). */
   resname: string;
   /** Atom name. */
   name: string;
 }
 
+/** One .gro frame: title, atoms, positions and optional velocities (nm, nm/ps), rectangular box. */
 export interface GroFrame {
+  /** The title line. */
   title: string;
+  /** Atom identities, in file order. */
   atoms: GroAtom[];
   /** Positions, 3 per atom (nm). */
   x: Float64Array;

@@ -14,18 +14,23 @@ export interface UserPotential {
   force(vars: Record<string, number>): number;
 }
 
+/** The non-bonded interaction of an MD run: potential, combination rule, cut-off and electrostatics constants (lengths in nm, energies kJ/mol). */
 export interface MdSettings {
   /** 'lj', 'lj-rf', 'lj-ewald', or the name of a user potential. */
   interaction: string;
+  /** LJ combination rule: geometric, Lorentz-Berthelot, or a per-type-pair C6/C12 table (the system's nbfp, else built with the geometric rule). */
   comb: 'geom' | 'lb' | 'table';
   /** Potential-shift modifier on LJ, Ewald and user potentials. */
   shift: boolean;
+  /** Cut-off radius (nm); must be below half the smallest box edge. */
   rc: number;
   /** Relative dielectric constant and reaction-field dielectric (0 = infinity). */
   epsR?: number;
+  /** Reaction-field dielectric for lj-rf (default 0, meaning infinity). */
   epsRf?: number;
   /** Ewald: erfc(beta rc) = ewaldRtol (GROMACS ewald-rtol, default 1e-5). */
   ewaldRtol?: number;
+  /** The evaluable user potential when `interaction` names one; the reference throws when it is missing. */
   user?: UserPotential;
 }
 
@@ -53,6 +58,7 @@ export function ewaldBeta(rc: number, rtol: number): number {
   return 0.5 * (lo + hi);
 }
 
+/** The constants derived from the settings: rc^2, f/epsR, the reaction-field k_rf and c_rf, the Ewald beta and the potential-shift terms. */
 export function derive(s: MdSettings): Derived {
   const epsR = s.epsR ?? 1;
   const epsRf = s.epsRf ?? 0;

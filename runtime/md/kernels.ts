@@ -7,19 +7,37 @@ import type { MdSystem } from './system.ts';
 import type { MdSettings } from './interaction.ts';
 import { isFullList } from './fulllist.ts';
 
+/** A generated md-nonbonded TypeScript variant as loaded: its key, cluster shape and kernel function. */
 export interface MdTsModule {
+  /** The variant key. */
   key: string;
+  /** Atoms per i-cluster. */
   M: number;
+  /** Atoms per j-cluster. */
   N: number;
   /** Present (true) on the `list: full` variants. */
   fullList?: boolean;
+  /** Run once over the whole pair list, accumulating into the output arrays of `a` (forces, and energies and shift forces by output level). */
   kernel(a: MdArgs): void;
 }
 
 export type ListKind = 'half' | 'full';
 
 /** Cluster shape, precision, output level and neighbour-list kind of a variant, read from its key. */
-export async function mdShape(key: string): Promise<{ M: number; N: number; precision: Precision; output: string; target: string; list: ListKind }> {
+export async function mdShape(key: string): Promise<{
+  /** Atoms per i-cluster. */
+  M: number;
+  /** Atoms per j-cluster. */
+  N: number;
+  /** Arithmetic precision, f32 or f64. */
+  precision: Precision;
+  /** Output level: f (forces), fe (+ energies), fev (+ shift forces for the virial). */
+  output: string;
+  /** ts, wasm, wgsl or gpujs. */
+  target: string;
+  /** half (each pair once, Newton's third law) or full (each ordered pair, forces on i only). */
+  list: ListKind;
+}> {
   const p = await variantParams(key);
   const [M, N] = String(p.cluster).split('x').map(Number) as [number, number];
   return { M, N, precision: p.precision as Precision, output: String(p.output), target: String(p.target), list: p.list === 'full' ? 'full' : 'half' };

@@ -8,22 +8,34 @@ import { toFullList } from './fulllist.ts';
 import { derive, selfEnergy, tableC6C12, ewaldCorrection, type Derived, type MdSettings } from './interaction.ts';
 import type { MdResult } from './reference.ts';
 
+/** Arithmetic precision of a kernel's inputs and forces (energies and shift forces are always accumulated in f64). */
 export type Precision = 'f32' | 'f64';
 
 /** Ewald table points per nm: linear-interpolation error ~ h^2/8 |g''| stays below the precision's own. */
 export const EWALD_TABLE_SCALE: Record<Precision, number> = { f32: 2000, f64: 20000 };
 
+/**
+ * A non-bonded problem ready for the kernels: cluster layout and pair list of one shape (M x N), packed inputs
+ * per precision, and the post-processing of kernel outputs. Throws when rlist is not below half the smallest box
+ * edge.
+ */
 export class MdProblem {
+  /** The atoms in M x N clusters. */
   readonly layout: ClusterLayout;
+  /** The cluster-pair list (half, or full when asked) within rlist. */
   readonly list: PairList;
+  /** Constants derived from the settings (derive()). */
   readonly d: Derived;
   private packed = new Map<Precision, Omit<MdArgs, 'f' | 'energy' | 'fshift'>>();
 
   constructor(
+    /** The system (positions in nm, charges in e). */
     readonly sys: MdSystem,
+    /** The interaction settings. */
     readonly settings: MdSettings,
     M: number,
     N: number,
+    /** Pair-list radius (nm, >= settings.rc; default rc). */
     readonly rlist = settings.rc,
     /**
      * full: hold a full list (each ordered pair once, runtime/md/fulllist.ts) for the `list: full`
@@ -110,7 +122,14 @@ export class MdProblem {
   }
 
   /** Fresh zeroed outputs for one kernel call. */
-  outputs(precision: Precision): { f: Real; energy: Float64Array; fshift: Float64Array } {
+  outputs(precision: Precision): {
+    /** Forces per padded slot, 3 each (kJ/mol/nm). */
+    f: Real;
+    /** V_LJ and V_Coulomb (kJ/mol). */
+    energy: Float64Array;
+    /** Shift forces per periodic shift, 3 each, for the virial. */
+    fshift: Float64Array;
+  } {
     const Arr = precision === 'f64' ? Float64Array : Float32Array;
     return { f: new Arr(3 * this.layout.nPadded), energy: new Float64Array(2), fshift: new Float64Array(27 * 3) };
   }

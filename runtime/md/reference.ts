@@ -3,16 +3,19 @@
 import type { MdSystem } from './system.ts';
 import { derive, pairC6C12, selfEnergy, ewaldCorrection, erfc, type MdSettings } from './interaction.ts';
 
+/** Non-bonded forces, energies and virial of a system (nm, kJ/mol), in atom order. */
 export interface MdResult {
   /** Forces per atom (kJ mol^-1 nm^-1), 3 per atom, atom order. */
   f: Float64Array;
   /** V_short-range (LJ or user potential) and V_Coulomb including self terms (kJ/mol). */
   vdw: number;
+  /** V_Coulomb (kJ/mol), including the reaction-field or Ewald self terms. */
   coul: number;
   /** Virial tensor -1/2 sum r_ij (x) F_ij, row-major 3x3 (kJ/mol). */
   virial: Float64Array;
 }
 
+/** The f64 reference's result, with the magnitude sums that set the verification tolerances. */
 export interface ReferenceResult extends MdResult {
   /** Per atom, the sum of |pair force| over its pairs: the scale of its summation error. */
   fAbs: Float64Array;
@@ -24,6 +27,10 @@ export interface ReferenceResult extends MdResult {
   pairsInCutoff: number;
 }
 
+/**
+ * The plain f64 reference: every atom pair once under the minimum image, no clusters. Throws when
+ * `s.interaction` names a user potential and `s.user` is missing.
+ */
 export function reference(sys: MdSystem, s: MdSettings): ReferenceResult {
   const d = derive(s);
   const n = sys.q.length;

@@ -12,7 +12,12 @@ export interface MdSystem {
   /** LJ type per atom. */
   type: Int32Array;
   /** LJ parameters per type. */
-  ljTypes: { sigma: number; epsilon: number }[];
+  ljTypes: {
+    /** LJ sigma (nm). */
+    sigma: number;
+    /** LJ epsilon (kJ/mol). */
+    epsilon: number;
+  }[];
   /** Optional explicit C6, C12 per type pair (row-major); used by the `table` rule instead of a combination. */
   nbfp?: Float64Array;
   /** Excluded partners per atom (both directions listed). */
@@ -29,14 +34,23 @@ export function rng(seed: number): () => number {
   };
 }
 
+/** SPC/E water parameters in GROMACS units: charges (e), O-H length (nm), H-O-H angle (radians), oxygen LJ sigma (nm) and epsilon (kJ/mol), masses (u). */
 export const SPCE = {
+  /** Oxygen charge (e). */
   qO: -0.8476,
+  /** Hydrogen charge (e). */
   qH: 0.4238,
+  /** O-H bond length (nm). */
   dOH: 0.1,
+  /** H-O-H angle (radians, 109.47 degrees). */
   angleHOH: (109.47 * Math.PI) / 180,
+  /** Oxygen LJ sigma (nm); hydrogens carry no LJ. */
   sigmaO: 0.316557,
+  /** Oxygen LJ epsilon (kJ/mol). */
   epsilonO: 0.650194,
+  /** Oxygen mass (u). */
   massO: 15.9994,
+  /** Hydrogen mass (u). */
   massH: 1.008,
 };
 

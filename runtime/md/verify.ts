@@ -22,12 +22,17 @@ export function tolerance(p: { precision: Precision; interaction: string; ewald?
   return t;
 }
 
+/** How far a kernel result is from the f64 reference, each part as worst error over allowed error (<= 1 passes). */
 export interface Deviation {
   /** Worst error / allowed error over atoms, energies, virial components (<= 1 passes). */
   force: number;
+  /** Worst of V_LJ and V_Coulomb over the allowed error; 0 when the output level has no energies. */
   energy: number;
+  /** Worst virial component over the allowed error; 0 unless the output level is fev. */
   virial: number;
+  /** Whether force, energy and virial are all <= 1 (NaN always fails). */
   ok: boolean;
+  /** `ok`, or the failing ratios and the worst atom (1-based), for messages. */
   detail: string;
 }
 
@@ -80,10 +85,15 @@ export async function settingsOf(key: string, rc: number): Promise<MdSettings> {
   return s;
 }
 
+/** One verification case of the md-nonbonded gate: a system with its cut-off and list radius. */
 export interface VerifyCase {
+  /** Case name for messages, e.g. `water-216`. */
   name: string;
+  /** The system the variant and the reference run on. */
   sys: MdSystem;
+  /** Cut-off (nm). */
   rc: number;
+  /** Pair-list radius (nm, >= rc). */
   rlist: number;
 }
 

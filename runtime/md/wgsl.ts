@@ -6,12 +6,15 @@ import type { MdProblem } from './problem.ts';
 import type { MdResult } from './reference.ts';
 import { checkShape, mdShape } from './kernels.ts';
 
+/** A problem uploaded to the GPU for one WGSL md-nonbonded variant: dispatch it repeatedly (timing), read the result, then destroy it. */
 export interface PreparedWgsl {
   /** Zero the accumulators, dispatch once, wait for completion. */
   dispatch(): Promise<void>;
   /** Read the outputs of the last dispatch. */
   result(): Promise<MdResult>;
+  /** Free the GPU buffers; the WebGPU device itself stays for the process. */
   destroy(): void;
+  /** The WebGPU adapter's name and backend, e.g. `llvmpipe (LLVM 15.0.6, 256 bits) / opengles`. */
   adapterName: string;
 }
 
