@@ -37,6 +37,7 @@ import { probeGpu, gpu } from '../runtime/backends/webgpu.ts';
 import { toShared } from '../runtime/parallel/pool.ts';
 import { threadLadder, PoolsByThreads } from '../runtime/tune/threads.ts';
 import type { GpujsMode } from '../runtime/backends/gpujs.ts';
+import { asmFacts, formatAsmFacts, BENCH_GPUJS_MODES, type AsmFacts } from './common.ts';
 
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
@@ -64,7 +65,7 @@ const wa = (u: string, simd: string, c = 'inline'): string => `bigdft-conv.wasm.
 const gj = (mode: GpujsMode): string => `bigdft-conv.gpujs.magic.periodic.f32.separable-t.split.${mode}`;
 
 /** gpu.js modes of the ladder, in the order they are tried (webgpu before headlessgl: Dawn and headless-gl never share a process, and the WGSL rows open Dawn). */
-export const BIGDFT_GPUJS_MODES: readonly GpujsMode[] = ['cpu', 'webasm', 'webgpu', 'headlessgl'];
+export const BIGDFT_GPUJS_MODES: readonly GpujsMode[] = BENCH_GPUJS_MODES;
 
 /** The run bigdft workload's default magic-filter keys (runtime/bigdft/filters.ts defaultVariants / defaultWasmVariants), timed on threads too. */
 export const BIGDFT_DEFAULT_KEYS = { ts: defaultVariants('f64').mf, wasm: defaultWasmVariants().mf };
@@ -216,46 +217,6 @@ export function compileConvrot(dir: string, cc = 'gcc', flags: string[] = ['-O3'
   const r = spawnSync(cc, [...flags, '-o', exe, CONVROT_SOURCE], { encoding: 'utf8' });
   if (r.status !== 0) return { skipped: `${cc} ${flags.join(' ')} failed on ${CONVROT_SOURCE}: ${(r.stderr || r.error?.message || '').trim()}` };
   return { exe, compiler: `${v.stdout.split('\n')[0]} ${flags.join(' ')}` };
-}
-
-/** The floating-point vector instructions in the assembly a C compiler makes of a file. */
-export interface AsmFacts {
-  /** Widest register of packed (ps/pd) arithmetic: 512 (zmm), 256 (ymm), 128 (xmm), 0 (scalar only). */
-  packedBits: number;
-  fma: boolean;
-  /** An inverse square root estimate (rsqrtss/ps, rsqrt14ps). */
-  rsqrt: boolean;
-  /** sqrt or div instructions (or calls to sqrt/sqrtf). */
-  sqrt: boolean;
-  div: boolean;
-}
-
-/** Compile `source` to assembly (`cc -S` with `flags`) and read its floating-point instructions; undefined when that fails. */
-export function asmFacts(source: string, flags: string[], cc = 'gcc'): AsmFacts | undefined {
-  const r = spawnSync(cc, [...flags, '-S', '-o', '-', source], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (r.status !== 0 || !r.stdout) return undefined;
-  const f: AsmFacts = { packedBits: 0, fma: false, rsqrt: false, sqrt: false, div: false };
-  for (const line of r.stdout.split('\n')) {
-    const m = /^\s+(v?)(fn?m(?:add|sub)\d*|mul|add|sub|div|sqrt|rsqrt\d*|max|min)(p|s)([sd])\b/.exec(line);
-    if (/call\s+sqrtf?@/.test(line)) f.sqrt = true;
-    if (!m) continue;
-    const op = m[2]!;
-    if (op.startsWith('fm') || op.startsWith('fnm')) f.fma = true;
-    if (op.startsWith('rsqrt')) f.rsqrt = true;
-    if (op === 'sqrt') f.sqrt = true;
-    if (op === 'div') f.div = true;
-    if (m[3] === 'p') f.packedBits = Math.max(f.packedBits, /%zmm/.test(line) ? 512 : /%ymm/.test(line) ? 256 : 128);
-  }
-  return f;
-}
-
-/** "512-bit packed, FMA, rsqrt estimate" and the like. */
-export function formatAsmFacts(f: AsmFacts): string {
-  const parts = [f.packedBits > 0 ? `${f.packedBits}-bit packed arithmetic` : 'scalar arithmetic only'];
-  if (f.fma) parts.push('FMA');
-  if (f.rsqrt) parts.push('rsqrt estimate');
-  if (f.sqrt || f.div) parts.push([f.sqrt ? 'sqrt' : '', f.div ? 'div' : ''].filter(Boolean).join(' + '));
-  return parts.join(', ');
 }
 
 /**

@@ -38,7 +38,7 @@ import { generateSurface, type GemSurface, type SurfaceOptions } from '../runtim
 import { shareGemArgs, runGemParallel } from '../runtime/gem/run.ts';
 import { threadLadder, PoolsByThreads } from '../runtime/tune/threads.ts';
 import type { GpujsMode } from '../runtime/backends/gpujs.ts';
-import { asmFacts, formatAsmFacts, type AsmFacts } from './bigdft.ts';
+import { asmFacts, formatAsmFacts, BENCH_GPUJS_MODES, type AsmFacts } from './common.ts';
 import { preferredGemKey } from '../runtime/gem/defaults.ts';
 
 // A full garbage collection before each warm-up keeps earlier garbage out of the measurements.
@@ -322,7 +322,7 @@ export async function benchGemWasm(rungs: { rung: string; key: string }[], atoms
 }
 
 /** gpu.js modes of the GEM rows, in the order they are tried (webgpu before headlessgl: Dawn and headless-gl never share a process, and the WGSL rows open Dawn first). */
-export const GEM_GPUJS_MODES: readonly GpujsMode[] = ['cpu', 'webasm', 'webgpu', 'headlessgl'];
+export const GEM_GPUJS_MODES: readonly GpujsMode[] = BENCH_GPUJS_MODES;
 
 /** The gpu.js key of a region and mode: one vertex per kernel thread, f32, zero salt (rendered on demand where the library lacks it). */
 export const gemGpujsKey = (region: GemRegion, mode: GpujsMode): string => `gem-potential.gpujs.region${region}.f32.zero.unroll1.div.block0.${mode}`;

@@ -15,6 +15,7 @@
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
+import { isUserError } from '../runtime/errors.ts';
 import {
   DEFAULT_CACHE_DIR,
   NON_EXHAUSTIVE,
@@ -199,17 +200,10 @@ const posInt = (name: string, v: string | undefined, dflt: number): number => {
 /** `kernforge bench tuner`: print the comparison; returns the exit status (0; user mistakes throw UserError). */
 export async function benchTunerCommand(o: { cache?: string; seeds?: string; assumeExhaustive?: boolean | string; log?: (line: string) => void } = {}): Promise<number> {
   const log = o.log ?? ((m: string) => console.log(m));
-  try {
-    const r = await benchTuner({ cacheDir: o.cache, seeds: posInt('seeds', o.seeds, 25), assumeExhaustive: o.assumeExhaustive === true || o.assumeExhaustive === 'yes' });
-    for (const line of formatTunerBench(r)) log(line);
-    return 0;
-  } catch (e) {
-    if (e instanceof ReportInputError) {
-      const { UserError } = await import('../cli/main.ts');
-      throw new UserError(e.message);
-    }
-    throw e;
-  }
+  // bad options and caches are ReportInputErrors: user errors (runtime/errors.ts), which the CLI prints as one line
+  const r = await benchTuner({ cacheDir: o.cache, seeds: posInt('seeds', o.seeds, 25), assumeExhaustive: o.assumeExhaustive === true || o.assumeExhaustive === 'yes' });
+  for (const line of formatTunerBench(r)) log(line);
+  return 0;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
@@ -222,7 +216,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     try {
       process.exitCode = await benchTunerCommand({ cache: values.cache, seeds: values.seeds, assumeExhaustive: values['assume-exhaustive'] });
     } catch (e) {
-      if ((e as Error).constructor?.name !== 'UserError') throw e;
+      if (!isUserError(e)) throw e;
       console.error(`kernforge: error: ${(e as Error).message}`);
       process.exitCode = 2;
     }

@@ -1,9 +1,14 @@
 // Type-check generated TypeScript in memory with ts-morph. Any diagnostic is a generator
 // bug (templates or context), so the build fails with the file and message.
 import { Project, ts } from 'ts-morph';
-import type { OutFile } from './generate.ts';
 
-export function typeCheck(files: OutFile[]): string[] {
+/** A generated file to check (generate.ts's OutFile has these fields). */
+export interface CheckedFile {
+  path: string;
+  text: string;
+}
+
+export function typeCheck(files: readonly CheckedFile[]): string[] {
   if (files.length === 0) return [];
   const project = new Project({
     useInMemoryFileSystem: true,

@@ -114,7 +114,7 @@ describe('bench bigdft-conv: threads and gpu.js (small grid)', () => {
   }, 120_000);
 
   it('the command refuses bad thread counts, targets and keys with what is allowed', async () => {
-    const { benchBigdftCommandResult } = await import('../cli/commands/bench-bigdft.ts');
+    const { benchBigdftCommandResult } = await import('../bench/bigdft-command.ts');
     await expect(benchBigdftCommandResult({ grid: '20x17x18', threads: '2,x' })).rejects.toThrow(/--threads x: the thread count must be an integer from 1 to \d+/);
     await expect(benchBigdftCommandResult({ grid: '20x17x18', targets: 'wasm,opencl' })).rejects.toThrow(/--targets wasm,opencl: unknown target opencl; allowed: ts, wasm, wgsl, gpujs/);
     await expect(benchBigdftCommandResult({ grid: '20x17x18', targets: 'wgsl', keys: 'bigdft-conv.ts.magic.periodic.f64.separable-t.1x4.inline.table' })).rejects.toThrow(/leaves no row of the ladder to run/);

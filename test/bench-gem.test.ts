@@ -13,7 +13,7 @@ import { compileGemRef, writeGemRefInput, runGemRef, benchGemLarge, benchGemWgsl
 import { PoolsByThreads } from '../runtime/tune/threads.ts';
 import { probeGpu } from '../runtime/backends/webgpu.ts';
 import { variantParams } from '../runtime/variants.ts';
-import { benchGemCommand } from '../cli/commands/bench-gem.ts';
+import { benchGemCommand } from '../bench/gem-command.ts';
 import { readPqr, readVert, gemParams, gemReference, type GemRegion, type GemVertices } from '../runtime/gem/index.ts';
 
 const hasGcc = ((): boolean => {

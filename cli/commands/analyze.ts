@@ -3,7 +3,7 @@
 // fraction of (bin, stencil bin) pairs within given memory offsets (Figs. 4.4/4.5) and the LRU
 // cache model's miss counts (Algorithm 4.2, Figs. 4.6/4.7), per ordering, as aligned tables.
 import type { Command } from 'commander';
-import { UserError } from '../main.ts';
+import { UserError } from '../../runtime/errors.ts';
 import {
   ORDERINGS,
   ORDERING_ALIASES,

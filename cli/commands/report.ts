@@ -2,7 +2,7 @@
 // inlined, no network) from every tune cache file in the cache folder, all devices together.
 // See runtime/tune/report.ts for what the page shows.
 import type { Command } from 'commander';
-import { UserError } from '../main.ts';
+import { UserError } from '../../runtime/errors.ts';
 
 export interface ReportCommandOptions {
   cache?: string;

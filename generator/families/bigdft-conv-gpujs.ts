@@ -3,7 +3,7 @@
 // the coefficients as literals. wrap `table`: every tap wraps (periodic) or is masked (free);
 // `split`: threads whose taps all lie inside the line take direct indices, the others wrap.
 import type { Variant } from '../space.ts';
-import type { Filter } from './bigdft-conv.ts';
+import type { Filter } from './bigdft-filters.ts';
 
 /** A JavaScript literal that gpu.js reads as a float (a decimal point or exponent with one). */
 function floatLiteral(v: number): string {

@@ -9,7 +9,7 @@
 //            output sums its pairs, then one horizontal add (two shuffles for two lines).
 // The templates print the instruction lists built here.
 import type { Variant } from '../space.ts';
-import type { Filter } from './bigdft-conv.ts';
+import type { Filter } from './bigdft-filters.ts';
 
 type Simd = 'lines' | 'shifted';
 

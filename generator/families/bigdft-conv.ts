@@ -4,40 +4,12 @@
 // loaded once and feeds every accumulator that needs it, so templates only print the load,
 // update and store lists built here. WGSL: one transposing pass per dispatch through a padded
 // workgroup buffer (the paper's GPU scheme), the taps unrolled with f32 literals.
-import { RAW_FILTERS, FILTERS_FILE } from '../../runtime/data.ts';
 import { SpecError, type Spec } from '../spec.ts';
 import type { Variant } from '../space.ts';
 import type { FamilyModule } from './types.ts';
 import { wasmContext } from './bigdft-conv-wasm.ts';
 import { gpujsContext } from './bigdft-conv-gpujs.ts';
-
-
-/** A filter: coefficient k multiplies x[(i + k + offset) mod n]. */
-export interface Filter {
-  taps: number;
-  offset: number;
-  coefficients: number[];
-}
-
-const FILTER_KEYS = { magic: 'magicFilter', 'magic-t': 'magicFilterTransposed', kinetic: 'secondDerivative' } as const;
-type FilterName = keyof typeof FILTER_KEYS;
-
-let filterCache: Record<FilterName, Filter> | undefined;
-/** The three filters of filters.json, decimal strings parsed to the nearest double. */
-export function filters(): Record<FilterName, Filter> {
-  if (!filterCache) {
-    const raw = RAW_FILTERS;
-    const one = (k: string): Filter => {
-      const r = raw[k];
-      if (!r || r.coefficients.length !== r.taps) throw new Error(`${FILTERS_FILE}: filter ${k} missing or with a wrong tap count`);
-      // The wrap table and the split loops assume the output point lies under the filter.
-      if (r.lowestOffset > 0 || r.lowestOffset <= -r.taps) throw new Error(`${FILTERS_FILE}: filter ${k} has lowestOffset ${r.lowestOffset} outside (-taps, 0]`);
-      return { taps: r.taps, offset: r.lowestOffset, coefficients: r.coefficients.map(Number) };
-    };
-    filterCache = { magic: one(FILTER_KEYS.magic), 'magic-t': one(FILTER_KEYS['magic-t']), kinetic: one(FILTER_KEYS.kinetic) };
-  }
-  return filterCache;
-}
+import { filters, FILTER_KEYS, type Filter, type FilterName } from './bigdft-filters.ts';
 
 /** Shortest round-trip decimal of a double: the literal reads back as exactly the same value. */
 export const tsNumber = (v: number): string => (Object.is(v, -0) ? '0' : String(v));

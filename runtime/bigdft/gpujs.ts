@@ -7,7 +7,7 @@
 import { callKernel, gpujsFor, type GpujsMode } from '../backends/gpujs.ts';
 import { gpujsModule, variantParams } from '../variants.ts';
 import { filter, type FilterName } from './filters.ts';
-import { checkDims, checkInput, kineticScale, ConvInputError, type Apply3dOptions } from './apply.ts';
+import { checkDims, checkInput, kineticScale, ConvInputError, type Apply3dOptions } from './conv.ts';
 import type { Boundary, Dims } from './reference.ts';
 
 /** A generated bigdft-conv gpu.js module. */

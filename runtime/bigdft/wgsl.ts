@@ -5,7 +5,7 @@
 import { gpu, storage, readBack, pipeline, uniform, bindBuffers, type BindingKind, type GpuContext } from '../backends/webgpu.ts';
 import { wgslSource, variantParams } from '../variants.ts';
 import { filter, type FilterName } from './filters.ts';
-import { checkDims, checkInput, kineticScale, ConvInputError, type Apply3dOptions } from './apply.ts';
+import { checkDims, checkInput, kineticScale, ConvInputError, type Apply3dOptions } from './conv.ts';
 import type { Boundary, Dims } from './reference.ts';
 
 export interface PreparedWgsl3d {

@@ -3,15 +3,14 @@
 import { erf, erfc, type UserPotential } from './interaction.ts';
 
 export async function userPotential(name: string, specPath?: string): Promise<UserPotential> {
+  // the generator's public surface only, loaded on demand (the runtime never imports it statically)
   const gen = await import('../../generator/index.ts');
-  const { potentials } = await import('../../generator/families/md-nonbonded.ts');
-  const { evalExpr } = await import('../../generator/expr.ts');
   const path = specPath ?? gen.projectSpecs().find((p: string) => p.endsWith('/md-nonbonded.yaml'))!;
-  const pot = potentials(gen.loadAndValidate(path)).get(name);
+  const pot = gen.potentials(gen.loadAndValidate(path)).get(name);
   if (!pot) throw new Error(`no user potential "${name}" in ${path}`);
   const special = { erf, erfc };
   return {
-    energy: (v) => evalExpr(pot.energy, { ...pot.params, ...v }, special) as number,
-    force: (v) => evalExpr(pot.force, { ...pot.params, ...v }, special) as number,
+    energy: (v) => gen.evalExpr(pot.energy, { ...pot.params, ...v }, special) as number,
+    force: (v) => gen.evalExpr(pot.force, { ...pot.params, ...v }, special) as number,
   };
 }

@@ -4,7 +4,7 @@
 import { loadTsModule } from '../variants.ts';
 import type { GemTsModule } from '../gem/run.ts';
 import type { GemParams } from '../gem/model.ts';
-import type { ConvTsModule } from '../bigdft/apply.ts';
+import type { ConvTsModule } from '../bigdft/conv.ts';
 import type { MdTsModule } from '../md/kernels.ts';
 import { mdStepDone, spinForSteps, SPIN_SPINNING, type MdSetupArgs, type MdWasmSetupArgs } from './md.ts';
 

@@ -1,10 +1,10 @@
 // `kernforge bench bigdft-conv`: the BigDFT magic-filter benchmark (bench/bigdft.ts; issue 5,
 // "Measure": TypeScript ladder, C convrot reference, WGSL and wasm rows; issue 7: gpu.js rows and
 // the best rows on worker threads). Options arrive as strings from commander; `grid` is "n1xn2xn3".
-import { benchBigdft, LADDER, BENCH_GRID, BIGDFT_GPUJS_MODES, targetOfKey, type BigdftBenchResult } from '../../bench/bigdft.ts';
-import { parseThreadList, ThreadCountError } from '../../runtime/parallel/pool.ts';
-import { parseGrid } from '../../runtime/bigdft/hamiltonian.ts';
-import { UserError } from '../../runtime/errors.ts';
+import { benchBigdft, LADDER, BENCH_GRID, targetOfKey, type BigdftBenchResult } from './bigdft.ts';
+import { parseThreadCounts, parseTargets, targetWanted } from './common.ts';
+import { parseGrid } from '../runtime/bigdft/hamiltonian.ts';
+import { UserError } from '../runtime/errors.ts';
 
 export interface BenchBigdftCommandOptions {
   /** "n1xn2xn3"; default 128x126x130. */
@@ -20,34 +20,6 @@ export interface BenchBigdftCommandOptions {
   /** C compiler for the convrot reference; default gcc. */
   cc?: string;
   log?: (line: string) => void;
-}
-
-/** parseThreadList for an optional option value (undefined or '' gives undefined), as a user error. */
-export function parseThreadCounts(v: string | number | undefined, option = '--threads'): number[] | undefined {
-  if (v === undefined || String(v).trim() === '') return undefined;
-  try {
-    return parseThreadList(v, option);
-  } catch (e) {
-    if (e instanceof ThreadCountError) throw new UserError(e.message);
-    throw e;
-  }
-}
-
-/** The targets the bench commands accept: ts, wasm, wgsl, gpujs (every gpu.js mode), gpujs:<mode>. */
-export function parseTargets(v: string | undefined, option = '--targets'): Set<string> | undefined {
-  if (v === undefined || v.trim() === '') return undefined;
-  const allowed = ['ts', 'wasm', 'wgsl', 'gpujs', ...BIGDFT_GPUJS_MODES.map((m) => `gpujs:${m}`)];
-  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
-  const bad = list.filter((t) => !allowed.includes(t));
-  if (bad.length || list.length === 0) throw new UserError(`${option} ${v}: unknown target${bad.length > 1 ? 's' : ''} ${bad.join(', ') || '(empty list)'}; allowed: ${allowed.join(', ')}`);
-  return new Set(list);
-}
-
-/** Whether a key of target `target` (gpu.js: of mode `mode`) is among `targets`. */
-export function targetWanted(targets: Set<string> | undefined, target: string, mode?: string): boolean {
-  if (!targets) return true;
-  if (target === 'gpujs') return targets.has('gpujs') || targets.has(`gpujs:${mode}`);
-  return targets.has(target);
 }
 
 /** Run the benchmark; returns 0 (the CLI exit code). Throws UserError for bad options. */

@@ -4,9 +4,9 @@
 // rungs on the WebGPU adapter, wasm rows and gpu.js rows unless --targets leaves them out; the
 // best rows again on worker threads (--threads).
 // Options arrive as strings, as commander gives them to `bench`.
-import { benchGem, GEM_GPUJS_MODES, type GemBenchRow } from '../../bench/gem.ts';
-import { UserError } from '../../runtime/errors.ts';
-import { parseThreadCounts, parseTargets, targetWanted } from './bench-bigdft.ts';
+import { benchGem, GEM_GPUJS_MODES, type GemBenchRow } from './gem.ts';
+import { UserError } from '../runtime/errors.ts';
+import { parseThreadCounts, parseTargets, targetWanted } from './common.ts';
 
 export interface BenchGemCommandOptions {
   /** Timed repetitions per variant (default 5). */
