@@ -1,4 +1,8 @@
-// Public surface of the generator (build-time side of kernforge).
+/**
+ * Public surface of the generator (build-time side of kernforge).
+ *
+ * @module kernforge/generator
+ */
 export { assembleWat, postStep } from './post.ts';
 export { generate, renderVariant, renderLibrary, loadAndValidate, projectSpecs, variantFile, GENERATOR_VERSION } from './generate.ts';
 export type { Manifest, ManifestEntry, OutFile } from './generate.ts';

@@ -1,9 +1,13 @@
-// Public runtime API of kernforge (`import ... from 'kernforge'`). Start with open(): it runs the
-// tuned winner of each family on whatever target it is. Below it: the readers and the bundled
-// data, the systems, the cluster-pair data layout, the per-target runners, the f64 references
-// and the verification gates of the md-nonbonded, gem-potential and bigdft-conv families, and
-// the autotuner. Importing this module loads no build-time dependency (the generator and the
-// report are the subpaths kernforge/generator and kernforge/report).
+/**
+ * Public runtime API of kernforge (`import ... from 'kernforge'`). Start with open(): it runs the
+ * tuned winner of each family on whatever target it is. Below it: the readers and the bundled
+ * data, the systems, the cluster-pair data layout, the per-target runners, the f64 references
+ * and the verification gates of the md-nonbonded, gem-potential and bigdft-conv families, and
+ * the autotuner. Importing this module loads no build-time dependency (the generator and the
+ * report are the subpaths kernforge/generator and kernforge/report).
+ *
+ * @module kernforge
+ */
 export { open, TARGETS, VerificationError, type Kernforge, type OpenOptions, type Target, type Choice, type VariantSource } from './open.ts';
 export type { GemHandle, GemPotential, GemPotentialOptions } from './gem/handle.ts';
 export type { BigdftHandle, BigdftApplyOptions, BigdftResult, HamiltonianResult } from './bigdft/handle.ts';
