@@ -11,7 +11,9 @@
 import { createHash } from 'node:crypto';
 import { cpus, totalmem, platform, arch } from 'node:os';
 
+/** A device the tuner can measure on: the CPU, or the WebGPU adapter. */
 export type DeviceId = 'cpu' | 'webgpu';
+/** A generated target a device can run: TypeScript, WGSL, WebAssembly SIMD or gpu.js. */
 export type DeviceTarget = 'ts' | 'wgsl' | 'wasm' | 'gpujs';
 
 /** gpu.js modes (runtime/backends/gpujs.ts), by the device they compute on. */
@@ -19,7 +21,9 @@ export type GpujsModeName = 'cpu' | 'webasm' | 'headlessgl' | 'webgpu';
 /** The CPU runs gpu.js's cpu and webasm modes; the GPU device its WebGL and WebGPU modes. */
 export const GPUJS_MODES_OF: Record<DeviceId, readonly GpujsModeName[]> = { cpu: ['cpu', 'webasm'], webgpu: ['headlessgl', 'webgpu'] };
 
+/** A device as detected; an absent one is reported with `available: false` and the reason, never thrown. */
 export interface Device {
+  /** cpu or webgpu. */
   id: DeviceId;
   /** The primary generated target whose variants run on it (its defaults come from this one). */
   target: DeviceTarget;
@@ -32,7 +36,9 @@ export interface Device {
   unavailableTargets?: Record<string, string>;
   /** gpu.js modes that run on this device here (target gpujs is offered when there is one). */
   gpujsModes?: GpujsModeName[];
+  /** Human-readable name: the CPU model, or the adapter's description and backend. */
   name: string;
+  /** Whether it can run variants here (see why). */
   available: boolean;
   /** Why the device is not available. */
   why?: string;

@@ -8,6 +8,7 @@ import type { ResultStatus } from './cache.ts';
 
 /** A problem size class a workload uses, e.g. md-nonbonded 'water-rf'. */
 export interface ProblemClass {
+  /** Its name, e.g. `water-rf` (`kernforge tune --problem`). */
   name: string;
   /** One line: what is computed, on what size. */
   description: string;
@@ -17,10 +18,13 @@ export interface ProblemClass {
   serves?: string;
 }
 
+/** The result of a family's gate on one variant. */
 export interface VerifyOutcome {
+  /** Whether the variant matches the f64 reference within the family's tolerance. */
   ok: boolean;
   /** Worst error as a fraction of the tolerance (<= 1 passes). */
   error?: number;
+  /** What failed (or a note), for messages. */
   detail?: string;
   /** Failure status when not 'wrong' (e.g. 'compile-error'). */
   status?: ResultStatus;
@@ -31,9 +35,11 @@ export interface RunOptions {
   threads?: number;
 }
 
+/** A problem class's inputs, built once by TuningFamily.prepare, on which variants are timed. */
 export interface PreparedProblem {
   /** One timed run of a variant on the problem; returns its milliseconds. The first call per key (and thread count) may be a warm-up. */
   run(key: string, o?: RunOptions): Promise<number>;
+  /** Free the inputs (GPU buffers, worker threads). */
   dispose(): void | Promise<void>;
 }
 
@@ -48,10 +54,13 @@ export interface CandidateOptions {
   space?: CandidateSpace;
 }
 
+/** What the tuner needs from a kernel family; one module per family, registered in runtime/tune/families/index.ts. */
 export interface TuningFamily {
+  /** Family name, e.g. `md-nonbonded`. */
   family: string;
   /** What the timed quantity is (shown by `kernforge tune --list`). */
   measures: string;
+  /** The family's problem classes, full-size and quick. */
   problems(): ProblemClass[];
   /**
    * Candidate variant keys for a device and problem: library variants of the device's targets

@@ -9,14 +9,21 @@
 // the tuner may also stop it early by making `evaluate` throw (time limit, Ctrl-C).
 
 export type Params = Record<string, string | number>;
+/** A candidate a strategy may evaluate: a variant key (or key and thread count) with its axis values. */
 export interface Candidate {
+  /** The candidate's key, passed to Evaluate. */
   key: string;
+  /** Its axis values, which define the neighbours. */
   params: Params;
 }
+/** Measure a candidate: its median time (ms), or null when it failed; may throw to stop the strategy. */
 export type Evaluate = (key: string) => Promise<number | null>;
 export type Rng = () => number;
+/** A search strategy: evaluates candidates until the budget (distinct candidates evaluated) is spent or all are evaluated; re-evaluating a key is free. */
 export type Strategy = (candidates: Candidate[], evaluate: Evaluate, budget: number, rng: Rng) => Promise<void>;
+/** Names of the built-in strategies (`kernforge tune --strategy`). */
 export type StrategyName = 'exhaustive' | 'random' | 'annealing' | 'bandit' | 'descent' | 'model';
+/** The built-in strategy names, in the order the CLI lists them. */
 export const STRATEGY_NAMES: readonly StrategyName[] = ['exhaustive', 'random', 'annealing', 'bandit', 'descent', 'model'];
 
 /** mulberry32: a small, fast, seeded generator of uniform numbers in [0, 1). */
@@ -308,6 +315,7 @@ export const model: Strategy = async (cands, evaluate, budget, rng) => {
   }
 };
 
+/** The built-in strategies by name. */
 export const STRATEGIES: Record<StrategyName, Strategy> = { exhaustive, random: randomSampling, annealing, bandit, descent, model };
 
 /** A strategy by name (throws with the allowed names). */
@@ -324,11 +332,18 @@ export function positionalParams(key: string): Params {
   return out;
 }
 
+/** A strategy replayed offline on recorded times (replayStrategy). */
 export interface ReplayResult {
   /** Keys in the order the strategy evaluated them, with the recorded time (null: failed). */
-  evaluations: { key: string; medianMs: number | null }[];
+  evaluations: {
+    /** The key evaluated. */
+    key: string;
+    /** Its recorded time (ms), or null when it failed. */
+    medianMs: number | null;
+  }[];
   /** The fastest key found (null when none succeeded). */
   bestKey: string | null;
+  /** Its recorded time (ms; null when none succeeded). */
   bestMs: number | null;
   /** Best time found after each evaluation (Infinity before the first success). */
   bestSoFar: number[];

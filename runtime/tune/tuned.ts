@@ -38,17 +38,27 @@ import { KernforgeError } from '../errors.ts';
 export const TUNED_FORMAT = 'kernforge-tuned';
 export const DEFAULT_TUNED_FILE = 'kernforge-tuned.json';
 
+/** The winner of one family's problem class on one device, as the tuned artefact records it. */
 export interface TunedEntry {
+  /** The fastest verified variant (or the default, when the winner was within the measured noise of it). */
   key: string;
   /** Worker threads the key won with (families that tune the thread count); absent: 1. */
   threads?: number;
+  /** Its median time (ms). */
   medianMs: number;
+  /** The family's default variant on the device, or null when it has none. */
   defaultKey: string | null;
+  /** The default's median time (ms), or null when it was not measured or failed. */
   defaultMs: number | null;
+  /** defaultMs / medianMs (1 when the default was kept), or null when unknown. */
   speedup: number | null;
+  /** ISO time the entry was written; mergeTuned keeps the later one. */
   when: string;
+  /** Search strategy of the run. */
   strategy?: string;
+  /** Candidates with a measurement when the entry was written. */
   evaluated?: number;
+  /** Candidates in the space. */
   candidates?: number;
 }
 
@@ -62,10 +72,15 @@ export interface TunedDevice {
   architecture?: string;
 }
 
+/** The tuned artefact (kernforge-tuned.json, format kernforge-tuned, version 1). */
 export interface TunedFile {
+  /** Always `kernforge-tuned`. */
   format: typeof TUNED_FORMAT;
+  /** Always 1; vendor and architecture were added without a new version. */
   version: 1;
+  /** The devices, by fingerprint. */
   devices: Record<string, TunedDevice>;
+  /** Entries by fingerprint, family and problem class. */
   tuned: Record<string, Record<string, Record<string, TunedEntry>>>;
 }
 
@@ -86,7 +101,12 @@ function artefactEnabled(explicit?: string): boolean {
 }
 
 /** Read the artefact; undefined when absent or unreadable (with the reason). */
-export function readTuned(path = tunedPath()): { file?: TunedFile; why?: string } {
+export function readTuned(path = tunedPath()): {
+  /** The artefact, when it could be read. */
+  file?: TunedFile;
+  /** Why it could not: absent, unreadable, or not a kernforge-tuned version 1 file. */
+  why?: string;
+} {
   if (!existsSync(path)) return { why: `${path} does not exist` };
   try {
     const f = JSON.parse(readFileSync(path, 'utf8')) as TunedFile;
@@ -227,6 +247,7 @@ export function updateTuned(path: string, device: Pick<Device, 'fingerprint' | '
   writeFileAtomic(path, `${JSON.stringify(f, null, 1)}\n`);
 }
 
+/** Options of loadTuned. */
 export interface LoadTunedOptions {
   /** 'cpu' (default), 'webgpu', or a detected Device. */
   device?: DeviceId | Device;
@@ -238,7 +259,9 @@ export interface LoadTunedOptions {
   warn?: (line: string) => void;
 }
 
+/** What loadTuned chose for a family and problem class, and why, with the loaded module. */
 export interface Tuned<M = unknown> {
+  /** The variant key to run. */
   key: string;
   /** Worker threads to run it with: the tuned count, else 1. */
   threads: number;
@@ -248,6 +271,7 @@ export interface Tuned<M = unknown> {
   nearest?: string;
   /** The problem class the key was tuned on (may be a quick class standing in). */
   problem: string;
+  /** The artefact's entry, when the key was tuned. */
   entry?: TunedEntry;
   /** The loaded module (CPU, unless load: false): the family's load(key), or the TS module of a ts key. */
   module?: M;
