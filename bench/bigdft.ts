@@ -23,6 +23,7 @@
 // f64 separable reference on a small odd grid (verifyConv); the timed outputs are also compared
 // with the reference on the benchmark grid. GFlop/s use the paper's count 3*32*n1*n2*n3 per
 // application for every algorithm (the direct sum does 16^3 * 2 flops per point, 43x more).
+import { keyTarget } from '../runtime/keys.ts';
 import { spawnSync, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir, availableParallelism } from 'node:os';
@@ -96,7 +97,7 @@ export const LADDER: LadderRung[] = [
 
 /** The target of a ladder key (the naive and plain-reference rungs count as ts). */
 export function targetOfKey(key: string): 'ts' | 'wasm' | 'wgsl' | 'gpujs' {
-  const t = key === NAIVE_KEY ? 'ts' : key.split('.')[1];
+  const t = key === NAIVE_KEY ? 'ts' : keyTarget(key);
   return t === 'wasm' || t === 'wgsl' || t === 'gpujs' ? t : 'ts';
 }
 

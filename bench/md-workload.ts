@@ -9,6 +9,7 @@
 // on 1 and 2 threads (issue 7: the kernels split over worker threads). Each full run prints
 // steps/s, the ratio to the peer's single thread and that ratio per core used, and where the time
 // goes (search, kernel, integration, the rest) beside the peer's own breakdown.
+import { shortKey } from '../runtime/keys.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -115,7 +116,7 @@ async function timeRun(o: MdOptions, steps: number): Promise<Timed> {
 
 /** "kernel 13.30, search 4.40, integration 1.40, other 0.30 ms" */
 const splitText = (t: Timed): string => `kernel ${f2(t.kernelMs)}, search ${f2(t.searchMs)}, integration ${f2(t.integrateMs)}, other ${f2(t.otherMs)} ms`;
-const short = (key: string): string => key.split('.').slice(1).join('.');
+const short = (key: string): string => shortKey(key);
 
 const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '-');
 

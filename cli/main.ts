@@ -1,5 +1,6 @@
 // The kernforge command line. User mistakes (bad specs, unknown variants, no GPU adapter)
 // end with one clear message and a non-zero exit status, never a stack trace.
+import { keyFamily, shortKey } from '../runtime/keys.ts';
 import { Command, CommanderError } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
@@ -49,7 +50,7 @@ async function cmdRender(key: string, o: { output?: string }): Promise<number> {
   const { variantParams, wgslSource } = await import('../runtime/variants.ts');
   const p = await variantParams(key);
   const gen = await import('../generator/index.ts');
-  const family = key.split('.')[0]!;
+  const family = keyFamily(key);
   const spec = gen.loadAndValidate(gen.projectSpecs().find((s: string) => s.endsWith(`/${family}.yaml`))!);
   const text = p.target === 'wgsl' ? await wgslSource(key) : gen.renderVariant(spec, p).text;
   if (o.output) {
@@ -92,7 +93,7 @@ async function cmdVerify(keys: string[], o: { target?: string; family?: string }
   let failed = 0;
   let skipped = 0;
   for (const [i, key] of list.entries()) {
-    const f = families.find((x) => x.family === key.split('.')[0]);
+    const f = families.find((x) => x.family === keyFamily(key));
     if (!f?.verifyKey) throw new UserError(`${key}: not a variant of a family with a verification gate (${names.join(', ')})`);
     await (await import('../runtime/variants.ts')).variantParams(key); // an invalid key is a user error (exit 2), not a failed check
     let r: Awaited<ReturnType<NonNullable<typeof f.verifyKey>>>;
@@ -175,8 +176,8 @@ async function cmdMain(): Promise<number> {
     if (!r.chosenKey) continue;
     const kept = r.chosenKey !== r.bestKey;
     summary.push(
-      `tuned ${r.family} ${r.problem}: ${r.chosenKey.split('.').slice(1).join('.')}` +
-        (kept ? ` (the default: the fastest, ${r.bestKey!.split('.').slice(1).join('.')}, was within the measured spread)` : ` ${r.bestMs!.toFixed(2)} ms${r.speedup ? `, ${r.speedup.toFixed(2)}x the default` : ''}`),
+      `tuned ${r.family} ${r.problem}: ${shortKey(r.chosenKey)}` +
+        (kept ? ` (the default: the fastest, ${shortKey(r.bestKey!)}, was within the measured spread)` : ` ${r.bestMs!.toFixed(2)} ms${r.speedup ? `, ${r.speedup.toFixed(2)}x the default` : ''}`),
     );
   }
   const data = new URL('../data/', import.meta.url).pathname;
@@ -186,12 +187,12 @@ async function cmdMain(): Promise<number> {
     console.log(`\n4. GEM surface potential: ${mol} (eps 80/1, salt 0) -> ${join(out, `${mol}.phi`)}`);
     const s = await runGemWorkload({ molecule: join(data, `gem/${mol}.pqr`), vert: join(data, `gem/${mol}.vert`), output: join(out, `${mol}.phi`) });
     console.log(formatGemSummary(s));
-    summary.push(`GEM ${mol}: ${s.atoms} atoms x ${s.vertices} vertices, ${s.variant.split('.').slice(2).join('.')} (${s.variantSource}), kernel ${(s.kernelSeconds * 1000).toFixed(1)} ms, ${(s.pairsPerSecond / 1e6).toFixed(0)} Mpairs/s${s.device ? ` (${s.device})` : ''}`);
+    summary.push(`GEM ${mol}: ${s.atoms} atoms x ${s.vertices} vertices, ${shortKey(s.variant, 'target')} (${s.variantSource}), kernel ${(s.kernelSeconds * 1000).toFixed(1)} ms, ${(s.pairsPerSecond / 1e6).toFixed(0)} Mpairs/s${s.device ? ` (${s.device})` : ''}`);
   }
   console.log('\n5. BigDFT local Hamiltonian on 128x126x130 (f64, 3 applications)');
   const { runBigdftWorkload } = await import('../runtime/bigdft/hamiltonian.ts');
   const b = await runBigdftWorkload({ grid: '128x126x130', iterations: 3, log: (m: string) => console.log(m) });
-  summary.push(`BigDFT 128x126x130: H ${b.medianMs.h.toFixed(1)} ms per application (${b.gflops.h.toFixed(2)} GFlop/s, ${b.threads} thread${b.threads > 1 ? 's' : ''}); MF ${b.variants.mf.split('.').slice(2).join('.')}, MF^T ${b.variants.mft.split('.').slice(2).join('.')}, T ${b.variants.kin.split('.').slice(2).join('.')}`);
+  summary.push(`BigDFT 128x126x130: H ${b.medianMs.h.toFixed(1)} ms per application (${b.gflops.h.toFixed(2)} GFlop/s, ${b.threads} thread${b.threads > 1 ? 's' : ''}); MF ${shortKey(b.variants.mf, 'target')}, MF^T ${shortKey(b.variants.mft, 'target')}, T ${shortKey(b.variants.kin, 'target')}`);
   console.log('\n6. MD: MiniMD LJ fluid, 4,000 atoms, 100 steps of NVE (f64 kernels, 1x1 list as MiniMD, to compare the thermo digit for digit)');
   const { runMdWorkload } = await import('../runtime/md/workload.ts');
   const lj = await runMdWorkload({ system: 'lj', cells: 10, steps: 100, thermo: 50, cluster: '1x1', precision: 'f64', log: (m: string) => console.log(m) });
@@ -203,7 +204,7 @@ async function cmdMain(): Promise<number> {
   summary.push(`MD LJ fluid (MiniMD): ${lj.stepsPerSecond.toFixed(1)} steps/s, thermo at step 100 ${got === miniMd ? 'identical to' : 'DIFFERENT from'} MiniMD's`);
   console.log('\n7. MD: SPC/E water (884 molecules, GROMACS-equilibrated), RF rc 1.0 nm, SETTLE, leap-frog, 200 steps, the tuned variant');
   const w = await runMdWorkload({ system: 'water', gro: (await import('../runtime/data.ts')).BUNDLED_WATER_GRO, steps: 200, thermo: 50, log: (m: string) => console.log(m) });
-  summary.push(`MD SPC/E water: ${w.stepsPerSecond.toFixed(1)} steps/s with ${w.prepared.run.keyF.split('.').slice(1).join('.')} on ${w.prepared.run.threads ?? 1} thread(s), drift ${w.drift.toExponential(2)} kJ/mol/ps per atom`);
+  summary.push(`MD SPC/E water: ${w.stepsPerSecond.toFixed(1)} steps/s with ${shortKey(w.prepared.run.keyF)} on ${w.prepared.run.threads ?? 1} thread(s), drift ${w.drift.toExponential(2)} kJ/mol/ps per atom`);
   console.log(`\nSummary (${secs()} in all):`);
   for (const l of summary) console.log(`  ${l}`);
   return 0;

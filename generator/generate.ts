@@ -49,7 +49,8 @@ export function loadAndValidate(path: string): Spec {
   const order = checkAxisOrder(spec);
   if (order) throw new SpecError(spec.file, spec.where(order.path), order.path.join('.'), order.message);
   mod.validate(spec);
-  if (!spec.axes.some((a) => a.name === 'target')) throw new SpecError(spec.file, spec.where(['axes']), 'axes', 'every spec needs a "target" axis');
+  // keys read as <family>.<target>.<...> (runtime/keys.ts), and files go to <family>/<target>/
+  if (spec.axes[0]?.name !== 'target') throw new SpecError(spec.file, spec.where(['axes']), 'axes', `the first axis must be "target" (keys and files are <family>.<target>...); found ${spec.axes[0] ? `"${spec.axes[0].name}"` : 'no axes'}`);
   return spec;
 }
 

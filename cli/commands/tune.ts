@@ -2,6 +2,7 @@
 // Progress with ETA on stderr, a summary table on stdout, the winners in kernforge-tuned.json.
 // Ctrl-C (SIGINT) or SIGTERM stops after the measurement in flight is abandoned: everything
 // measured so far is already in the cache, the winners so far are written, exit status 130.
+import { keyTarget } from '../../runtime/keys.ts';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { tune, formatSummary, formatTargets, TuneOptionsError, type TuneOptions, type TuneOutcome } from '../../runtime/tune/tuner.ts';
@@ -55,7 +56,7 @@ export async function listTuning(families: string[], o: TuneCliOptions): Promise
       for (const d of devices) {
         const keys = await f.candidates(d, p.name, { space: spaceOf(o.space) });
         const per = new Map<string, number>();
-        for (const k of keys) per.set(k.split('.')[1]!, (per.get(k.split('.')[1]!) ?? 0) + 1);
+        for (const k of keys) per.set(keyTarget(k), (per.get(keyTarget(k)) ?? 0) + 1);
         counts.push(`${d.id} ${keys.length} candidates${per.size > 1 ? ` (${[...per].map(([t, n]) => `${t} ${n}`).join(', ')})` : ''}`);
       }
       log(`  ${p.name.padEnd(18)} ${p.quick ? '(quick) ' : ''}${p.description}; ${counts.join(', ')}`);

@@ -3,6 +3,7 @@
 // (runtime/gem/model.ts gemReference), per vertex relative to the sum of the magnitudes of its
 // per-atom terms. `kernforge run gem` runs it before using a variant; the gem-potential tuning
 // family and `kernforge verify` use the same gate.
+import { keyTarget } from '../keys.ts';
 import { loadTsModule } from '../variants.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
 import { gemReference, pairPotential, type GemParams, type GemRegion } from './model.ts';
@@ -118,7 +119,7 @@ export async function verifyGemGpujs(key: string, atoms: GemAtoms, v: GemVertice
 
 /** The workload's gate for a key of any target: TS, wasm, WGSL or gpu.js, on `count` spread vertices. */
 export async function verifyGemKey(key: string, atoms: GemAtoms, v: GemVertices, P: GemParams, region: GemRegion, count = 200): Promise<GemVerification> {
-  const target = key.split('.')[1];
+  const target = keyTarget(key);
   if (target === 'wgsl') return verifyGemWgsl(key, atoms, v, P, region, count);
   if (target === 'wasm') return verifyGemWasm(key, atoms, v, P, region, count);
   if (target === 'gpujs') return verifyGemGpujs(key, atoms, v, P, region, count);

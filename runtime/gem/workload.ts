@@ -11,6 +11,7 @@
 // atomically (unless output is null), and on request pictures of the potential on the surface
 // (runtime/gem/picture.ts). Every mistake in the input is a UserError (runtime/errors.ts); the
 // option names in the messages are the command line's.
+import { keyTarget } from '../keys.ts';
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { loadTsModule, siblingKey, variantParams } from '../variants.ts';
@@ -364,7 +365,7 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
     if (!o.variant.startsWith('gem-potential.')) throw new UserError(`${o.variant} is not a gem-potential variant (list them with \`kernforge list gem-potential\`)`);
     key = o.variant;
     source = 'given';
-    if (o.target !== undefined && o.variant.split('.')[1] !== o.target) throw new UserError(`--variant ${o.variant} is not a ${o.target} variant, but --target ${o.target} was given: give one of them`);
+    if (o.target !== undefined && keyTarget(o.variant) !== o.target) throw new UserError(`--variant ${o.variant} is not a ${o.target} variant, but --target ${o.target} was given: give one of them`);
   } else {
     ({ key, source } = chooseGemVariant(region, salt, defaultTarget));
     // The variant tuned on this machine (kernforge tune gem-potential), carried over to this
@@ -372,7 +373,7 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
     const { loadTuned } = await import('../tune/tuned.ts');
     const t = await loadTuned('gem-potential', 'surface', { load: false });
     // With --target, only a winner on that target replaces its default.
-    if (t.tuned && (o.target === undefined || t.key.split('.')[1] === o.target)) {
+    if (t.tuned && (o.target === undefined || keyTarget(t.key) === o.target)) {
       try {
         key = await siblingKey(t.key, { region, salt });
         source = 'tuned';

@@ -1,7 +1,8 @@
 // Building an MD run from user options: the MiniMD LJ fluid or SPC/E water from a .gro file (or a
 // saved state), the variant pair (force-only and energy) for a cluster shape and precision, the
 // Verlet buffer (given, or estimated from a drift tolerance), SETTLE and the thermostat.
-import { readFileSync } from 'node:fs';
+import { keyTarget } from '../keys.ts';
+import { platform } from '../platform.ts';
 import { ljFluid } from './ljfluid.ts';
 import { readGro, type GroAtom } from './gro.ts';
 import { waterSystemFromGro } from './topology.ts';
@@ -93,7 +94,7 @@ function checkNumber(name: string, v: number | undefined, ok: (x: number) => boo
 function readState(path: string): MdState {
   let s: MdState;
   try {
-    s = JSON.parse(readFileSync(path, 'utf8')) as MdState;
+    s = JSON.parse(platform().readText(path)) as MdState;
   } catch (e) {
     throw new MdInputError(`${path}: not a kernforge state file (${(e as Error).message})`);
   }
@@ -156,7 +157,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     } else {
       let text: string;
       try {
-        text = readFileSync(file!, 'utf8');
+        text = platform().readText(file!);
       } catch (e) {
         throw new MdInputError(`cannot read ${file}: ${(e as Error).message}`);
       }
@@ -216,9 +217,9 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     const held: string[] = [];
     let t = precision === 'f32' ? await loadTuned('md-nonbonded', `${base}-f32`, { load: false, path: o.tuned, warn: (l) => held.push(l) }) : undefined;
     if (!t?.tuned) t = await loadTuned('md-nonbonded', base, { load: false, path: o.tuned, ...(t ? { warn: () => {} } : {}) });
-    if (t.tuned && t.key.split('.')[1] === 'gpujs') {
+    if (t.tuned && keyTarget(t.key) === 'gpujs') {
       // gpu.js kernels are not run by the engine (its force calls are synchronous, webgpu's are not)
-      process.stderr.write(`kernforge: the tuned ${t.key} is a gpu.js variant, which run md does not run; it takes a TypeScript variant instead (give --variant or --target to choose)\n`);
+      platform().stderr(`kernforge: the tuned ${t.key} is a gpu.js variant, which run md does not run; it takes a TypeScript variant instead (give --variant or --target to choose)`);
     }
     if (t.tuned) {
       const tp = await variantParams(t.key);
@@ -227,7 +228,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
       const changes = Object.fromEntries(Object.entries(want).filter(([k, v]) => tp[k] !== v));
       keyF = Object.keys(changes).length === 0 ? t.key : await siblingKey(t.key, changes).catch(() => undefined);
       if (keyF === t.key) tunedThreads = t.threads;
-    } else for (const l of held) process.stderr.write(`${l}\n`); // nothing tuned for either class: say so once, for the f32 one
+    } else for (const l of held) platform().stderr(l); // nothing tuned for either class: say so once, for the f32 one
   }
   if (!keyF) {
     const cluster = o.cluster ?? d.cluster;

@@ -1,5 +1,6 @@
 // The correctness gate: a variant's forces, energies and virial against the f64 reference,
 // with tolerances derived from the precision and the interaction's approximation.
+import { keyTarget } from '../keys.ts';
 import type { MdSystem } from './system.ts';
 import { reference, type ReferenceResult, type MdResult } from './reference.ts';
 import { MdProblem, type Precision } from './problem.ts';
@@ -111,7 +112,7 @@ export type MdRunner = (key: string, problem: MdProblem) => Promise<MdResult>;
 
 /** The runner of a variant's target: runTs, runWgsl, runWasm or runGpujs. */
 export async function runnerFor(key: string): Promise<MdRunner> {
-  const target = key.split('.')[1];
+  const target = keyTarget(key);
   switch (target) {
     case 'wgsl':
       return (await import('./wgsl.ts')).runWgsl;

@@ -4,7 +4,8 @@
 // lines as it goes (with an ETA) and a summary with where the time went, through `log` (what
 // `kernforge run md` prints; silent by default); optional trajectory, final configuration and a
 // state file that continues the run exactly. Output files appear only when complete.
-import { writeFileSync, renameSync, openSync, writeSync, closeSync, rmSync } from 'node:fs';
+import { shortKey } from '../keys.ts';
+import { platform, type FileWriter } from '../platform.ts';
 import { prepareRun, type MdOptions, type MdState, type PreparedRun } from './setup.ts';
 import { MdEngine, MdBlowUp, type ThermoRow, type MdOutcome } from './engine.ts';
 import { writeGro, writeFileAtomic, type GroAtom } from './gro.ts';
@@ -21,11 +22,15 @@ export interface RunMdOptions extends MdOptions {
   log?: (line: string) => void;
 }
 
+/** What an MD run did: the prepared run, the engine's outcome, the energy drift and the speed. */
 export interface RunMdSummary {
+  /** The run as prepared from the options (system, settings, chosen variants, buffer). */
   prepared: PreparedRun;
+  /** The engine's outcome: final positions and velocities, thermo rows, timers. */
   outcome: MdOutcome;
   /** Drift of the conserved energy per atom per time unit (linear fit over the thermo rows). */
   drift: number;
+  /** MD steps per wall-clock second of the simulation. */
   stepsPerSecond: number;
 }
 
@@ -116,7 +121,7 @@ export async function runMdWorkload(o: RunMdOptions): Promise<RunMdSummary> {
   const n = run.mass.length;
   log(p.description);
   log(
-    `variant ${run.keyF} (energy steps: ${run.keyE.split('.').slice(1).join('.')}); ${run.integrator === 'vv' ? 'velocity Verlet' : 'leap-frog'}, dt ${run.dt}, ` +
+    `variant ${run.keyF} (energy steps: ${shortKey(run.keyE)}); ${run.integrator === 'vv' ? 'velocity Verlet' : 'leap-frog'}, dt ${run.dt}, ` +
       `rc ${run.settings.rc}, buffer ${p.rb.toFixed(4)} (${p.rbSource}), rlist ${run.rlist.toFixed(4)}, list every ${run.nstlist} steps${run.thermostat ? `, ${o.thermostat} thermostat` : ', NVE'}` +
       ((run.threads ?? 1) > 1 ? `; non-bonded kernels on ${run.threads} threads` : ''),
   );
@@ -150,11 +155,11 @@ async function simulateAndReport(
     const eta = done > 0 && done < steps ? fmtEta((el / done) * (steps - done)) : '';
     log(thermoLine(units, r, n, eta));
   };
-  let trajFd: number | undefined;
+  let trajFd: FileWriter | undefined;
   const trajTmp = o.traj ? `${o.traj}.partial` : undefined;
-  if (o.traj) trajFd = openSync(trajTmp!, 'w');
+  if (o.traj) trajFd = platform().createWriter(trajTmp!);
   const writeFrame = (step: number, x: Float64Array, v: Float64Array) => {
-    if (trajFd !== undefined) writeSync(trajFd, frameText(fmt!, p, step, x, fmt === 'gro' ? v : undefined));
+    if (trajFd !== undefined) trajFd.write(frameText(fmt!, p, step, x, fmt === 'gro' ? v : undefined));
   };
   let outcome: MdOutcome;
   try {
@@ -167,9 +172,9 @@ async function simulateAndReport(
     });
   } catch (e) {
     if (trajFd !== undefined) {
-      closeSync(trajFd);
+      trajFd.close();
       // Every frame written passed the guard: keep them, under the name asked for.
-      renameSync(trajTmp!, o.traj!);
+      platform().rename(trajTmp!, o.traj!);
     }
     if (e instanceof MdBlowUp) {
       const path = o.confout ? o.confout.replace(/(\.gro)?$/, '.lastgood.gro') : 'md-lastgood.gro';
@@ -179,8 +184,8 @@ async function simulateAndReport(
     throw e;
   }
   if (trajFd !== undefined) {
-    closeSync(trajFd);
-    renameSync(trajTmp!, o.traj!);
+    trajFd.close();
+    platform().rename(trajTmp!, o.traj!);
   }
   const seconds = (performance.now() - t0) / 1000;
   if (o.confout) writeFileAtomic(o.confout, frameText('gro', p, outcome.step, outcome.x, outcome.v, 6));
@@ -197,12 +202,9 @@ async function simulateAndReport(
       x: Array.from(outcome.x),
       v: Array.from(outcome.v),
     };
-    const tmp = `${o.stateOut}.tmp`;
     try {
-      writeFileSync(tmp, JSON.stringify(state));
-      renameSync(tmp, o.stateOut);
+      platform().writeFileAtomic(o.stateOut, JSON.stringify(state));
     } catch (e) {
-      rmSync(tmp, { force: true });
       throw new MdInputError(`cannot write ${o.stateOut}: ${(e as Error).message}`);
     }
   }

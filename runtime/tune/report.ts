@@ -6,6 +6,7 @@
 //
 // Also the shared pieces of bench/tuner.ts: cache loading and validation, exhaustive result sets,
 // replays turned into best-so-far curves, quantiles.
+import { keyTarget } from '../keys.ts';
 import { KernforgeError } from '../errors.ts';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -361,7 +362,7 @@ export async function buildReportData(caches: LoadedCache[], o: ReportOptions = 
     for (const r of Object.values(c.cache.results)) counts[r.status] = (counts[r.status] ?? 0) + 1;
     return {
       // the targets the results came from (the CPU: ts, wasm, gpujs), not only the primary one
-      label: `${d.name} (${d.id}/${[...new Set(Object.values(c.cache.results).map((r) => r.key.split('.')[1]!))].sort().join('+') || d.target}, ${d.fingerprint.slice(0, 8)})`,
+      label: `${d.name} (${d.id}/${[...new Set(Object.values(c.cache.results).map((r) => keyTarget(r.key)))].sort().join('+') || d.target}, ${d.fingerprint.slice(0, 8)})`,
       fingerprint: d.fingerprint,
       id: d.id,
       target: d.target,

@@ -1,6 +1,7 @@
 // Semantic vs tuning axes, read from a family's spec: candidates for a problem are the library
 // variants whose semantic axes (what is computed) equal those of a reference key, so only tuning
 // axes (how fast) vary, whatever axes the spec grows later.
+import { keyFamily } from '../keys.ts';
 import { familySpec, libraryKeys, manifest, variantParams } from '../variants.ts';
 
 const cache = new Map<string, Promise<Set<string>>>();
@@ -17,7 +18,7 @@ export function semanticAxes(family: string): Promise<Set<string>> {
 
 /** The semantic axis values of a key. */
 export async function semanticParams(key: string): Promise<Record<string, string | number>> {
-  const sem = await semanticAxes(key.split('.')[0]!);
+  const sem = await semanticAxes(keyFamily(key));
   const p = await variantParams(key);
   return Object.fromEntries(Object.entries(p).filter(([a]) => sem.has(a)));
 }
@@ -29,7 +30,7 @@ export async function semanticParams(key: string): Promise<Record<string, string
  */
 export async function sameSemantics(reference: string, space: 'library' | 'full' = 'library'): Promise<string[]> {
   const want = await semanticParams(reference);
-  const family = reference.split('.')[0]!;
+  const family = keyFamily(reference);
   if (space === 'full') {
     const { spec, gen } = await familySpec(family);
     const choices = Object.fromEntries(Object.entries(want).map(([a, v]) => [a, [v]]));

@@ -3,6 +3,7 @@
 // treats (variant, threads) as one candidate, named `<key>@<n>t` for n > 1 (the plain key is one
 // thread, so caches from before threads were tuned stay valid). Strategies see `threads` as one
 // more tuning axis; the tuned artefact stores the key and the count apart.
+import { keyTarget } from '../keys.ts';
 
 const SUFFIX = /@(\d+)t$/;
 
@@ -36,7 +37,7 @@ const THREADED_TARGETS: readonly string[] = ['ts', 'wasm'];
  * some targets: the ladder up to the core count on the CPU for those targets, else one.
  */
 export function cpuThreadCounts(key: string, device: { id: string; details: Record<string, unknown> }): number[] {
-  if (device.id !== 'cpu' || !THREADED_TARGETS.includes(key.split('.')[1]!)) return [1];
+  if (device.id !== 'cpu' || !THREADED_TARGETS.includes(keyTarget(key))) return [1];
   const cores = Number(device.details.cores) || 1;
   return threadLadder(cores);
 }

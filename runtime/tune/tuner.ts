@@ -19,6 +19,7 @@
 // (TuningFamily.threadCounts); (key, threads) pairs are then the candidates, `threads` one more
 // axis for the strategies, and the winner's count goes to the tuned artefact with its key. A
 // variant is verified once per session, whatever the thread counts it is timed with.
+import { keyTarget, shortKey } from '../keys.ts';
 import { KernforgeError } from '../errors.ts';
 import type { Device, DeviceId, GpujsModes, WasmSimdProbe } from './devices.ts';
 import { deviceById, DEVICE_IDS, watchDeviceLost } from './devices.ts';
@@ -44,11 +45,13 @@ export class TuneTimeout extends Error {}
 /** The smallest relative speed-up over the default that counts as one (see TuneRow.chosenKey). */
 export const NOISE_FLOOR = 0.02;
 
+/** Options of tune(); every field is optional. Bad values throw TuneOptionsError. */
 export interface TuneOptions {
   /** Family names (default: every registered family). */
   families?: string[];
   /** Devices (default ['cpu']). */
   devices?: DeviceId[];
+  /** Search strategy (default exhaustive; see STRATEGY_NAMES). */
   strategy?: StrategyName;
   /** Candidates from the committed library (default) or every valid point of the tuning axes. */
   space?: CandidateSpace;
@@ -58,11 +61,13 @@ export interface TuneOptions {
   timeLimitS?: number;
   /** Problem names; 'quick' = the quick classes, 'all' = every class (default: the full-size classes). */
   problems?: string[];
+  /** Seed of the strategy's random choices, an integer (default 1). */
   seed?: number;
   /** Cache folder (default .kernforge/tune) or a .json file. */
   cache?: string;
   /** Timed runs per evaluation (default 5), after `warmup` untimed ones (default 1). */
   reps?: number;
+  /** Untimed runs before the timed ones (default 1). */
   warmup?: number;
   /** Limit for one verification or run, seconds (default 120). */
   runTimeoutS?: number;
@@ -74,6 +79,7 @@ export interface TuneOptions {
   retryFailed?: boolean;
   /** Report lines (stdout); default console.log. */
   log?: (line: string) => void;
+  /** Progress on stderr (default: a bar on a terminal, else a plain line every few evaluations). */
   progress?: Progress;
   /** Aborting stops the session after (or during) the measurement in flight; it is not recorded. */
   signal?: AbortSignal;
@@ -88,18 +94,30 @@ export interface TuneOptions {
   threads?: number[];
 }
 
+/** The outcome of tuning one family's problem class on one device: the winner, the default and the speed-up. */
 export interface TuneRow {
+  /** The device tuned. */
   device: DeviceId;
+  /** Its fingerprint. */
   fingerprint: string;
+  /** Tuning family. */
   family: string;
+  /** Problem class. */
   problem: string;
+  /** Candidates in the space (variant keys, or key and thread-count pairs). */
   candidates: number;
   /** The targets the candidates come from (more than one: the table names each winner's target). */
   targets?: string[];
   /** With several targets: the fastest verified variant of each. */
-  bestByTarget?: Record<string, { key: string; medianMs: number }>;
+  bestByTarget?: Record<string, {
+    /** The target's fastest verified variant. */
+    key: string;
+    /** Its median time (ms). */
+    medianMs: number;
+  }>;
   /** The fastest verified variant measured. */
   bestKey?: string;
+  /** Median time of bestKey (ms). */
   bestMs?: number;
   /**
    * What the workloads get (the tuned artefact): bestKey, unless the default is within the
@@ -107,22 +125,35 @@ export interface TuneRow {
    * least NOISE_FLOOR): then the default stays, since the difference is not a measurement.
    */
   chosenKey?: string;
+  /** The device's default variant (what the workload runs untuned). */
   defaultKey?: string;
+  /** Median time of the default (ms), when it verified. */
   defaultMs?: number;
+  /** defaultMs / bestMs, when both were measured. */
   speedup?: number;
   /** Evaluations measured in this session, taken from the cache, and failed (either way). */
   measured: number;
+  /** Evaluations taken from the cache. */
   cached: number;
+  /** Evaluations that failed (either way). */
   failed: number;
+  /** Why the default was kept, failed, or no variant applied. */
   note?: string;
 }
 
+/** What tune() did: one row per device, family and problem class, and where it wrote. */
 export interface TuneOutcome {
+  /** One row per device, family and problem class tuned. */
   rows: TuneRow[];
+  /** Whether the signal stopped the session. */
   interrupted: boolean;
+  /** Whether the time limit stopped the session. */
   timeLimited: boolean;
+  /** Paths of the cache files used. */
   caches: string[];
+  /** The tuned artefact written, if any. */
   tunedFile?: string;
+  /** Notes also logged (missing targets, time limit, and the like). */
   notes: string[];
 }
 
@@ -140,7 +171,14 @@ const quantile = (s: number[], q: number): number => {
 };
 
 /** Statistics of timed runs: median, min, spread = IQR / median. */
-export function sampleStats(samples: number[]): { medianMs: number; minMs: number; spread: number } {
+export function sampleStats(samples: number[]): {
+  /** Median (ms). */
+  medianMs: number;
+  /** Fastest run (ms). */
+  minMs: number;
+  /** Interquartile range over the median (0 when the median is 0). */
+  spread: number;
+} {
   const m = median(samples);
   return { medianMs: m, minMs: Math.min(...samples), spread: m > 0 ? (quantile(samples, 0.75) - quantile(samples, 0.25)) / m : 0 };
 }
@@ -282,7 +320,7 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
         caches.set(device.fingerprint, cache);
         outcome.caches.push(cache.path);
       }
-      const targets = [...new Set(t.candidates.map((c) => c.key.split('.')[1]!))];
+      const targets = [...new Set(t.candidates.map((c) => keyTarget(c.key)))];
       const row: TuneRow = { device: device.id, fingerprint: device.fingerprint, family: f.family, problem, candidates: t.candidates.length, ...(targets.length > 1 ? { targets } : {}), measured: 0, cached: 0, failed: 0, defaultKey: t.defaultKey };
       outcome.rows.push(row);
       const lost = device.id === 'webgpu' ? await watchDeviceLost(device) : () => false;
@@ -358,7 +396,7 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
         if (!counted.has(key)) {
           counted.add(key);
           if (r.status !== 'ok') row.failed++;
-          progress.tick(`${f.family} ${problem}: ${key.split('.').slice(1).join('.')}${reuse ? ' (cached)' : ''}`);
+          progress.tick(`${f.family} ${problem}: ${shortKey(key)}${reuse ? ' (cached)' : ''}`);
         }
         if (r.status === 'device-lost') throw new StopTuning('device-lost');
         return r.status === 'ok' ? r.medianMs! : null;
@@ -399,7 +437,7 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
       for (const r of cache.resultsFor(f.family, problem)) {
         if (!keys.has(r.key) || r.status !== 'ok') continue;
         if (!best || r.medianMs! < best.medianMs!) best = r;
-        const tg = r.key.split('.')[1]!;
+        const tg = keyTarget(r.key);
         if (!byTarget[tg] || r.medianMs! < byTarget[tg].medianMs) byTarget[tg] = { key: r.key, medianMs: r.medianMs! };
       }
       if (row.targets) row.bestByTarget = byTarget;
@@ -417,7 +455,7 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
         const margin = Math.max(NOISE_FLOOR, best.spread ?? 0, def.spread ?? 0);
         if (def.medianMs! / best.medianMs! < 1 + margin) {
           chosen = def;
-          row.note = `default kept: ${best.key.split('.').slice(1).join('.')} was only ${(def.medianMs! / best.medianMs!).toFixed(3)}x faster, within the measured spread (${(100 * margin).toFixed(1)}%)`;
+          row.note = `default kept: ${shortKey(best.key)} was only ${(def.medianMs! / best.medianMs!).toFixed(3)}x faster, within the measured spread (${(100 * margin).toFixed(1)}%)`;
         }
       }
       if (chosen) row.chosenKey = chosen.key;
@@ -459,7 +497,7 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
 export function formatSummary(rows: TuneRow[]): string {
   const header = ['device', 'family', 'problem', 'best variant', 'median ms', 'default variant', 'default ms', 'speed-up', 'evals (measured/cached/failed)'];
   // the key less its family and target; with candidates of several targets, the target is kept
-  const short = (k: string | undefined, r: TuneRow) => (k ? k.split('.').slice(r.targets ? 1 : 2).join('.') : '-');
+  const short = (k: string | undefined, r: TuneRow) => (k ? shortKey(k, r.targets ? 'family' : 'target') : '-');
   const ms = (x?: number) => (x === undefined ? '-' : x < 10 ? x.toFixed(3) : x.toFixed(2));
   const body = rows.map((r) => [
     r.device,
@@ -483,7 +521,7 @@ export function formatTargets(rows: TuneRow[]): string[] {
   for (const r of rows) {
     const b = Object.entries(r.bestByTarget ?? {}).sort((x, y) => x[1].medianMs - y[1].medianMs);
     if (b.length === 0) continue;
-    const each = b.map(([t, x]) => `${t} ${x.key.split('.').slice(2).join('.')} ${x.medianMs.toFixed(3)} ms`).join(', ');
+    const each = b.map(([t, x]) => `${t} ${shortKey(x.key, 'target')} ${x.medianMs.toFixed(3)} ms`).join(', ');
     const missing = (r.targets ?? []).filter((t) => !r.bestByTarget![t]);
     const ratio = b.length > 1 ? `; ${b[0]![0]} is ${(b[1]![1].medianMs / b[0]![1].medianMs).toFixed(2)}x faster than the best ${b[1]![0]}` : '';
     out.push(`${r.device} ${r.family} ${r.problem}: fastest per target: ${each}${ratio}${missing.length ? `; no verified measurement on ${missing.join(', ')} (not evaluated within the budget, or failed)` : ''}`);

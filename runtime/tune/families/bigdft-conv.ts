@@ -13,6 +13,7 @@
 // Measured: milliseconds of one 3-D application (three transposing passes) on the grid.
 // Verified with the workload's gate (runtime/bigdft/verify.ts verifyBigdftVariant): the f64 separable reference on a small
 // odd grid (17x19x21, kinetic 31x29x33).
+import { keyTarget } from '../../keys.ts';
 import { variantParams } from '../../variants.ts';
 import { inGpujsModes, sameSemantics } from '../semantic.ts';
 import { defaultVariants } from '../../bigdft/filters.ts';
@@ -107,7 +108,7 @@ export const family: TuningFamily = {
         if (cur?.id !== id) {
           cur?.destroy?.();
           cur = undefined;
-          if (key.split('.')[1] === 'wgsl') {
+          if (keyTarget(key) === 'wgsl') {
             // one 3-D application: upload, three dispatches, read-back (as the workload sees it)
             const p = await (await import('../../bigdft/wgsl.ts')).prepareWgsl3d(key, dims, { h: [H, H, H] });
             cur = {
@@ -119,7 +120,7 @@ export const family: TuningFamily = {
               },
               destroy: () => p.destroy(),
             };
-          } else if (key.split('.')[1] === 'gpujs') {
+          } else if (keyTarget(key) === 'gpujs') {
             // compiled on the first run (the warm-up); timed with the transfers, as the workload sees it
             const p = await (await import('../../bigdft/gpujs.ts')).prepareGpujs3d(key, dims, { h: [H, H, H] });
             cur = { id, run: (v) => p.run(v), destroy: () => p.destroy() };

@@ -10,7 +10,8 @@
 // one call, the inputs copied into the instance's memory once beforehand).
 // Verified on 200 vertices spread over the surface with the workload's own gate for the key's
 // target (runtime/gem/gate.ts verifyGemKey: f32 5e-6, f64 1e-11 of the sum of |terms| per vertex).
-import { existsSync } from 'node:fs';
+import { keyTarget } from '../../keys.ts';
+import { platform } from '../../platform.ts';
 import { loadTsModule, variantParams } from '../../variants.ts';
 import { inGpujsModes, sameSemantics } from '../semantic.ts';
 import type { Device } from '../devices.ts';
@@ -26,7 +27,7 @@ const PROBLEMS: ProblemClass[] = [
 ];
 /** The wasm variant whose semantic axes the wasm candidates share (run gem --target wasm's default for region 1, zero salt). */
 const WASM_REFERENCE = 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices';
-const targetOf = (key: string): string => key.split('.')[1] ?? '';
+const targetOf = (key: string): string => keyTarget(key);
 
 interface Input {
   atoms: GemAtoms;
@@ -43,7 +44,7 @@ function loadAll(): Promise<Input> {
   input ??= (async () => {
     const pqr = `${GEM_DATA}mb_hhelix.pqr`;
     const vert = `${GEM_DATA}mb_hhelix.vert`;
-    if (!existsSync(pqr) || !existsSync(vert)) throw new Error(`gem-potential problem "surface" needs ${pqr} and ${vert}`);
+    if (!platform().exists(pqr) || !platform().exists(vert)) throw new Error(`gem-potential problem "surface" needs ${pqr} and ${vert}`);
     const { readPqr, readVert, gemParams } = await import('../../gem/index.ts');
     const atoms = readPqr(pqr);
     const verts = readVert(vert);

@@ -19,6 +19,7 @@
 // TS and wasm keys run through the engine's own force call (NonbondedForce.compute: positions
 // packed in, forces out, inside the timed region), on 1 to `cores` threads: the thread count is
 // tuned with the variant (the search, single-threaded, is the same for every count).
+import { keyTarget } from '../../keys.ts';
 import { loadTsModule, variantParams } from '../../variants.ts';
 import { inGpujsModes, sameSemantics } from '../semantic.ts';
 import type { Device } from '../devices.ts';
@@ -81,7 +82,7 @@ async function gpujsCandidates(device: Device, s: MdProblemSpec, o: CandidateOpt
 }
 
 /** The target of a key (md-nonbonded.<target>....). */
-const targetOf = (key: string): string => key.split('.')[1] ?? '';
+const targetOf = (key: string): string => keyTarget(key);
 
 let casesCache: Promise<import('../../md/verify.ts').VerifyCase[]> | undefined;
 
