@@ -18,13 +18,56 @@ jsep.addUnaryOp('not');
 
 /** A whitelisted expression tree. */
 export type Expr =
-  | { kind: 'num'; value: number }
-  | { kind: 'str'; value: string }
-  | { kind: 'bool'; value: boolean }
-  | { kind: 'var'; name: string }
-  | { kind: 'unary'; op: '-' | '+' | 'not'; arg: Expr }
-  | { kind: 'binary'; op: BinaryOp; left: Expr; right: Expr }
-  | { kind: 'call'; fn: MathFn; args: Expr[] };
+  | {
+      /** A number literal. */
+      kind: 'num';
+      /** Its value. */
+      value: number;
+    }
+  | {
+      /** A string literal (axis values in rule predicates). */
+      kind: 'str';
+      /** Its value. */
+      value: string;
+    }
+  | {
+      /** A boolean literal. */
+      kind: 'bool';
+      /** Its value. */
+      value: boolean;
+    }
+  | {
+      /** A variable: an axis name in a rule, or a pair variable or parameter in a potential. */
+      kind: 'var';
+      /** The variable's name. */
+      name: string;
+    }
+  | {
+      /** A unary operation. */
+      kind: 'unary';
+      /** Negation, plus, or logical not. */
+      op: '-' | '+' | 'not';
+      /** The operand. */
+      arg: Expr;
+    }
+  | {
+      /** A binary operation: arithmetic (^ is power), comparison, and or or. */
+      kind: 'binary';
+      /** The operator. */
+      op: BinaryOp;
+      /** The left operand. */
+      left: Expr;
+      /** The right operand. */
+      right: Expr;
+    }
+  | {
+      /** A call of one of MATH_FUNCTIONS. */
+      kind: 'call';
+      /** The function. */
+      fn: MathFn;
+      /** Its arguments, as many as its arity. */
+      args: Expr[];
+    };
 
 export type BinaryOp = '+' | '-' | '*' | '/' | '^' | '==' | '!=' | '<' | '<=' | '>' | '>=' | 'and' | 'or';
 

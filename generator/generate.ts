@@ -13,29 +13,50 @@ import { typeCheck } from './check.ts';
 import { bundle } from './bundle.ts';
 import { postStep } from './post.ts';
 
+/** The generator's version, written into every generated banner and the manifest. */
 export const GENERATOR_VERSION = '0.1.0';
 export const SPEC_ROOT = fileURLToPath(new URL('../specs/', import.meta.url));
 
 /** One generated file in memory, path relative to the output folder. */
 export interface OutFile {
+  /** Path relative to the output folder, e.g. `md-nonbonded/ts/<rest of key>.ts`. */
   path: string;
+  /** The file's text. */
   text: string;
   /** Binary content (a post-step's output); written instead of `text` when present. */
   bytes?: Uint8Array;
 }
 
+/** One variant in generated/manifest.json. */
 export interface ManifestEntry {
+  /** The canonical variant key. */
   key: string;
+  /** Its family. */
   family: string;
+  /** Its target: ts, wgsl, wasm or gpujs. */
   target: string;
+  /** Its axis values. */
   params: Variant;
+  /** Its file, relative to the library folder. */
   file: string;
+  /** sha256 of the file's content (hex). */
   sha256: string;
 }
 
+/** generated/manifest.json: every variant of the library, and the specs it came from. */
 export interface Manifest {
+  /** GENERATOR_VERSION of the generator that wrote it. */
   generator: string;
-  specs: { family: string; file: string; sha256: string }[];
+  /** The specs, one per family. */
+  specs: {
+    /** The family. */
+    family: string;
+    /** The spec file's base name. */
+    file: string;
+    /** sha256 of the spec text (hex). */
+    sha256: string;
+  }[];
+  /** Every variant, in key order. */
   variants: ManifestEntry[];
 }
 
@@ -82,7 +103,12 @@ export function renderVariant(spec: Spec, v: Variant): OutFile {
 }
 
 /** Render a whole spec's default library, its once-per-target files and per-target index. */
-export function renderLibrary(spec: Spec): { files: OutFile[]; entries: ManifestEntry[] } {
+export function renderLibrary(spec: Spec): {
+  /** Every file of the family's library: variants, per-target shared files and indexes. */
+  files: OutFile[];
+  /** The manifest entries of its variants. */
+  entries: ManifestEntry[];
+} {
   const variants = libraryVariants(spec);
   const files: OutFile[] = [];
   const entries: ManifestEntry[] = [];
@@ -123,7 +149,14 @@ export interface GenerateOptions {
 }
 
 /** Generate everything into `out`. Throws SpecError for user mistakes; writes nothing then. */
-export async function generate(o: GenerateOptions): Promise<{ manifest: Manifest; files: number; diffs: string[] }> {
+export async function generate(o: GenerateOptions): Promise<{
+  /** The manifest written (or that would be written, with check). */
+  manifest: Manifest;
+  /** Number of files generated. */
+  files: number;
+  /** With check: the paths that differ from what is in `out`; otherwise empty. */
+  diffs: string[];
+}> {
   const log = o.log ?? (() => {});
   const specs = o.specs.map((p) => loadAndValidate(p));
   const seen = new Map<string, string>();

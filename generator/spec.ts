@@ -11,32 +11,49 @@ import { parseExpr, ExprError, type Expr } from './expr.ts';
 
 export type AxisValue = string | number;
 
+/** One axis of a family's variant space. */
 export interface Axis {
+  /** Axis name, e.g. `cluster`. */
   name: string;
+  /** semantic: changes the result (picked by the caller); tuning: changes only speed (picked by the tuner). */
   kind: 'semantic' | 'tuning';
+  /** The allowed values (numbers appear in keys after the axis name, e.g. `unroll4`). */
   values: AxisValue[];
   /** The axis exists only where this predicate holds (absent: always). */
   when?: Expr;
+  /** What the axis means, for people. */
   doc?: string;
 }
 
+/** A rule between axes: where `when` holds, `require` must hold, or the variant is invalid. */
 export interface Rule {
+  /** Rule name, e.g. `wgsl-is-f32`, quoted in messages. */
   name: string;
+  /** Where the rule applies (absent: everywhere). */
   when?: Expr;
+  /** What must hold there. */
   require: Expr;
+  /** Why, quoted when a variant breaks the rule. */
   why?: string;
 }
 
 /** A validated spec. `raw` keeps the plain data for family modules. */
 export interface Spec {
+  /** Family name, e.g. `md-nonbonded`: the first part of every key. */
   family: string;
+  /** The spec's version number. */
   version: number;
+  /** The spec file's base name, for messages and banners. */
   file: string;
   /** sha256 of the spec text: part of every generated banner. */
   hash: string;
+  /** The axes, in key order. */
   axes: Axis[];
+  /** Rules between axes. */
   rules: Rule[];
+  /** The default library: entries of axis values, each expanded to every valid combination. */
   library: Record<string, AxisValue[]>[];
+  /** The parsed YAML as plain data (inputs, outputs, potentials...). */
   raw: Record<string, unknown>;
   /** file:line:col of a field path, for family-level errors. */
   where(path: (string | number)[]): string;
@@ -45,9 +62,13 @@ export interface Spec {
 /** A user mistake in a spec. */
 export class SpecError extends KernforgeError {
   constructor(
+    /** The spec file. */
     readonly file: string,
+    /** file:line:col of the offending field (or the file). */
     readonly location: string,
+    /** Dotted path of the field, e.g. `axes.cluster.values.2` (empty for the whole spec). */
     readonly path: string,
+    /** What is wrong and what is allowed. */
     readonly detail: string,
   ) {
     super(`${location}: ${path ? `${path}: ` : ''}${detail}`);

@@ -13,10 +13,15 @@ export const POTENTIAL_VARS = ['r', 'r2', 'rinv', 'qq', 'c6', 'c12'] as const;
 /** Abramowitz & Stegun 7.1.26: erfc(x) = t (a1 + t (a2 + ...)) exp(-x^2), t = 1/(1 + p x), |error| <= 1.5e-7. */
 export const ERFC_AS = { p: 0.3275911, a1: 0.254829592, a2: -0.284496736, a3: 1.421413741, a4: -1.453152027, a5: 1.061405429 };
 
+/** A user-defined pair potential of the md-nonbonded spec (`potentials:`), parsed and whitelisted. */
 export interface Potential {
+  /** Its name, also a value of the interaction axis. */
   name: string;
+  /** Its constants by name; none may shadow a built-in variable (r, r2, rinv, qq, c6, c12). */
   params: Record<string, number>;
+  /** V(r) in kJ/mol, over the built-in variables and the params. */
   energy: Expr;
+  /** -dV/dr in kJ/mol/nm (positive: repulsive). */
   force: Expr;
 }
 

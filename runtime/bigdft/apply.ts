@@ -22,11 +22,17 @@ type Real = Float32Array | Float64Array;
 
 /** A variant bound to one grid, with its buffers allocated once (for benchmarks). */
 export interface Prepared3d {
+  /** The variant key. */
   key: string;
+  /** The filter it applies. */
   filter: FilterName;
+  /** periodic, or free (zero outside the grid). */
   boundary: Boundary;
+  /** direct (the triple sum), separable (strided passes in place) or separable-t (transposing passes). */
   algorithm: ConvTsModule['algorithm'];
+  /** The variant's precision; run takes and returns arrays of it. */
   precision: 'f32' | 'f64';
+  /** The grid [n1, n2, n3], i1 fastest. */
   dims: Dims;
   /** Runs the convolution on `x` (already of the variant's precision); returns an internal buffer. */
   run(x: Real): Real;

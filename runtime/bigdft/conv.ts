@@ -25,6 +25,7 @@ export interface ConvTsModule {
 /** Invalid grid or input for a convolution. */
 export class ConvInputError extends KernforgeError {}
 
+/** Options of apply3d and prepare3d. */
 export interface Apply3dOptions {
   /** Grid spacings h1, h2, h3 of the kinetic operator, scale_d = -1 / (2 h_d^2); default 1. */
   h?: Dims;

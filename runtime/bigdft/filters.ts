@@ -8,9 +8,13 @@ export type FilterName = 'magic' | 'magic-t' | 'kinetic';
 
 /** Coefficient k multiplies x[(i + k + offset) mod n]. */
 export interface Filter {
+  /** The filter's name on the family's `filter` axis. */
   name: FilterName;
+  /** Number of coefficients; every grid dimension must have at least this many points. */
   taps: number;
+  /** The lowest offset (negative: the filter reaches back this many points). */
   offset: number;
+  /** The coefficients, from data/bigdft/filters.json (parsed to the nearest double). */
   coefficients: Float64Array;
 }
 

@@ -14,9 +14,13 @@ export { GpujsModeError, probeGpujsMode, type GpujsMode } from '../backends/gpuj
 
 /** A generated gpu.js variant module. */
 export interface GemGpujsModule {
+  /** Canonical variant key. */
   key: string;
+  /** The gpu.js backend the variant runs on. */
   MODE: GpujsMode;
+  /** Names of the float constants the kernel reads (this.constants), folded on the host in f64. */
   CONSTANTS: string[];
+  /** The gpu.js kernel function (one thread per vertex); gpu.js parses its source, so it is never called directly. */
   kernel: (...args: Float32Array[]) => number;
 }
 
@@ -28,12 +32,17 @@ export function loadGpujsModule(key: string): Promise<GemGpujsModule> {
   return gpujsModule<GemGpujsModule>(key);
 }
 
+/** A gpu.js variant's kernel built for one problem: run it repeatedly (timing), then destroy it. */
 export interface PreparedGemGpujs {
   /** Run the kernel once over every vertex; returns phi (f32 widened to f64). */
   run(): Promise<Float64Array>;
+  /** Release the gpu.js instance. */
   destroy(): void;
+  /** The kernel constants used. */
   params: GemParams;
+  /** The region the variant computes. */
   region: GemRegion;
+  /** The gpu.js backend it runs on. */
   mode: GpujsMode;
 }
 

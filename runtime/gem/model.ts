@@ -10,6 +10,7 @@ export type { GemParams };
 export interface GemSettings {
   /** Interior and exterior dielectric constants (1, 80). */
   epsIn?: number;
+  /** Exterior (solvent) dielectric constant (default 80). */
   epsOut?: number;
   /** Salt concentration (mol/L); kappa = 0.316 sqrt(salt) (0). */
   salt?: number;
@@ -21,9 +22,12 @@ export interface GemSettings {
 
 /** GEM's fixed constants: charge factor (kcal/mol/e units), alpha, ion exclusion radius. */
 export const GEM_QSCALE = 332.0;
+/** GEM's constant alpha in the potential formulas (pairPotential), dimensionless. */
 export const GEM_ALPHA = 0.571412;
+/** Ion exclusion radius (Angstrom): region 3 starts at A + GEM_ION_RADIUS. */
 export const GEM_ION_RADIUS = 2.0;
 
+/** GEM's region of the evaluation points at r = A + p: 1 when r <= A, 2 when A < r <= A + GEM_ION_RADIUS, 3 beyond. */
 export type GemRegion = 1 | 2 | 3;
 
 /**

@@ -7,12 +7,18 @@ import type { GemAtoms, GemVertices } from './io.ts';
 import { gemParams, selectRegion, type GemParams, type GemRegion, type GemSettings } from './model.ts';
 import { Pool, withPool, splitRange, toShared, parseThreads } from '../parallel/pool.ts';
 
+/** Arithmetic precision of a gem-potential variant (the result is always returned as f64). */
 export type GemPrecision = 'f32' | 'f64';
 
+/** A generated gem-potential TypeScript variant as loaded. */
 export interface GemTsModule {
+  /** Canonical variant key. */
   key: string;
+  /** Vertices per outer iteration (outer-loop unroll). */
   K: number;
+  /** Atoms per cache block (0: no blocking). */
   BLOCK: number;
+  /** Write the potential of every vertex into a.phi (kcal/mol/e), summing over all atoms. */
   kernel(a: GemArgs): void;
 }
 
@@ -23,6 +29,7 @@ export interface GemVariantInfo {
   salt: 'zero' | 'nonzero';
 }
 
+/** What a gem-potential key fixes (region, precision, salt); throws for a key of another family or outside the spec. */
 export async function gemVariantInfo(key: string): Promise<GemVariantInfo> {
   const p = await variantParams(key);
   if (!key.startsWith('gem-potential.')) throw new Error(`${key} is not a gem-potential variant`);
@@ -56,9 +63,13 @@ export interface GemRunOptions extends GemSettings {
   pool?: Pool;
 }
 
+/** A GEM run's potentials and the constants used. */
 export interface GemRunResult {
+  /** Potential per vertex (kcal/mol/e), in vertex order. */
   phi: Float64Array;
+  /** The kernel constants used (A, p in Angstrom; kappa in 1/Angstrom). */
   params: GemParams;
+  /** The region the variant computes. */
   region: GemRegion;
 }
 

@@ -9,7 +9,18 @@ import { gemParams, type GemParams } from './model.ts';
 import { checkVariant, gemVariantInfo, type GemRunOptions, type GemRunResult } from './run.ts';
 
 /** The uniform block's float fields, folded as the TypeScript kernels fold them. */
-export function gemWgslConstants(atoms: GemAtoms, P: GemParams, region: 1 | 2 | 3, salt: boolean): { g: number; h: number; kc: number; scale: number; phi0: number } {
+export function gemWgslConstants(atoms: GemAtoms, P: GemParams, region: 1 | 2 | 3, salt: boolean): {
+  /** Region 1: (1 - beta) / (1 + alpha beta) with beta = epsIn / epsOut; 0 elsewhere. */
+  g: number;
+  /** Region 1: (A^2 - r0^2)(A^2 - r^2) / A^2 (Angstrom^2), r0 = A/2, r = A + p; 0 elsewhere. */
+  h: number;
+  /** Region 1 with salt: the kappa term's factor relative to scale; 0 elsewhere. */
+  kc: number;
+  /** Factor of the sum over atoms (phi = phi0 + scale * sum). */
+  scale: number;
+  /** The atom-independent part of phi (kcal/mol/e), from the total charge. */
+  phi0: number;
+} {
   const kappa = salt ? P.kappa : 0;
   const beta = P.epsIn / P.epsOut;
   const ab1 = 1 + P.alpha * beta;
@@ -48,14 +59,19 @@ export async function gemAdapter(): Promise<{ name: string; cpu: boolean }> {
 /** Where padding atoms sit (Angstrom): far from any molecule, near enough that 1/d stays a normal f32. */
 const PAD_AT = 1e4;
 
+/** A GEM problem uploaded to the GPU for one WGSL variant: dispatch it repeatedly (timing), read phi, then destroy it. */
 export interface PreparedGemWgsl {
   /** Dispatch once and wait for completion. */
   dispatch(): Promise<void>;
   /** phi of the last dispatch. */
   result(): Promise<Float64Array>;
+  /** Free the GPU buffers; the WebGPU device itself stays for the process. */
   destroy(): void;
+  /** The kernel constants used. */
   params: GemParams;
+  /** The region the variant computes. */
   region: 1 | 2 | 3;
+  /** The WebGPU adapter's name and backend. */
   adapterName: string;
 }
 
