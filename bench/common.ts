@@ -3,11 +3,11 @@
 // (--threads, --targets). Bad options are UserErrors (runtime/errors.ts).
 import { spawnSync } from 'node:child_process';
 import { parseThreadList, ThreadCountError } from '../runtime/parallel/pool.ts';
-import type { GpujsMode } from '../runtime/backends/gpujs.ts';
+import { GPUJS_MODES, type GpujsMode } from '../runtime/backends/gpujs.ts';
 import { UserError } from '../runtime/errors.ts';
 
-/** The gpu.js modes the benchmarks try, in their rows' order. */
-export const BENCH_GPUJS_MODES: readonly GpujsMode[] = ['cpu', 'webasm', 'webgpu', 'headlessgl'];
+/** The gpu.js modes the benchmarks try, in their rows' order: headlessgl last (it cannot share a process with Dawn, so it runs after WebGPU). */
+export const BENCH_GPUJS_MODES: readonly GpujsMode[] = [...GPUJS_MODES.filter((m) => m !== 'headlessgl'), 'headlessgl'];
 
 /** The floating-point vector instructions in the assembly a C compiler makes of a file. */
 export interface AsmFacts {

@@ -6,7 +6,7 @@
 // workgroup buffer (the paper's GPU scheme), the taps unrolled with f32 literals.
 import { SpecError, type Spec } from '../spec.ts';
 import type { Variant } from '../space.ts';
-import type { FamilyModule } from './types.ts';
+import { GPUJS_MODES, type FamilyModule } from './types.ts';
 import { wasmContext } from './bigdft-conv-wasm.ts';
 import { gpujsContext } from './bigdft-conv-gpujs.ts';
 import { filters, FILTER_KEYS, type Filter, type FilterName } from './bigdft-filters.ts';
@@ -33,7 +33,7 @@ function validate(spec: Spec): void {
     });
   };
   check('target', (v) => v === 'ts' || v === 'wgsl' || v === 'wasm' || v === 'gpujs', 'ts, wgsl, wasm, gpujs');
-  if (spec.axes.some((a) => a.name === 'mode')) check('mode', (v) => ['cpu', 'webasm', 'headlessgl', 'webgpu'].includes(v), 'cpu, webasm, headlessgl, webgpu');
+  if (spec.axes.some((a) => a.name === 'mode')) check('mode', (v) => (GPUJS_MODES as readonly string[]).includes(v), GPUJS_MODES.join(', '));
   check('filter', (v) => v in FILTER_KEYS, Object.keys(FILTER_KEYS).join(', '));
   check('boundary', (v) => v === 'periodic' || v === 'free', 'periodic, free');
   check('algorithm', (v) => ['direct', 'separable', 'separable-t'].includes(v), 'direct, separable, separable-t');

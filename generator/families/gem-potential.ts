@@ -20,7 +20,7 @@ function validate(spec: Spec): void {
     });
   };
   check('target', (v) => v === 'ts' || v === 'wgsl' || v === 'gpujs' || v === 'wasm', 'ts, wgsl, gpujs, wasm');
-  if (spec.axes.some((a) => a.name === 'mode')) check('mode', (v) => GPUJS_MODES.includes(v as string), GPUJS_MODES.join(', '));
+  if (spec.axes.some((a) => a.name === 'mode')) check('mode', (v) => (GPUJS_MODES as readonly string[]).includes(v as string), GPUJS_MODES.join(', '));
   if (spec.axes.some((a) => a.name === 'workgroup')) check('workgroup', (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 256, 'integers 1 to 256');
   if (spec.axes.some((a) => a.name === 'atoms')) check('atoms', (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 16, 'integers 1 to 16');
   check('region', (v) => v === 1 || v === 2 || v === 3, '1, 2, 3');

@@ -11,5 +11,5 @@ export interface FamilyModule {
   context(spec: Spec, v: Variant): Record<string, unknown>;
 }
 
-/** gpu.js backends a gpujs variant may name (runtime/backends/gpujs.ts runs them). */
-export const GPUJS_MODES: readonly string[] = ['cpu', 'webasm', 'headlessgl', 'webgpu'];
+/** gpu.js backends a gpujs variant may name: the runtime's list (runtime/backends/gpujs.ts runs them). */
+export { GPUJS_MODES } from '../../runtime/backends/gpujs-modes.ts';

@@ -9,6 +9,7 @@
 //   webgpu      WGSL compute shaders through Dawn (the `webgpu` package), on the adapter the
 //               WGSL target uses (runtime/backends/webgpu.ts): navigator.gpu is wired to it
 import { KernforgeError } from '../errors.ts';
+import { platform } from '../platform.ts';
 import type { GPU } from 'gpu.js';
 
 /** gpu.js itself, loaded on first use (importing kernforge does not load it). */
@@ -16,8 +17,8 @@ let gpujsLib: Promise<typeof import('gpu.js')> | undefined;
 const loadGpujs = (): Promise<typeof import('gpu.js')> => (gpujsLib ??= import('gpu.js'));
 
 /** The gpu.js backend a gpujs variant runs on: cpu (JavaScript), webasm (WebAssembly), headlessgl (WebGL through `gl`, needs a display) or webgpu (Dawn). */
-export type GpujsMode = 'cpu' | 'webasm' | 'headlessgl' | 'webgpu';
-export const GPUJS_MODES: readonly GpujsMode[] = ['cpu', 'webasm', 'headlessgl', 'webgpu'];
+import { GPUJS_MODES, type GpujsMode } from './gpujs-modes.ts';
+export { GPUJS_MODES, type GpujsMode };
 
 /** The kernel class gpu.js must pick for each mode. */
 const KERNEL_CLASS: Record<GpujsMode, string> = { cpu: 'CPUKernel', webasm: 'WebAssemblyKernel', headlessgl: 'HeadlessGLKernel', webgpu: 'WebGPUKernel' };
@@ -53,7 +54,7 @@ export function kernelClass(kernel: unknown): string | undefined {
 
 /** A hint on what a mode needs, appended to probe failures. */
 function hint(mode: GpujsMode): string {
-  if (mode === 'headlessgl') return process.env.DISPLAY ? ' (the gl package may not be built)' : ' (no DISPLAY: run under xvfb-run -a; the gl package must be built)';
+  if (mode === 'headlessgl') return platform().env('DISPLAY') ? ' (the gl package may not be built)' : ' (no DISPLAY: run under xvfb-run -a; the gl package must be built)';
   if (mode === 'webgpu') return ' (needs a WebGPU adapter from Dawn: a GPU, or Mesa llvmpipe with libegl1 libegl-mesa0 libgl1-mesa-dri)';
   return '';
 }

@@ -8,8 +8,8 @@
 // backend (Vulkan, OpenGL ES, ...). Tuning results are stored per fingerprint
 // (runtime/tune/cache.ts), so a new machine, driver or Node version starts afresh.
 // A device that is absent is reported with `available: false` and the reason, never thrown.
-import { createHash } from 'node:crypto';
-import { cpus, totalmem, platform, arch } from 'node:os';
+import type { GpujsMode } from '../backends/gpujs-modes.ts';
+import { platform } from '../platform.ts';
 
 /** A device the tuner can measure on: the CPU, or the WebGPU adapter. */
 export type DeviceId = 'cpu' | 'webgpu';
@@ -17,7 +17,7 @@ export type DeviceId = 'cpu' | 'webgpu';
 export type DeviceTarget = 'ts' | 'wgsl' | 'wasm' | 'gpujs';
 
 /** gpu.js modes (runtime/backends/gpujs.ts), by the device they compute on. */
-export type GpujsModeName = 'cpu' | 'webasm' | 'headlessgl' | 'webgpu';
+export type GpujsModeName = GpujsMode;
 /** The CPU runs gpu.js's cpu and webasm modes; the GPU device its WebGL and WebGPU modes. */
 export const GPUJS_MODES_OF: Record<DeviceId, readonly GpujsModeName[]> = { cpu: ['cpu', 'webasm'], webgpu: ['headlessgl', 'webgpu'] };
 
@@ -60,7 +60,7 @@ export const DEVICE_IDS: readonly DeviceId[] = ['cpu', 'webgpu'];
 
 /** Stable 16-hex-digit hash of the fields, in the given order. */
 export function fingerprintOf(fields: Record<string, unknown>): string {
-  return createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 16);
+  return platform().sha256(JSON.stringify(fields)).slice(0, 16);
 }
 
 /** Outcome of the WebAssembly SIMD probe. */
@@ -85,11 +85,12 @@ const SIMD_PROBE = new Uint8Array([
  * KERNFORGE_WASM_SIMD=off turns the wasm target off (as if the probe failed), to tune without it.
  */
 export function probeWasmSimd(): WasmSimdProbe {
-  if (/^(off|0|no|false)$/i.test(process.env.KERNFORGE_WASM_SIMD ?? '')) return { ok: false, why: `turned off by KERNFORGE_WASM_SIMD=${process.env.KERNFORGE_WASM_SIMD}` };
+  const off = platform().env('KERNFORGE_WASM_SIMD');
+  if (/^(off|0|no|false)$/i.test(off ?? '')) return { ok: false, why: `turned off by KERNFORGE_WASM_SIMD=${off}` };
   const wa = (globalThis as { WebAssembly?: typeof WebAssembly }).WebAssembly;
   if (!wa || typeof wa.validate !== 'function') return { ok: false, why: 'this runtime has no WebAssembly' };
   try {
-    return wa.validate(SIMD_PROBE) ? { ok: true } : { ok: false, why: `WebAssembly.validate rejects a SIMD (v128) module in node ${process.version}` };
+    return wa.validate(SIMD_PROBE) ? { ok: true } : { ok: false, why: `WebAssembly.validate rejects a SIMD (v128) module in ${platform().cpu().runtime} ${platform().cpu().version}` };
   } catch (e) {
     return { ok: false, why: `WebAssembly.validate failed on a SIMD module (${(e as Error).message})` };
   }
@@ -117,8 +118,9 @@ export interface GpujsModes {
  */
 export async function probeGpujs(id: DeviceId): Promise<GpujsModes> {
   const modes = GPUJS_MODES_OF[id];
-  if (/^(off|0|no|false)$/i.test(process.env.KERNFORGE_GPUJS ?? '')) {
-    return { modes: [], unavailable: Object.fromEntries(modes.map((m) => [m, `turned off by KERNFORGE_GPUJS=${process.env.KERNFORGE_GPUJS}`])) };
+  const off = platform().env('KERNFORGE_GPUJS');
+  if (/^(off|0|no|false)$/i.test(off ?? '')) {
+    return { modes: [], unavailable: Object.fromEntries(modes.map((m) => [m, `turned off by KERNFORGE_GPUJS=${off}`])) };
   }
   try {
     const { availableGpujsModes } = await import('../backends/gpujs.ts');
@@ -159,10 +161,10 @@ export function cpuVendor(model: string): string {
  * TS timings stay comparable whether or not wasm is on.
  */
 export function cpuDevice(o: CpuDeviceOptions = {}): Device {
-  const list = cpus();
-  const model = (list[0]?.model ?? 'unknown CPU').trim();
-  const cores = list.length;
-  const node = process.version;
+  const c = platform().cpu();
+  const { model, cores } = c;
+  // Under Node the fields are those of before (`node`: its version), so fingerprints stay the same
+  const rt: Record<string, string> = c.runtime === 'node' ? { node: c.version } : { runtime: `${c.runtime} ${c.version}` };
   const simd = o.wasmSimd ?? probeWasmSimd();
   const targets: DeviceTarget[] = simd.ok ? ['ts', 'wasm'] : ['ts'];
   const unavailableTargets: Device['unavailableTargets'] = simd.ok ? undefined : { wasm: simd.why ?? 'WebAssembly SIMD is not available' };
@@ -171,12 +173,12 @@ export function cpuDevice(o: CpuDeviceOptions = {}): Device {
     target: 'ts',
     targets,
     ...(unavailableTargets ? { unavailableTargets } : {}),
-    name: `${model} x ${cores}, node ${node}`,
+    name: `${model} x ${cores}, ${c.runtime} ${c.version}`,
     available: true,
-    fingerprint: fingerprintOf({ device: 'cpu', model, cores, node }),
+    fingerprint: fingerprintOf({ device: 'cpu', model, cores, ...rt }),
     vendor: cpuVendor(model),
-    architecture: process.arch,
-    details: { model, cores, node, v8: process.versions.v8, platform: platform(), arch: arch(), memoryBytes: totalmem(), speedMHz: list[0]?.speed, targets, ...(unavailableTargets ? { unavailableTargets } : {}) },
+    architecture: c.arch,
+    details: { model, cores, ...rt, v8: c.v8, platform: c.os, arch: c.arch, memoryBytes: c.memoryBytes, speedMHz: c.speedMHz, targets, ...(unavailableTargets ? { unavailableTargets } : {}) },
   }, o.gpujs);
 }
 
