@@ -69,63 +69,65 @@ async function run(target: Target, key: string, x: ArrayLike<number>, dims: Dims
   return (await import('./apply.ts')).apply3d(key, x, dims[0], dims[1], dims[2], { h, threads });
 }
 
-/** The BigDFT handle of a session. */
-export function bigdftHandle(s: Session): BigdftHandle {
-  const choose = async (filter: FilterName, o: Partial<BigdftApplyOptions>, where: string): Promise<Choice> => {
-    const precision = o.precision === undefined ? 'f64' : oneOf(`${where}.precision`, o.precision, PRECISIONS);
-    const boundary = o.boundary === undefined ? 'periodic' : oneOf(`${where}.boundary`, o.boundary, BOUNDARIES);
-    const { variantParams, siblingKey } = await import('../variants.ts');
-    let pick: { key: string; threads?: number; source: Choice['source'] } | undefined;
-    if (o.variant !== undefined) {
-      if (typeof o.variant !== 'string' || !o.variant.startsWith('bigdft-conv.')) throw new ApiInputError(`${where}.variant: got ${show(o.variant)}; allowed: a bigdft-conv variant key (kernforge list bigdft-conv)`);
-      const p = await variantParams(o.variant);
-      if (p.filter !== filter) throw new ApiInputError(`${where}.variant: ${o.variant} applies the ${p.filter} filter, not ${filter}`);
-      pick = { key: o.variant, source: 'given' };
-    } else {
-      const t = await s.tunedKey('bigdft-conv', precision === 'f64' ? filter : `${filter}-f32`);
-      if (t) {
-        try {
-          pick = { key: boundary === 'periodic' ? t.key : await siblingKey(t.key, { boundary }), threads: t.threads, source: t.source };
-        } catch {
-          s.note(`kernforge: the tuned ${t.key} has no ${boundary}-boundary sibling; using the default`);
-        }
-      }
-      if (!pick) {
-        const { defaultVariants, defaultWasmVariants } = await import('./filters.ts');
-        const byFilter = (v: { mf: string; mft: string; kin: string }) => (filter === 'magic' ? v.mf : filter === 'magic-t' ? v.mft : v.kin);
-        let key = precision === 'f64' && s.allows('wasm') && !s.allows('ts') ? byFilter(defaultWasmVariants()) : byFilter(defaultVariants(precision));
-        if (!s.allows(await targetOfKey(key))) throw new ApiInputError(`${where}: open({ targets: [${s.targets.join(', ')}] }) allows no target with a ${precision} default; allowed: add ts${precision === 'f64' ? ' or wasm' : ''}, or give a variant`);
-        if (boundary !== 'periodic') key = await siblingKey(key, { boundary });
-        pick = { key, source: 'default' };
-        if (s.tunedPath !== false) s.note(`kernforge: bigdft-conv ${filter} runs the default ${key} (nothing tuned applies; run \`kernforge tune bigdft-conv\`)`);
+/** The variant for one filter: given, tuned (its boundary sibling), or the default of an allowed target. */
+async function choose(s: Session, filter: FilterName, o: Partial<BigdftApplyOptions>, where: string): Promise<Choice> {
+  const precision = o.precision === undefined ? 'f64' : oneOf(`${where}.precision`, o.precision, PRECISIONS);
+  const boundary = o.boundary === undefined ? 'periodic' : oneOf(`${where}.boundary`, o.boundary, BOUNDARIES);
+  const { variantParams, siblingKey } = await import('../variants.ts');
+  let pick: { key: string; threads?: number; source: Choice['source'] } | undefined;
+  if (o.variant !== undefined) {
+    if (typeof o.variant !== 'string' || !o.variant.startsWith('bigdft-conv.')) throw new ApiInputError(`${where}.variant: got ${show(o.variant)}; allowed: a bigdft-conv variant key (kernforge list bigdft-conv)`);
+    const p = await variantParams(o.variant);
+    if (p.filter !== filter) throw new ApiInputError(`${where}.variant: ${o.variant} applies the ${p.filter} filter, not ${filter}`);
+    pick = { key: o.variant, source: 'given' };
+  } else {
+    const t = await s.tunedKey('bigdft-conv', precision === 'f64' ? filter : `${filter}-f32`);
+    if (t) {
+      try {
+        pick = { key: boundary === 'periodic' ? t.key : await siblingKey(t.key, { boundary }), threads: t.threads, source: t.source };
+      } catch {
+        s.note(`kernforge: the tuned ${t.key} has no ${boundary}-boundary sibling; using the default`);
       }
     }
-    const p = await variantParams(pick.key);
-    if (p.precision !== precision && o.precision !== undefined) throw new ApiInputError(`${where}.variant: ${pick.key} is ${p.precision}, but precision ${precision} was asked`);
-    const target = await targetOfKey(pick.key);
-    if (!s.allows(target)) throw new ApiInputError(`${where}.variant: ${pick.key} runs on ${target}; allowed by open(): ${s.targets.join(', ')}`);
-    return { key: pick.key, target, threads: s.threadsFor(target, o.threads, pick.threads), source: pick.source };
-  };
+    if (!pick) {
+      const { defaultVariants, defaultWasmVariants } = await import('./filters.ts');
+      const byFilter = (v: { mf: string; mft: string; kin: string }) => (filter === 'magic' ? v.mf : filter === 'magic-t' ? v.mft : v.kin);
+      let key = precision === 'f64' && s.allows('wasm') && !s.allows('ts') ? byFilter(defaultWasmVariants()) : byFilter(defaultVariants(precision));
+      if (!s.allows(await targetOfKey(key))) throw new ApiInputError(`${where}: open({ targets: [${s.targets.join(', ')}] }) allows no target with a ${precision} default; allowed: add ts${precision === 'f64' ? ' or wasm' : ''}, or give a variant`);
+      if (boundary !== 'periodic') key = await siblingKey(key, { boundary });
+      pick = { key, source: 'default' };
+      if (s.tunedPath !== false) s.note(`kernforge: bigdft-conv ${filter} runs the default ${key} (nothing tuned applies; run \`kernforge tune bigdft-conv\`)`);
+    }
+  }
+  const p = await variantParams(pick.key);
+  if (p.precision !== precision && o.precision !== undefined) throw new ApiInputError(`${where}.variant: ${pick.key} is ${p.precision}, but precision ${precision} was asked`);
+  const target = await targetOfKey(pick.key);
+  if (!s.allows(target)) throw new ApiInputError(`${where}.variant: ${pick.key} runs on ${target}; allowed by open(): ${s.targets.join(', ')}`);
+  return { key: pick.key, target, threads: s.threadsFor(target, o.threads, pick.threads), source: pick.source };
+}
 
-  const applyOne = async (filter: FilterName, x: ArrayLike<number>, dims: Dims, o: Partial<BigdftApplyOptions>, where: string, c?: Choice): Promise<BigdftResult> => {
-    const choice = c ?? (await choose(filter, o, where));
-    const h = o.h === undefined ? 1 : finiteNumber(`${where}.h`, o.h, { min: 0, exclusiveMin: true });
-    const { verifyConv } = await import('./verify.ts');
-    await s.verifyOnce(choice.key, async () => {
-      const r = await verifyConv(choice.key, { h });
-      return { ok: r.ok, detail: `max error ${r.maxError.toExponential(2)} > tolerance ${r.tolerance.toExponential(2)} on ${r.dims.join('x')}` };
-    });
-    const y = await run(choice.target, choice.key, x, dims, [h, h, h], choice.threads);
-    return { ...choice, y };
-  };
+/** One application of a filter with its variant, verified once per session. */
+async function applyOne(s: Session, filter: FilterName, x: ArrayLike<number>, dims: Dims, o: Partial<BigdftApplyOptions>, where: string, c?: Choice): Promise<BigdftResult> {
+  const choice = c ?? (await choose(s, filter, o, where));
+  const h = o.h === undefined ? 1 : finiteNumber(`${where}.h`, o.h, { min: 0, exclusiveMin: true });
+  const { verifyConv } = await import('./verify.ts');
+  await s.verifyOnce(choice.key, async () => {
+    const r = await verifyConv(choice.key, { h });
+    return { ok: r.ok, detail: `max error ${r.maxError.toExponential(2)} > tolerance ${r.tolerance.toExponential(2)} on ${r.dims.join('x')}` };
+  });
+  const y = await run(choice.target, choice.key, x, dims, [h, h, h], choice.threads);
+  return { ...choice, y };
+}
 
+/** The BigDFT handle of a session. */
+export function bigdftHandle(s: Session): BigdftHandle {
   return {
     async apply(filter, field, dims, opts) {
       s.check('bigdft.apply');
       const f = oneOf('bigdft.apply: filter', filter, FILTERS);
       const d = checkDims('bigdft.apply: dims', dims);
       finiteArray('bigdft.apply: field', field, d[0] * d[1] * d[2]);
-      return applyOne(f, field, d, options<BigdftApplyOptions>('bigdft.apply: options', opts), 'bigdft.apply: options');
+      return applyOne(s, f, field, d, options<BigdftApplyOptions>('bigdft.apply: options', opts), 'bigdft.apply: options');
     },
 
     async hamiltonian(psi, potential, dims, opts) {
@@ -136,16 +138,16 @@ export function bigdftHandle(s: Session): BigdftHandle {
       finiteArray('bigdft.hamiltonian: potential', potential, n);
       const o = options<BigdftApplyOptions>('bigdft.hamiltonian: options', opts);
       const where = 'bigdft.hamiltonian: options';
-      const [mf, mft, kin] = [await choose('magic', o, where), await choose('magic-t', o, where), await choose('kinetic', o, where)];
-      const psir = (await applyOne('magic', psi, d, o, where, mf)).y;
+      const [mf, mft, kin] = [await choose(s, 'magic', o, where), await choose(s, 'magic-t', o, where), await choose(s, 'kinetic', o, where)];
+      const psir = (await applyOne(s, 'magic', psi, d, o, where, mf)).y;
       let epot = 0;
       for (let i = 0; i < n; i++) {
         const v = potential[i]! * psir[i]!;
         epot += psir[i]! * v;
         psir[i] = v;
       }
-      const a = (await applyOne('magic-t', psir, d, o, where, mft)).y;
-      const tpsi = (await applyOne('kinetic', psi, d, o, where, kin)).y;
+      const a = (await applyOne(s, 'magic-t', psir, d, o, where, mft)).y;
+      const tpsi = (await applyOne(s, 'kinetic', psi, d, o, where, kin)).y;
       let norm = 0, ekin = 0;
       const hpsi = new Float64Array(n);
       for (let i = 0; i < n; i++) {
