@@ -3,6 +3,7 @@
 // and the once-per-process verification of every variant a handle runs.
 import { ApiInputError, integer, oneOf, show } from './args.ts';
 import { KernforgeError } from './errors.ts';
+import { platform } from './platform.ts';
 import type { Device } from './tune/devices.ts';
 
 /** Targets a kernel can run on. */
@@ -66,7 +67,7 @@ export class Session {
     if (o.threads !== undefined) this.threads = integer('open: threads', o.threads, 1, 1024);
     if (o.tuned !== undefined && o.tuned !== false && (typeof o.tuned !== 'string' || o.tuned === '')) throw new ApiInputError(`open: tuned: got ${show(o.tuned)}; allowed: a path to a kernforge-tuned.json, or false`);
     this.tunedPath = o.tuned;
-    this.log = o.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+    this.log = o.log ?? ((l: string) => platform().stderr(l));
   }
 
   /** Say `line` once per session. */

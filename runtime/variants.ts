@@ -1,15 +1,13 @@
 // Finding and loading generated variants by canonical key. Library variants come from the
 // committed bundle and files listed in generated/manifest.json; any other valid point of a
 // spec's space is rendered on demand through the generator's narrow renderVariant interface.
+// Files are read and the generator reached through the platform (runtime/platform.ts): a platform
+// without on-demand generation (a browser) runs library variants only.
 import { KernforgeError } from './errors.ts';
-import { readFileSync, mkdirSync, writeFileSync, renameSync, existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL, fileURLToPath } from 'node:url';
+import { assetPath, platform, type OnDemand } from './platform.ts';
 
-/** The committed kernel library (generated/ at the package root). */
-export const GENERATED_ROOT = fileURLToPath(new URL('../generated/', import.meta.url));
-/** Variants rendered on demand are compiled once into .kernforge/variants/ of the working folder. */
-const CACHE_ROOT = join(process.cwd(), '.kernforge', 'variants');
+/** The committed kernel library (generated/ at the package root), with a trailing separator. */
+export const GENERATED_ROOT = assetPath(new URL('../generated/', import.meta.url));
 
 export interface ManifestEntry {
   key: string;
@@ -23,11 +21,18 @@ export interface ManifestEntry {
 /** A variant key that names nothing loadable. */
 export class UnknownVariantError extends KernforgeError {}
 
+/** The platform's on-demand generation; where there is none, an UnknownVariantError saying `why` it was needed. */
+function onDemand(why: string): OnDemand {
+  const p = platform();
+  if (!p.onDemand) throw new UnknownVariantError(`${why}: variants outside the library cannot be made on the ${p.name} platform`);
+  return p.onDemand;
+}
+
 let manifestCache: Map<string, ManifestEntry> | undefined;
 /** Library variants by key. */
 export function manifest(): Map<string, ManifestEntry> {
   if (!manifestCache) {
-    const m = JSON.parse(readFileSync(join(GENERATED_ROOT, 'manifest.json'), 'utf8')) as { variants: ManifestEntry[] };
+    const m = JSON.parse(platform().readText(`${GENERATED_ROOT}manifest.json`)) as { variants: ManifestEntry[] };
     manifestCache = new Map(m.variants.map((v) => [v.key, v]));
   }
   return manifestCache;
@@ -47,24 +52,18 @@ export async function loadTsModule<T>(key: string): Promise<T> {
     if (entry.target !== 'ts') throw new UnknownVariantError(`variant ${key} is a ${entry.target} variant, not TypeScript`);
     let b = bundles.get(entry.family);
     if (!b) {
-      b = import(pathToFileURL(join(GENERATED_ROOT, entry.family, 'ts.bundle.js')).href) as Promise<Record<string, unknown>>;
+      b = platform().importModule(`${GENERATED_ROOT}${entry.family}/ts.bundle.js`) as Promise<Record<string, unknown>>;
       bundles.set(entry.family, b);
     }
     const mod = ((await b).variants as Record<string, T>)[key];
     if (!mod) throw new UnknownVariantError(`variant ${key} is in the manifest but not in the bundle: run kernforge generate`);
     return mod;
   }
-  const file = join(CACHE_ROOT, `${key}.mjs`);
-  if (!existsSync(file)) {
+  return (await onDemand(`variant ${key} is not in the library`).tsModule(key, async () => {
     const { text, target } = await renderOnDemand(key);
     if (target !== 'ts') throw new UnknownVariantError(`variant ${key} is a ${target} variant, not TypeScript`);
-    const { transform } = await import('esbuild');
-    const js = (await transform(text, { loader: 'ts', format: 'esm', target: 'es2022' })).code;
-    mkdirSync(CACHE_ROOT, { recursive: true });
-    writeFileSync(`${file}.tmp`, js);
-    renameSync(`${file}.tmp`, file);
-  }
-  return (await import(pathToFileURL(file).href)) as T;
+    return text;
+  })) as T;
 }
 
 /** The source text of a WGSL variant (library file, or rendered on demand). */
@@ -72,7 +71,7 @@ export async function wgslSource(key: string): Promise<string> {
   const entry = manifest().get(key);
   if (entry) {
     if (entry.target !== 'wgsl') throw new UnknownVariantError(`variant ${key} is a ${entry.target} variant, not WGSL`);
-    return readFileSync(join(GENERATED_ROOT, entry.file), 'utf8');
+    return platform().readText(`${GENERATED_ROOT}${entry.file}`);
   }
   const r = await renderOnDemand(key);
   if (r.target !== 'wgsl') throw new UnknownVariantError(`variant ${key} is a ${r.target} variant, not WGSL`);
@@ -84,7 +83,7 @@ export async function gpujsSource(key: string): Promise<string> {
   const entry = manifest().get(key);
   if (entry) {
     if (entry.target !== 'gpujs') throw new UnknownVariantError(`variant ${key} is a ${entry.target} variant, not gpu.js`);
-    return readFileSync(join(GENERATED_ROOT, entry.file), 'utf8');
+    return platform().readText(`${GENERATED_ROOT}${entry.file}`);
   }
   const r = await renderOnDemand(key);
   if (r.target !== 'gpujs') throw new UnknownVariantError(`variant ${key} is a ${r.target} variant, not gpu.js`);
@@ -98,7 +97,7 @@ const gpujsModules = new Map<string, Promise<unknown>>();
  * of the gate with a broken kernel).
  */
 export function gpujsModule<T>(key: string, text?: string): Promise<T> {
-  const load = async (t: string): Promise<T> => (await import(`data:text/javascript;base64,${Buffer.from(t).toString('base64')}`)) as T;
+  const load = async (t: string): Promise<T> => (await import(`data:text/javascript,${encodeURIComponent(t)}`)) as T;
   if (text !== undefined) return load(text);
   let m = gpujsModules.get(key);
   if (!m) {
@@ -121,11 +120,11 @@ export function wasmBytes(key: string): Promise<Uint8Array> {
       const entry = manifest().get(key);
       if (entry) {
         if (entry.target !== 'wasm') throw new UnknownVariantError(`variant ${key} is a ${entry.target} variant, not WebAssembly`);
-        return new Uint8Array(readFileSync(join(GENERATED_ROOT, entry.file)));
+        return platform().readBytes(`${GENERATED_ROOT}${entry.file}`);
       }
       const r = await renderOnDemand(key);
       if (r.target !== 'wasm') throw new UnknownVariantError(`variant ${key} is a ${r.target} variant, not WebAssembly`);
-      const gen = await import('../generator/index.ts');
+      const gen = await onDemand(`variant ${key} is not in the library`).generator();
       return gen.assembleWat(`${key}.wat`, r.text);
     })();
     b.catch(() => wasmCache.delete(key));
@@ -169,7 +168,7 @@ export function familySpec(family: string): Promise<{ spec: import('../generator
   let p = specs.get(family);
   if (!p) {
     p = (async () => {
-      const gen = await import('../generator/index.ts');
+      const gen = await onDemand(`${family}: the family's spec is needed`).generator();
       const path = gen.projectSpecs().find((f: string) => f.endsWith(`/${family}.yaml`));
       if (!path) throw new UnknownVariantError(`no spec for family "${family}"`);
       return { spec: gen.loadAndValidate(path), gen };

@@ -1,7 +1,9 @@
 // WebGPU through Dawn (the `webgpu` package). A real GPU is tried first (Vulkan, core
 // feature level); without one, Dawn's OpenGL ES backend on Mesa llvmpipe via surfaceless
 // EGL (compatibility feature level). No adapter at all is reported, not thrown at random.
+// The `GPU` instances come from the platform (runtime/platform.ts: webgpu; Node: Dawn's create()).
 import { KernforgeError } from '../errors.ts';
+import { platform } from '../platform.ts';
 
 /** No WebGPU adapter could be obtained; the message says what was tried. */
 export class NoAdapterError extends KernforgeError {}
@@ -45,22 +47,26 @@ export function markHeadlessGlInUse(why: string): void {
 
 async function open(): Promise<GpuContext> {
   if (glInUse) throw new NoAdapterError(`WebGPU is not opened in this process: ${glInUse}, and Mesa cannot serve headless-gl and Dawn's GL backend in one process (run WebGPU work in a process without gpu.js's headlessgl mode)`);
-  process.env.EGL_PLATFORM ??= 'surfaceless';
-  let mod: typeof import('webgpu');
-  try {
-    mod = await import('webgpu');
-  } catch (e) {
-    throw new NoAdapterError(`WebGPU unavailable: the 'webgpu' package failed to load (${(e as Error).message})`);
-  }
-  Object.assign(globalThis, mod.globals);
+  const p = platform();
+  if (!p.webgpu) throw new NoAdapterError(`WebGPU unavailable: the ${p.name} platform offers none`);
+  const create = p.webgpu.bind(p);
   const tried: string[] = [];
   const attempts: { flags: string[]; opts: GPURequestAdapterOptions; backend: GpuContext['backend'] }[] = [
     { flags: [], opts: { powerPreference: 'high-performance' }, backend: 'default' },
     { flags: ['backend=opengles'], opts: { featureLevel: 'compatibility' } as GPURequestAdapterOptions, backend: 'opengles' },
   ];
-  if (process.env.KERNFORGE_WEBGPU_BACKEND === 'opengles') attempts.shift();
+  if (p.env('KERNFORGE_WEBGPU_BACKEND') === 'opengles') attempts.shift();
   for (const a of attempts) {
-    const g = mod.create(a.flags);
+    let g: GPU | undefined;
+    try {
+      g = await create(a.flags);
+    } catch (e) {
+      throw new NoAdapterError(`WebGPU unavailable: ${(e as Error).message}`);
+    }
+    if (!g) {
+      tried.push(`${a.flags.join(' ') || 'default backends'} (not on the ${p.name} platform)`);
+      continue;
+    }
     keepAlive.push(g);
     const adapter = await g.requestAdapter(a.opts).catch(() => null);
     if (!adapter) {

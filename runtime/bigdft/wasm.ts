@@ -11,6 +11,7 @@ import type { FilterName } from './filters.ts';
 import type { Boundary, Dims } from './reference.ts';
 import type { Pool } from '../parallel/pool.ts';
 import { splitRange } from '../parallel/pool.ts';
+import { platform } from '../platform.ts';
 
 /** The exports of a bigdft-conv wasm module. */
 interface ConvWasmExports {
@@ -134,7 +135,7 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
       },
     };
   }
-  const memId = `${process.pid}.${++memIds}`;
+  const memId = `${platform().pid}.${++memIds}`;
   // lines split on multiples of the variant's lines per iteration (as the TS path does)
   const align = Math.max(1, Number(String(p.unroll).split('x')[1]) || 1);
   return {

@@ -1,7 +1,7 @@
 // Readers for GEM's inputs: atoms from PQR files and surface vertices from MSMS .vert files,
 // both into structure-of-arrays form. Every malformed input fails with file:line and why.
 import { KernforgeError } from '../errors.ts';
-import { readFileSync } from 'node:fs';
+import { platform } from '../platform.ts';
 
 /** Atoms, structure of arrays (Angstrom, elementary charges). */
 export interface GemAtoms {
@@ -78,12 +78,12 @@ export function parseVert(text: string, file = '<vert>'): GemVertices {
   return v;
 }
 
-/** Read a .pqr file. */
+/** Read a .pqr file (through the platform: runtime/platform.ts). */
 export function readPqr(path: string): GemAtoms {
-  return parsePqr(readFileSync(path, 'utf8'), path);
+  return parsePqr(platform().readText(path), path);
 }
 
-/** Read an MSMS .vert file. */
+/** Read an MSMS .vert file (through the platform). */
 export function readVert(path: string): GemVertices {
-  return parseVert(readFileSync(path, 'utf8'), path);
+  return parseVert(platform().readText(path), path);
 }

@@ -8,7 +8,6 @@
 // the unroll): each worker holds its own instance with the same image, computes its range and
 // writes it into a shared result. A vertex is computed the same way in any range (lanes do not
 // mix), so the result is identical to one thread's bit for bit.
-import { randomUUID } from 'node:crypto';
 import { variantParams, wasmModule } from '../variants.ts';
 import { Pool, parseThreads, splitRange } from '../parallel/pool.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
@@ -178,7 +177,7 @@ export async function prepareGemWasm(key: string, atoms: GemAtoms, v: GemVertice
   }
   const own = opts.pool ? undefined : await Pool.create(threads);
   const pool = opts.pool ?? own!;
-  const id = randomUUID();
+  const id = globalThis.crypto.randomUUID(); // Web Crypto: Node and browsers alike
   const out = new Float64Array(new SharedArrayBuffer(8 * Math.max(v.n, 1)), 0, v.n);
   const units = img.nvPad / shape.K;
   const parts = splitRange(units, pool.size).map(([a, b]) => [a * shape.K, b * shape.K] as const);

@@ -3,8 +3,6 @@
 // GROMACS's default precision or more (-ndec), and an atomic file write for state files.
 import { KernforgeError } from '../errors.ts';
 
-import { join } from 'node:path';
-
 /** A user-facing problem with a .gro file: `file:line: what (allowed: ...)`. */
 export class GroError extends KernforgeError {
   constructor(message: string) {

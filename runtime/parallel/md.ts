@@ -12,7 +12,7 @@
 // One force call must stay synchronous (MdEngine.simulate is): the caller posts one message per
 // worker and blocks in Atomics.wait on a shared counter that each worker raises when done.
 import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
-import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { need, type PolledChannel } from '../platform.ts';
 import { Pool, toShared, type Task } from './pool.ts';
 import { columnRanges, columnWork, searchColumns, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
 import { wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList } from '../md/wasm.ts';
@@ -157,7 +157,7 @@ abstract class MdWorkers {
     });
     const parts = [mine!];
     for (const port of this.ports) {
-      const m = receiveMessageOnPort(port);
+      const m = port.poll();
       if (!m) throw new Error('MD worker thread finished a pair search without sending its entries');
       parts.push(m.message as ListPart);
     }
@@ -168,14 +168,15 @@ abstract class MdWorkers {
   /** Work per column position in the last search: the next one is split by it. */
   private work: Float64Array | undefined;
 
-  private readonly ports: MessagePort[] = [];
+  private readonly ports: PolledChannel[] = [];
 
-  /** Give each worker the port its search results go back through. */
+  /** Give each worker the port its search results go back through (read here without waiting: platform channel()). */
   protected openPorts(): void {
+    const channel = need('channel', 'polled message channels');
     for (let w = 0; w < this.threads - 1; w++) {
-      const { port1, port2 } = new MessageChannel();
-      this.ports.push(port1);
-      this.pool.post(w, { task: 'md-search-port', args: { port: port2 } }, [port2]);
+      const c = channel();
+      this.ports.push(c);
+      this.pool.post(w, { task: 'md-search-port', args: { port: c.port } }, [c.port]);
     }
   }
 

@@ -2,17 +2,17 @@
 // (runtime/parallel/tasks.ts) on typed arrays backed by SharedArrayBuffers, so a task reads its
 // inputs and writes its slice of the output in place: nothing is copied between threads. The
 // main thread posts one task per worker and awaits their replies. An idle pool does not keep the
-// process alive (its workers are unref'd between runs); close() ends the workers.
+// process alive (its workers are unref'd between runs); close() ends the workers. Workers come
+// from the platform (runtime/platform.ts: worker; Node: worker_threads running ./worker.ts).
 import { KernforgeError } from '../errors.ts';
-import { Worker } from 'node:worker_threads';
-import { availableParallelism } from 'node:os';
+import { need, platform, type TaskWorker } from '../platform.ts';
 
 /** A thread count that is not an integer in 1..maxThreads(). */
 export class ThreadCountError extends KernforgeError {}
 
 /** The largest thread count accepted: twice the logical CPUs. */
 export function maxThreads(): number {
-  return availableParallelism() * 2;
+  return platform().cpu().parallelism * 2;
 }
 
 /** Parse and check a thread count (an integer 1..maxThreads()); `name` names it in the error. */
@@ -50,12 +50,8 @@ interface Pending {
   reject(e: Error): void;
 }
 
-// From the sources (under tsx or vitest) the worker entry registers the TypeScript loader first;
-// compiled (dist/), the worker is plain JavaScript.
-const WORKER_URL = import.meta.url.endsWith('.ts') ? new URL('./worker.mjs', import.meta.url) : new URL('./worker.js', import.meta.url);
-
 export class Pool {
-  private readonly workers: Worker[];
+  private readonly workers: TaskWorker[];
   private readonly pending: Map<number, Pending>[];
   private nextId = 1;
   private busy = 0;
@@ -65,10 +61,11 @@ export class Pool {
   private constructor(readonly size: number) {
     this.workers = [];
     this.pending = [];
+    const start = need('worker', 'worker threads');
     for (let w = 0; w < size; w++) {
-      const worker = new Worker(WORKER_URL);
       const pending = new Map<number, Pending>();
-      worker.on('message', (m: { id: number; result?: unknown; error?: string; stack?: string }) => {
+      const message = (msg: unknown): void => {
+        const m = msg as { id: number; result?: unknown; error?: string; stack?: string };
         const p = pending.get(m.id);
         if (!p) return;
         pending.delete(m.id);
@@ -77,15 +74,18 @@ export class Pool {
           if (m.stack) e.stack = `${e.message}\n${m.stack}`;
           p.reject(e);
         } else p.resolve(m.result);
-      });
+      };
       const fail = (e: Error): void => {
         this.failure ??= e;
         for (const p of pending.values()) p.reject(e);
         pending.clear();
       };
-      worker.on('error', (e) => fail(new Error(`worker ${w} failed: ${e.message}`)));
-      worker.on('exit', (code) => {
-        if (!this.closed) fail(new Error(`worker ${w} exited (code ${code})`));
+      const worker = start({
+        message,
+        error: (e) => fail(new Error(`worker ${w} failed: ${e.message}`)),
+        exit: (code) => {
+          if (!this.closed) fail(new Error(`worker ${w} exited (code ${code})`));
+        },
       });
       worker.unref();
       this.workers.push(worker);
@@ -134,7 +134,7 @@ export class Pool {
     if (this.closed) throw new Error('the worker pool is closed');
     if (this.failure) throw this.failure;
     if (!(w >= 0 && w < this.size)) throw new Error(`no worker ${w} in a pool of ${this.size}`);
-    this.workers[w]!.postMessage({ id: 0, task: t.task, args: t.args }, transfer as never);
+    this.workers[w]!.postMessage({ id: 0, task: t.task, args: t.args }, transfer);
   }
 
   /** Load these variant modules in every worker ahead of the first run (so timings leave the loading out). */

@@ -41,8 +41,7 @@
 // not this format, is moved aside to `<file>.corrupt` (with a message) and a fresh cache starts.
 // A file whose device fingerprint differs from the current device is never used: it is moved
 // aside to `<file>.mismatch-<its fingerprint>` (with a message) and a fresh cache starts.
-import { existsSync, readFileSync, readdirSync, renameSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { platform } from '../platform.ts';
 import type { Device } from './devices.ts';
 import type { Params } from './strategies.ts';
 import { writeFileAtomic } from '../files.ts';
@@ -94,8 +93,8 @@ export const resultId = (family: string, problem: string, key: string): string =
 
 /** The cache file of a device in a folder (or the file itself when `where` ends in .json). */
 export function cachePath(where: string | undefined, fingerprint: string): string {
-  const w = resolve(where ?? DEFAULT_CACHE_DIR);
-  return w.endsWith('.json') ? w : join(w, `${fingerprint}.json`);
+  const w = platform().resolve(where ?? DEFAULT_CACHE_DIR);
+  return w.endsWith('.json') ? w : platform().resolve(w, `${fingerprint}.json`);
 }
 
 /** What is wrong with a parsed cache file, or undefined when it is a valid version-1 cache. */
@@ -128,6 +127,7 @@ export class TuneCache {
    * Corrupt files and files of another fingerprint are moved aside, with a note in `notes`.
    */
   static open(device: Pick<Device, 'fingerprint' | 'id' | 'target' | 'name' | 'details'>, where?: string): TuneCache {
+    const fs = platform();
     const path = cachePath(where, device.fingerprint);
     const fresh = (): CacheFile => ({
       format: CACHE_FORMAT,
@@ -138,23 +138,23 @@ export class TuneCache {
     });
     const notes: string[] = [];
     let data = fresh();
-    if (existsSync(path)) {
+    if (fs.exists(path)) {
       let parsed: unknown;
       let problem: string | undefined;
       try {
-        parsed = JSON.parse(readFileSync(path, 'utf8'));
+        parsed = JSON.parse(fs.readText(path));
         problem = validateCache(parsed);
       } catch (e) {
         problem = `does not parse as JSON (${(e as Error).message})`;
       }
       if (problem) {
         const aside = `${path}.corrupt`;
-        renameSync(path, aside);
+        fs.rename(path, aside);
         notes.push(`tune cache ${path} is corrupt (${problem}); moved it to ${aside} and started a fresh cache`);
       } else if ((parsed as CacheFile).device.fingerprint !== device.fingerprint) {
         const other = (parsed as CacheFile).device;
         const aside = `${path}.mismatch-${other.fingerprint}`;
-        renameSync(path, aside);
+        fs.rename(path, aside);
         notes.push(
           `tune cache ${path} was measured on another device (fingerprint ${other.fingerprint}, ${other.name}; this ${device.id} is ${device.fingerprint}, ${device.name}); ` +
             `not using it: moved it to ${aside} and started a fresh cache`,
@@ -166,13 +166,13 @@ export class TuneCache {
     }
     if (!where?.endsWith('.json')) {
       // say so when the folder holds caches of other fingerprints (another CPU, driver or Node)
-      const dir = dirname(path);
-      if (existsSync(dir)) {
-        const others = readdirSync(dir).filter((f) => /^[0-9a-f]{16}\.json$/.test(f) && f !== basename(path));
+      const dir = fs.resolve(where ?? DEFAULT_CACHE_DIR);
+      if (fs.exists(dir)) {
+        const others = fs.list(dir).filter((f) => /^[0-9a-f]{16}\.json$/.test(f) && f !== `${device.fingerprint}.json`);
         for (const f of others) {
           try {
-            const o = JSON.parse(readFileSync(join(dir, f), 'utf8')) as CacheFile;
-            if (o.device?.id === device.id) notes.push(`ignoring ${join(dir, f)}: measured on another ${device.id} (${o.device.name}, fingerprint ${o.device.fingerprint})`);
+            const o = JSON.parse(fs.readText(fs.resolve(dir, f))) as CacheFile;
+            if (o.device?.id === device.id) notes.push(`ignoring ${fs.resolve(dir, f)}: measured on another ${device.id} (${o.device.name}, fingerprint ${o.device.fingerprint})`);
           } catch {
             // not ours to judge here
           }
@@ -208,7 +208,7 @@ export class TuneCache {
 
   startRun(run: Omit<CacheRun, 'evaluations' | 'started' | 'id'>): CacheRun {
     const started = new Date().toISOString();
-    const r: CacheRun = { id: `${started.replace(/[-:.]/g, '')}-${process.pid}-${this.data.runs.length + 1}`, ...run, started, evaluations: [] };
+    const r: CacheRun = { id: `${started.replace(/[-:.]/g, '')}-${platform().pid}-${this.data.runs.length + 1}`, ...run, started, evaluations: [] };
     this.data.runs.push(r);
     this.save();
     return r;

@@ -29,8 +29,7 @@
 // (once per family and problem per process). A winner may be of any of the device's targets
 // (md-nonbonded water-rf-f32 on the CPU: TypeScript or WebAssembly SIMD); the module loaded is
 // the family's (TuningFamily.load; by default the TypeScript module of a ts key, none otherwise).
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { platform } from '../platform.ts';
 import type { Device, DeviceId } from './devices.ts';
 import { writeFileAtomic } from '../files.ts';
 import { KernforgeError } from '../errors.ts';
@@ -86,7 +85,7 @@ export interface TunedFile {
 
 /** Where the artefact is: the given path, else $KERNFORGE_TUNED, else ./kernforge-tuned.json. */
 export function tunedPath(p?: string): string {
-  return resolve(p ?? process.env.KERNFORGE_TUNED ?? DEFAULT_TUNED_FILE);
+  return platform().resolve(p ?? platform().env('KERNFORGE_TUNED') ?? DEFAULT_TUNED_FILE);
 }
 
 /**
@@ -96,8 +95,9 @@ export function tunedPath(p?: string): string {
  */
 function artefactEnabled(explicit?: string): boolean {
   if (explicit) return true;
-  if (process.env.KERNFORGE_TUNED === 'none') return false;
-  return !(process.env.VITEST && !process.env.KERNFORGE_TUNED);
+  const env = (name: string): string | undefined => platform().env(name);
+  if (env('KERNFORGE_TUNED') === 'none') return false;
+  return !(env('VITEST') && !env('KERNFORGE_TUNED'));
 }
 
 /** Read the artefact; undefined when absent or unreadable (with the reason). */
@@ -107,9 +107,9 @@ export function readTuned(path = tunedPath()): {
   /** Why it could not: absent, unreadable, or not a kernforge-tuned version 1 file. */
   why?: string;
 } {
-  if (!existsSync(path)) return { why: `${path} does not exist` };
+  if (!platform().exists(path)) return { why: `${path} does not exist` };
   try {
-    const f = JSON.parse(readFileSync(path, 'utf8')) as TunedFile;
+    const f = JSON.parse(platform().readText(path)) as TunedFile;
     if (f?.format !== TUNED_FORMAT || f.version !== 1 || typeof f.tuned !== 'object') return { why: `${path} is not a kernforge-tuned version 1 file` };
     return { file: f };
   } catch (e) {
@@ -164,10 +164,10 @@ export function checkTunedFile(path: string, data: unknown): TunedFile {
 
 /** Read and check an artefact (checkTunedFile); a missing or non-JSON file is a TunedFileError too. */
 export function readTunedFile(path: string): TunedFile {
-  if (!existsSync(path)) throw new TunedFileError(`${path}: no such file`);
+  if (!platform().exists(path)) throw new TunedFileError(`${path}: no such file`);
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
+    data = JSON.parse(platform().readText(path));
   } catch (e) {
     throw new TunedFileError(`${path} is not a ${TUNED_FORMAT} file: it cannot be read as JSON (${(e as Error).message})`);
   }
@@ -301,10 +301,10 @@ export async function loadTuned<M = unknown>(family: string, problem?: string, o
     return { ...r, module: await loadTsModule<M>(r.key) };
   };
   const path = tunedPath(o.path);
-  const art = artefactEnabled(o.path) ? readTuned(path) : { file: undefined, why: process.env.KERNFORGE_TUNED === 'none' ? 'KERNFORGE_TUNED=none' : 'tuned variants are not read under the test runner unless KERNFORGE_TUNED is set' };
+  const art = artefactEnabled(o.path) ? readTuned(path) : { file: undefined, why: platform().env('KERNFORGE_TUNED') === 'none' ? 'KERNFORGE_TUNED=none' : 'tuned variants are not read under the test runner unless KERNFORGE_TUNED is set' };
   const mine = art.file?.tuned[device.fingerprint]?.[family];
   let why = art.why ?? `none for fingerprint ${device.fingerprint} in ${path}`;
-  const warn = o.warn ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const warn = o.warn ?? ((l: string) => platform().stderr(l));
   const order = [prob, ...classes.filter((p) => p.serves === prob).map((p) => p.name)];
   const valid = async (e: TunedEntry): Promise<boolean> => {
     try {

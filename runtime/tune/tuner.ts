@@ -192,7 +192,8 @@ export function classifyError(e: unknown): ResultStatus {
   return 'error';
 }
 
-const yieldToEvents = () => new Promise<void>((r) => setImmediate(r));
+// setImmediate where there is one (Node: after pending I/O such as a SIGINT), else a zero timeout
+const yieldToEvents = () => new Promise<void>((r) => ((globalThis as { setImmediate?: (f: () => void) => unknown }).setImmediate ?? setTimeout)(r));
 
 async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

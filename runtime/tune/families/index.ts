@@ -1,8 +1,7 @@
 // The registry of tunable families: one line per family module. Extra modules (each exporting
 // `family` or a default TuningFamily) can be added without touching this file through the
 // environment variable KERNFORGE_TUNE_FAMILIES (comma-separated paths), as the tests do.
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { platform } from '../../platform.ts';
 import type { TuningFamily } from '../family.ts';
 
 const BUILTIN: (() => Promise<TuningFamily>)[] = [
@@ -17,8 +16,8 @@ let all: Promise<TuningFamily[]> | undefined;
 export function tuningFamilies(): Promise<TuningFamily[]> {
   all ??= (async () => {
     const out = await Promise.all(BUILTIN.map((f) => f()));
-    for (const p of (process.env.KERNFORGE_TUNE_FAMILIES ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
-      const m = (await import(pathToFileURL(resolve(p)).href)) as { family?: TuningFamily; default?: TuningFamily };
+    for (const p of (platform().env('KERNFORGE_TUNE_FAMILIES') ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+      const m = (await platform().importModule(p)) as { family?: TuningFamily; default?: TuningFamily };
       const f = m.family ?? m.default;
       if (!f?.family) throw new Error(`KERNFORGE_TUNE_FAMILIES: ${p} exports no TuningFamily (export const family = ...)`);
       out.push(f);

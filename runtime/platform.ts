@@ -1,0 +1,214 @@
+// The platform adapter: what the runtime needs from its host that JavaScript itself does not
+// give. The portable core (runtime/core.ts and every module it reaches: families, backends,
+// tuner, strategies, cache, variants, verification) imports no `node:` module and no Node-only
+// package; it asks platform() for file access, environment variables, stderr, CPU facts,
+// hashing, worker threads, the WebGPU `GPU` object and on-demand generation. One implementation
+// exists today, runtime/platform/node.ts (Node); a browser one comes later.
+//
+// Installing: runtime/index.ts (the Node entry, `import 'kernforge'` under Node) installs the Node
+// platform explicitly. Under Node, importing any runtime module directly installs it too: when
+// this module is first evaluated in a Node process it loads runtime/platform/node.ts (through a
+// URL computed at run time, which bundlers leave alone), so tests, workers and scripts that import
+// deep modules need nothing more. Elsewhere nothing is installed until setPlatform() is called,
+// and platform() throws a NoPlatformError saying so.
+//
+// Paths: a `path` is what the platform reads and writes. Under Node it is a file-system path; the
+// runtime's own assets (generated/, data/) are found with assetPath(new URL(..., import.meta.url)),
+// which gives a file-system path for file: URLs and the URL itself otherwise (a browser platform
+// fetches those).
+/** Facts about the CPU and the JavaScript runtime (the CPU device's name, fingerprint and details). */
+export interface CpuFacts {
+  /** CPU model, e.g. "AMD EPYC 7B13" ("unknown CPU" when the host does not say). */
+  model: string;
+  /** Logical CPUs of the machine (Node: os.cpus().length). */
+  cores: number;
+  /** Threads this process can run at once (Node: os.availableParallelism()). */
+  parallelism: number;
+  /** Clock of the first CPU in MHz, when known. */
+  speedMHz?: number;
+  /** Memory of the machine in bytes, when known. */
+  memoryBytes?: number;
+  /** Operating system, e.g. "linux" (Node: os.platform()). */
+  os: string;
+  /** Instruction set, e.g. "x64", "arm64" (Node: process.arch). */
+  arch: string;
+  /** The JavaScript runtime, e.g. "node". */
+  runtime: string;
+  /** Its version, e.g. "v20.20.2" (Node: process.version). */
+  version: string;
+  /** The V8 version, when the runtime is V8. */
+  v8?: string;
+}
+
+/** What a task worker reports to its pool (runtime/parallel/pool.ts). */
+export interface WorkerHandlers {
+  /** A message the worker posted. */
+  message(m: unknown): void;
+  /** The worker threw outside a task. */
+  error(e: Error): void;
+  /** The worker ended (Node: with this exit code). */
+  exit(code: number): void;
+}
+
+/** A worker running the pool's task loop (runtime/parallel/worker.ts). */
+export interface TaskWorker {
+  /** Post a message; `transfer`: objects moved, not copied. */
+  postMessage(message: unknown, transfer?: readonly Transferable[]): void;
+  /** Keep the process alive while the worker has work (Node); nothing elsewhere. */
+  ref(): void;
+  /** Let the process end while the worker idles (Node); nothing elsewhere. */
+  unref(): void;
+  /** End the worker. */
+  terminate(): Promise<unknown>;
+}
+
+/** A message channel whose receiving end this thread polls without waiting (Node: receiveMessageOnPort). */
+export interface PolledChannel {
+  /** The sending end, to transfer to a worker. */
+  readonly port: Transferable;
+  /** The next message that has arrived, or undefined when none has (never waits). */
+  poll(): { message: unknown } | undefined;
+  /** Close both ends. */
+  close(): void;
+}
+
+/** A file written piece by piece (the MD trajectory). */
+export interface FileWriter {
+  /** Append text. */
+  write(text: string): void;
+  /** Flush and close. */
+  close(): void;
+}
+
+/** A progress bar on a terminal. */
+export interface ProgressBar {
+  /** Show the bar at 0 of `total`. */
+  start(total: number): void;
+  /** Move to `done`; `label` says what is being done. */
+  update(done: number, label: string): void;
+  /** Change the total. */
+  setTotal(total: number): void;
+  /** Print a line above the bar without garbling it. */
+  log(line: string): void;
+  /** Remove the bar. */
+  stop(): void;
+}
+
+/** The generator's public module (kernforge/generator), as loaded on demand. */
+export type GeneratorModule = typeof import('../generator/index.ts');
+
+/** Variants outside the committed library, made on demand (Node: through the generator). */
+export interface OnDemand {
+  /** The generator, loaded on first use: specs, variant keys, rendering, WAT assembly, user potentials. */
+  generator(): Promise<GeneratorModule>;
+  /**
+   * The module of a TypeScript variant outside the library: `source` gives its TypeScript the
+   * first time; compiled once and cached (Node: .kernforge/variants/<key>.mjs of the working folder).
+   */
+  tsModule(key: string, source: () => Promise<string>): Promise<unknown>;
+}
+
+/**
+ * The host services of the runtime. Required members every platform has; optional ones are
+ * capabilities a host may lack (the runtime then says what is missing where it needs it).
+ */
+export interface Platform {
+  /** The platform's name, for messages ("node"). */
+  readonly name: string;
+  /** The text of a file (UTF-8); throws as the host does when it cannot be read. */
+  readText(path: string): string;
+  /** The bytes of a file. */
+  readBytes(path: string): Uint8Array;
+  /** Whether a file or folder exists. */
+  exists(path: string): boolean;
+  /** The names in a folder. */
+  list(dir: string): string[];
+  /** Rename (move) a file, replacing the target. */
+  rename(from: string, to: string): void;
+  /**
+   * Write a file so that a reader never sees a partial one (its folder is created if missing):
+   * Node writes a temporary file beside it, flushes it to disk and renames it over the target.
+   */
+  writeFileAtomic(path: string, data: string | Uint8Array): void;
+  /** Open a file for writing piece by piece (created or emptied). */
+  createWriter(path: string): FileWriter;
+  /** An absolute path from `paths`, relative ones against the current folder (Node: path.resolve). */
+  resolve(...paths: string[]): string;
+  /** Import the JavaScript module at `path` (a file path or URL). */
+  importModule(path: string): Promise<unknown>;
+  /** An environment variable (undefined when unset). */
+  env(name: string): string | undefined;
+  /** This process's id (for names of temporary files and runs). */
+  readonly pid: number;
+  /** Write one line (a newline is added) to the diagnostic stream (Node: stderr). */
+  stderr(line: string): void;
+  /** Facts about the CPU and the runtime. */
+  cpu(): CpuFacts;
+  /** SHA-256 of a UTF-8 string, lowercase hex. */
+  sha256(text: string): string;
+  /** Start a task worker (absent: no worker threads here). */
+  worker?(handlers: WorkerHandlers): TaskWorker;
+  /** A polled message channel (absent: no synchronous receive here). */
+  channel?(): PolledChannel;
+  /**
+   * A WebGPU entry point (a `GPU`): Node a Dawn instance (the `webgpu` package, loaded on first
+   * use) created with Dawn's `flags` (e.g. "backend=opengles"); a browser navigator.gpu. Resolves
+   * undefined when this platform cannot honour `flags`; throws when WebGPU cannot be loaded at all.
+   */
+  webgpu?(flags: readonly string[]): Promise<GPU | undefined>;
+  /** A progress bar `format` on stderr when it is a terminal, else undefined. */
+  progressBar?(format: string): ProgressBar | undefined;
+  /** Variants outside the library made on demand (absent: library variants only). */
+  readonly onDemand?: OnDemand;
+}
+
+/** No platform is installed (outside Node, before setPlatform()). */
+export class NoPlatformError extends Error {}
+
+let current: Platform | undefined;
+
+/** The installed platform; throws a NoPlatformError when there is none. */
+export function platform(): Platform {
+  if (!current) throw new NoPlatformError("kernforge: no platform installed: under Node import 'kernforge' (it installs the Node platform); elsewhere call setPlatform() first");
+  return current;
+}
+
+/** Install `p` as the platform of this thread (replacing any other); returns the previous one. */
+export function setPlatform(p: Platform): Platform | undefined {
+  const before = current;
+  current = p;
+  return before;
+}
+
+/**
+ * Where an asset of the package is, as the platform's `path`: the file-system path of a file:
+ * URL (decoded), else the URL itself.
+ */
+export function assetPath(url: URL): string {
+  if (url.protocol !== 'file:') return url.href;
+  const p = decodeURIComponent(url.pathname);
+  return /^\/[A-Za-z]:\//.test(p) ? p.slice(1) : p;
+}
+
+/**
+ * An optional capability of the platform, or an Error naming what needs it (e.g.
+ * `need('worker', 'worker threads')`).
+ */
+export function need<K extends 'worker' | 'channel' | 'webgpu' | 'onDemand'>(k: K, what: string): NonNullable<Platform[K]> {
+  const p = platform();
+  const v = p[k];
+  if (!v) throw new Error(`${what} are not available on the ${p.name} platform`);
+  return (typeof v === 'function' ? v.bind(p) : v) as NonNullable<Platform[K]>;
+}
+
+// Under Node, install the Node platform now (see the top of this file). The specifier is computed
+// so that bundlers do not follow it: a browser bundle of the core never contains the Node code.
+const proc = (globalThis as { process?: { versions?: { node?: string } } }).process;
+if (!current && proc?.versions?.node) {
+  const nodeImpl = new URL(`./platform/node.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href;
+  try {
+    current ??= ((await import(/* @vite-ignore */ nodeImpl)) as { nodePlatform: Platform }).nodePlatform;
+  } catch {
+    // bundled for Node without runtime/platform/node: its entry calls setPlatform()
+  }
+}
