@@ -5,10 +5,15 @@ import { platform } from '../platform.ts';
 
 /** Atoms, structure of arrays (Angstrom, elementary charges). */
 export interface GemAtoms {
+  /** Number of atoms; every array has n entries. */
   n: number;
+  /** x coordinates (Angstrom). */
   x: Float64Array;
+  /** y coordinates (Angstrom). */
   y: Float64Array;
+  /** z coordinates (Angstrom). */
   z: Float64Array;
+  /** Partial charges (e). */
   q: Float64Array;
   /** Atomic radii (Angstrom), for the electrostatic radius. */
   r: Float64Array;
@@ -16,12 +21,19 @@ export interface GemAtoms {
 
 /** Surface vertices and unit outward normals, structure of arrays. */
 export interface GemVertices {
+  /** Number of vertices; every array has n entries. */
   n: number;
+  /** x coordinates (Angstrom). */
   x: Float64Array;
+  /** y coordinates (Angstrom). */
   y: Float64Array;
+  /** z coordinates (Angstrom). */
   z: Float64Array;
+  /** x components of the unit outward normals. */
   nx: Float64Array;
+  /** y components of the unit outward normals. */
   ny: Float64Array;
+  /** z components of the unit outward normals. */
   nz: Float64Array;
 }
 

@@ -46,48 +46,98 @@ import type { Device } from './devices.ts';
 import type { Params } from './strategies.ts';
 import { writeFileAtomic } from '../files.ts';
 
+/** The `format` field of a tuning cache file. */
 export const CACHE_FORMAT = 'kernforge-tune-cache';
+/** The cache file format version this kernforge reads and writes. */
 export const CACHE_VERSION = 1;
+/** Default cache folder, relative to the working directory (`kernforge tune --cache <dir>` moves it). */
 export const DEFAULT_CACHE_DIR = '.kernforge/tune';
 
+/** Outcome of one measurement: ok (verified and timed), wrong (failed verification), compile-error, timeout, device-lost, or another error. */
 export type ResultStatus = 'ok' | 'wrong' | 'compile-error' | 'timeout' | 'device-lost' | 'error';
 export const RESULT_STATUSES: readonly ResultStatus[] = ['ok', 'wrong', 'compile-error', 'timeout', 'device-lost', 'error'];
 
+/** One measurement of a variant on a problem class: the latest per family, problem and key. */
 export interface CacheResult {
+  /** Tuning family, e.g. `md-nonbonded`. */
   family: string;
+  /** Problem class of the family, e.g. `water-rf`. */
   problem: string;
+  /** The variant key. */
   key: string;
+  /** How the measurement went; only `ok` results are ever chosen as winners. */
   status: ResultStatus;
+  /** Why it failed, or a note. */
   detail?: string;
+  /** Median of the timed runs (ms); present when status is ok. */
   medianMs?: number;
+  /** Fastest timed run (ms). */
   minMs?: number;
+  /** Interquartile range over median of the timed runs. */
   spread?: number;
+  /** Every timed run (ms), in the order measured. */
   samples?: number[];
+  /** Worst error over tolerance in the verification (<= 1 passes). */
   verifyError?: number;
+  /** The variant's axis values. */
   params: Params;
+  /** ISO time of the measurement. */
   at: string;
 }
 
+/** One tuning run: the strategy's evaluations in order (measured or taken from the cache), so the run can be replayed. */
 export interface CacheRun {
+  /** Run id: start time, process id and run number. */
   id: string;
+  /** Tuning family. */
   family: string;
+  /** Problem class. */
   problem: string;
+  /** Search strategy name (see STRATEGY_NAMES). */
   strategy: string;
+  /** Seed of the strategy's random choices. */
   seed: number;
+  /** Evaluation budget of the run. */
   maxEvals: number;
+  /** ISO start time. */
   started: string;
+  /** ISO end time; absent when the run was interrupted. */
   finished?: string;
-  evaluations: { key: string; medianMs: number | null }[];
+  /** The strategy's evaluations in order, cached ones included. */
+  evaluations: {
+    /** The variant key evaluated. */
+    key: string;
+    /** Its median time (ms), or null when it failed. */
+    medianMs: number | null;
+  }[];
 }
 
+/** A tuning cache file (format kernforge-tune-cache, version 1): every measurement on one device. */
 export interface CacheFile {
+  /** Always `kernforge-tune-cache`. */
   format: typeof CACHE_FORMAT;
+  /** Always 1. */
   version: typeof CACHE_VERSION;
-  device: { fingerprint: string; id: string; target: string; name: string; details: Record<string, unknown> };
+  /** The device measured on; a file of another fingerprint is never used. */
+  device: {
+    /** Device fingerprint (16 hex digits); also the file name. */
+    fingerprint: string;
+    /** Device kind: cpu or webgpu. */
+    id: string;
+    /** The target measured on it: ts or wgsl. */
+    target: string;
+    /** Human-readable device name. */
+    name: string;
+    /** Limits, cores, backend and the like, as detected. */
+    details: Record<string, unknown>;
+  };
+  /** Latest measurement per `family|problem|key` (see resultId). */
   results: Record<string, CacheResult>;
+  /** Tuning runs, oldest first. */
   runs: CacheRun[];
 }
 
+/** The key of a result in CacheFile.results: `family|problem|key`. */
 export const resultId = (family: string, problem: string, key: string): string => `${family}|${problem}|${key}`;
 
 
@@ -116,9 +166,12 @@ export function validateCache(x: unknown): string | undefined {
 
 /** A device's tuning cache, loaded (or started) and rewritten durably on every change. */
 export class TuneCache {
+  /** Messages from opening the cache (files moved aside, caches of other devices ignored). */
   readonly notes: string[] = [];
   private constructor(
+    /** The cache file's absolute path. */
     readonly path: string,
+    /** The cache contents; change them through put, startRun, addEvaluation and finishRun. */
     readonly data: CacheFile,
   ) {}
 
@@ -184,6 +237,7 @@ export class TuneCache {
     return c;
   }
 
+  /** The latest result of a variant on a problem class, if measured. */
   get(family: string, problem: string, key: string): CacheResult | undefined {
     return this.data.results[resultId(family, problem, key)];
   }
@@ -206,6 +260,7 @@ export class TuneCache {
     this.save();
   }
 
+  /** Start a run (its id and start time are set here) and write the file. */
   startRun(run: Omit<CacheRun, 'evaluations' | 'started' | 'id'>): CacheRun {
     const started = new Date().toISOString();
     const r: CacheRun = { id: `${started.replace(/[-:.]/g, '')}-${platform().pid}-${this.data.runs.length + 1}`, ...run, started, evaluations: [] };
@@ -220,11 +275,13 @@ export class TuneCache {
     if (save) this.save();
   }
 
+  /** Mark a run finished and write the file. */
   finishRun(run: CacheRun): void {
     run.finished = new Date().toISOString();
     this.save();
   }
 
+  /** Write the file durably: a temporary file, fsync, rename, and a directory fsync. */
   save(): void {
     writeFileAtomic(this.path, `${JSON.stringify(this.data, null, 1)}\n`);
   }
