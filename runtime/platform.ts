@@ -67,7 +67,10 @@ export interface PolledChannel {
   /** The sending end, to transfer to a worker. */
   readonly port: Transferable;
   /** The next message that has arrived, or undefined when none has (never waits). */
-  poll(): { message: unknown } | undefined;
+  poll(): {
+    /** The message as the worker posted it. */
+    message: unknown;
+  } | undefined;
   /** Close both ends. */
   close(): void;
 }
