@@ -16,7 +16,7 @@ import { verifyGemWasm } from '../../runtime/gem/gate.ts';
 import { runGemWorkload } from '../../runtime/gem/workload.ts';
 import { UserError } from '../../runtime/errors.ts';
 import { cpuDevice } from '../../runtime/tune/devices.ts';
-import { family as gemFamily } from '../../runtime/tune/families/gem-potential.ts';
+import { family as gemFamily } from '../../runtime/gem/family.ts';
 
 const DATA = new URL('../../data/gem/', import.meta.url).pathname;
 const MOLS = ['mb_hhelix', '1uwo_A'];

@@ -1,13 +1,14 @@
-// The registry of tunable families: one line per family module. Extra modules (each exporting
+// The registry of tunable families: one line per family module (each family's tuning module
+// lives in its own folder: runtime/<md|gem|bigdft>/family.ts). Extra modules (each exporting
 // `family` or a default TuningFamily) can be added without touching this file through the
 // environment variable KERNFORGE_TUNE_FAMILIES (comma-separated paths), as the tests do.
 import { platform } from '../../platform.ts';
 import type { TuningFamily } from '../family.ts';
 
 const BUILTIN: (() => Promise<TuningFamily>)[] = [
-  async () => (await import('./md-nonbonded.ts')).family,
-  async () => (await import('./gem-potential.ts')).family,
-  async () => (await import('./bigdft-conv.ts')).family,
+  async () => (await import('../../md/family.ts')).family,
+  async () => (await import('../../gem/family.ts')).family,
+  async () => (await import('../../bigdft/family.ts')).family,
 ];
 
 let all: Promise<TuningFamily[]> | undefined;

@@ -19,13 +19,13 @@
 // TS and wasm keys run through the engine's own force call (NonbondedForce.compute: positions
 // packed in, forces out, inside the timed region), on 1 to `cores` threads: the thread count is
 // tuned with the variant (the search, single-threaded, is the same for every count).
-import { keyTarget } from '../../keys.ts';
-import { loadTsModule, variantParams } from '../../variants.ts';
-import { inGpujsModes, sameSemantics } from '../semantic.ts';
-import type { Device } from '../devices.ts';
-import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions, RunOptions } from '../family.ts';
-import { cpuThreadCounts } from '../threads.ts';
-import { problemOf } from '../family.ts';
+import { keyTarget } from '../keys.ts';
+import { loadTsModule, variantParams } from '../variants.ts';
+import { inGpujsModes, sameSemantics } from '../tune/semantic.ts';
+import type { Device } from '../tune/devices.ts';
+import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions, RunOptions } from '../tune/family.ts';
+import { cpuThreadCounts } from '../tune/threads.ts';
+import { problemOf } from '../tune/family.ts';
 
 interface MdProblemSpec {
   system: 'water' | 'lj';
@@ -84,7 +84,7 @@ async function gpujsCandidates(device: Device, s: MdProblemSpec, o: CandidateOpt
 /** The target of a key (md-nonbonded.<target>....). */
 const targetOf = (key: string): string => keyTarget(key);
 
-let casesCache: Promise<import('../../md/verify.ts').VerifyCase[]> | undefined;
+let casesCache: Promise<import('./verify.ts').VerifyCase[]> | undefined;
 
 export const family: TuningFamily = {
   family: 'md-nonbonded',
@@ -110,7 +110,7 @@ export const family: TuningFamily = {
   },
 
   async load(key: string): Promise<unknown> {
-    if (targetOf(key) === 'wasm') return (await import('../../md/wasm.ts')).loadWasmKernel(key);
+    if (targetOf(key) === 'wasm') return (await import('./wasm.ts')).loadWasmKernel(key);
     return targetOf(key) === 'ts' ? loadTsModule(key) : undefined;
   },
 
@@ -119,11 +119,11 @@ export const family: TuningFamily = {
   threadCounts: cpuThreadCounts,
 
   async verify(key: string) {
-    const { verifyVariant } = await import('../../md/verify.ts');
-    const { verificationCases } = await import('../../md/cases.ts');
+    const { verifyVariant } = await import('./verify.ts');
+    const { verificationCases } = await import('./cases.ts');
     casesCache ??= Promise.resolve(verificationCases('quick'));
     // the runner of the key's target (runTs, runWgsl, runWasm, runGpujs)
-    const run = await (await import('../../md/verify.ts')).runnerFor(key);
+    const run = await (await import('./verify.ts')).runnerFor(key);
     let worst = 0;
     for (const c of await casesCache) {
       const d = await verifyVariant(key, c, run);
@@ -135,11 +135,11 @@ export const family: TuningFamily = {
 
   async prepare(device: Device, problem: string): Promise<PreparedProblem> {
     const s = specOf(problem);
-    const { MdProblem } = await import('../../md/problem.ts');
-    const { mdShape } = await import('../../md/kernels.ts');
-    let sys: import('../../md/system.ts').MdSystem;
-    if (s.system === 'water') sys = (await import('../../md/system.ts')).waterBox(s.size, 1);
-    else sys = (await import('../../md/ljfluid.ts')).ljFluid({ cells: s.size }).sys;
+    const { MdProblem } = await import('./problem.ts');
+    const { mdShape } = await import('./kernels.ts');
+    let sys: import('./system.ts').MdSystem;
+    if (s.system === 'water') sys = (await import('./system.ts')).waterBox(s.size, 1);
+    else sys = (await import('./ljfluid.ts')).ljFluid({ cells: s.size }).sys;
     const settings = { interaction: s.interaction, comb: 'geom', shift: s.shift === 'shift', rc: s.rc } as const;
     // one problem (clusters + list) per shape and list kind, with its warm search time
     const problems = new Map<string, { problem: InstanceType<typeof MdProblem>; searchMs: number }>();
@@ -165,13 +165,13 @@ export const family: TuningFamily = {
     };
     // gpu.js keys (any device): the kernel compiled on the first run (the warm-up), then timed
     // with its host-side packing and reduction, as the engine would call it
-    let gpujs: { key: string; kernel: import('../../md/gpujs.ts').MdGpujsKernel; run: () => Promise<number> } | undefined;
+    let gpujs: { key: string; kernel: import('./gpujs.ts').MdGpujsKernel; run: () => Promise<number> } | undefined;
     const runGpujs = async (key: string): Promise<number> => {
       if (gpujs?.key !== key) {
         gpujs?.kernel.destroy();
         gpujs = undefined;
         const { problem: pr, searchMs } = await problemFor(key);
-        const kernel = await (await import('../../md/gpujs.ts')).loadGpujsKernel(key);
+        const kernel = await (await import('./gpujs.ts')).loadGpujsKernel(key);
         const out = pr.outputs('f32');
         const args = { ...pr.args('f32'), ...out };
         gpujs = {
@@ -194,8 +194,8 @@ export const family: TuningFamily = {
     if (device.target === 'ts') {
       // TS and wasm keys: one force call as the engine makes it (NonbondedForce.compute: positions
       // packed in, the kernel on this thread or split over worker threads, forces out)
-      const { NonbondedForce } = await import('../../md/forces.ts');
-      const { siblingKey } = await import('../../variants.ts');
+      const { NonbondedForce } = await import('./forces.ts');
+      const { siblingKey } = await import('../variants.ts');
       const f = new Float64Array(sys.x.length);
       let current: { id: string; force: Awaited<ReturnType<typeof NonbondedForce.create>>; searchMs: number } | undefined;
       const close = async () => {
@@ -225,7 +225,7 @@ export const family: TuningFamily = {
         },
       };
     }
-    const { prepareWgsl } = await import('../../md/wgsl.ts');
+    const { prepareWgsl } = await import('./wgsl.ts');
     let current: { key: string; prep: Awaited<ReturnType<typeof prepareWgsl>>; searchMs: number } | undefined;
     return {
       async run(key: string) {

@@ -10,17 +10,17 @@
 // one call, the inputs copied into the instance's memory once beforehand).
 // Verified on 200 vertices spread over the surface with the workload's own gate for the key's
 // target (runtime/gem/gate.ts verifyGemKey: f32 5e-6, f64 1e-11 of the sum of |terms| per vertex).
-import { keyTarget } from '../../keys.ts';
-import { platform } from '../../platform.ts';
-import { loadTsModule, variantParams } from '../../variants.ts';
-import { inGpujsModes, sameSemantics } from '../semantic.ts';
-import type { Device } from '../devices.ts';
-import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions, RunOptions } from '../family.ts';
-import { cpuThreadCounts, PoolsByThreads } from '../threads.ts';
-import { problemOf } from '../family.ts';
-import type { GemAtoms, GemVertices, GemParams, GemTsModule } from '../../gem/index.ts';
+import { keyTarget } from '../keys.ts';
+import { platform } from '../platform.ts';
+import { loadTsModule, variantParams } from '../variants.ts';
+import { inGpujsModes, sameSemantics } from '../tune/semantic.ts';
+import type { Device } from '../tune/devices.ts';
+import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions, RunOptions } from '../tune/family.ts';
+import { cpuThreadCounts, PoolsByThreads } from '../tune/threads.ts';
+import { problemOf } from '../tune/family.ts';
+import type { GemAtoms, GemVertices, GemParams, GemTsModule } from './index.ts';
 
-import { GEM_DATA_DIR as GEM_DATA } from '../../data.ts';
+import { GEM_DATA_DIR as GEM_DATA } from '../data.ts';
 const PROBLEMS: ProblemClass[] = [
   { name: 'surface', description: 'Mb.Hhelix on its MSMS surface (382 atoms x 5884 vertices), region 1, zero salt, f32 (the GEM workload)' },
   { name: 'surface-small', description: 'Mb.Hhelix on every 4th vertex of its surface, as surface', quick: true, serves: 'surface' },
@@ -45,7 +45,7 @@ function loadAll(): Promise<Input> {
     const pqr = `${GEM_DATA}mb_hhelix.pqr`;
     const vert = `${GEM_DATA}mb_hhelix.vert`;
     if (!platform().exists(pqr) || !platform().exists(vert)) throw new Error(`gem-potential problem "surface" needs ${pqr} and ${vert}`);
-    const { readPqr, readVert, gemParams } = await import('../../gem/index.ts');
+    const { readPqr, readVert, gemParams } = await import('./index.ts');
     const atoms = readPqr(pqr);
     const verts = readVert(vert);
     return { atoms, verts, params: gemParams(atoms, { epsIn: 1, epsOut: 80, salt: 0, p: 0 }) };
@@ -86,8 +86,8 @@ export const family: TuningFamily = {
   async verify(key: string, _device: Device, problem: string) {
     // the workload's gate for the key's target (runtime/gem/gate.ts verifyGemKey)
     const { atoms, verts, params } = await loadInput(problem);
-    const { gemVariantInfo } = await import('../../gem/index.ts');
-    const { verifyGemKey } = await import('../../gem/gate.ts');
+    const { gemVariantInfo } = await import('./index.ts');
+    const { verifyGemKey } = await import('./gate.ts');
     const v = await verifyGemKey(key, atoms, verts, params, (await gemVariantInfo(key)).region, 200);
     return { ok: v.ok, error: v.worst, detail: v.ok ? undefined : v.detail };
   },
@@ -95,8 +95,8 @@ export const family: TuningFamily = {
   async verifyKey(key: string) {
     // Mb.Hhelix with the key's region (p = 0, 1, 3 put the points in regions 1, 2, 3) and salt
     const { atoms, verts } = await loadAll();
-    const { gemVariantInfo, gemParams } = await import('../../gem/index.ts');
-    const { verifyGemKey } = await import('../../gem/gate.ts');
+    const { gemVariantInfo, gemParams } = await import('./index.ts');
+    const { verifyGemKey } = await import('./gate.ts');
     const info = await gemVariantInfo(key);
     const params = gemParams(atoms, { epsIn: 1, epsOut: 80, salt: info.salt === 'zero' ? 0 : 0.15, p: ({ 1: 0, 2: 1, 3: 3 } as const)[info.region] });
     const v = await verifyGemKey(key, atoms, verts, params, info.region, 200);
@@ -108,23 +108,23 @@ export const family: TuningFamily = {
     // arguments (threads: the vertices split over a pool's workers), wasm on instances holding
     // the problem, gpu.js compiled on the first run (the warm-up), WGSL one dispatch
     const { atoms, verts, params } = await loadInput(problem);
-    const { gemArgs, gemVariantInfo, shareGemArgs, runGemParallel } = await import('../../gem/run.ts');
+    const { gemArgs, gemVariantInfo, shareGemArgs, runGemParallel } = await import('./run.ts');
     const pools = new PoolsByThreads();
     let cur: { id: string; run: () => Promise<unknown>; destroy?: () => unknown } | undefined;
     const open = async (key: string, threads: number): Promise<NonNullable<typeof cur>> => {
       const id = `${key}@${threads}`;
       const t = targetOf(key);
       if (t === 'wgsl') {
-        const prep = await (await import('../../gem/wgsl.ts')).prepareGemWgsl(key, atoms, verts, { params });
+        const prep = await (await import('./wgsl.ts')).prepareGemWgsl(key, atoms, verts, { params });
         return { id, run: () => prep.dispatch(), destroy: () => prep.destroy() };
       }
       if (t === 'gpujs') {
-        const prep = await (await import('../../gem/gpujs.ts')).prepareGemGpujs(key, atoms, verts, { params });
+        const prep = await (await import('./gpujs.ts')).prepareGemGpujs(key, atoms, verts, { params });
         return { id, run: () => prep.run(), destroy: () => prep.destroy() };
       }
       const pool = threads > 1 ? await pools.get(threads) : undefined;
       if (t === 'wasm') {
-        const prep = await (await import('../../gem/wasm.ts')).prepareGemWasm(key, atoms, verts, { params, ...(pool ? { pool } : {}) });
+        const prep = await (await import('./wasm.ts')).prepareGemWasm(key, atoms, verts, { params, ...(pool ? { pool } : {}) });
         return { id, run: () => prep.run(), destroy: () => prep.destroy() };
       }
       const info = await gemVariantInfo(key);

@@ -13,16 +13,16 @@
 // Measured: milliseconds of one 3-D application (three transposing passes) on the grid.
 // Verified with the workload's gate (runtime/bigdft/verify.ts verifyBigdftVariant): the f64 separable reference on a small
 // odd grid (17x19x21, kinetic 31x29x33).
-import { keyTarget } from '../../keys.ts';
-import { variantParams } from '../../variants.ts';
-import { inGpujsModes, sameSemantics } from '../semantic.ts';
-import { defaultVariants } from '../../bigdft/filters.ts';
-import type { Device } from '../devices.ts';
-import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions } from '../family.ts';
-import { problemOf, type RunOptions } from '../family.ts';
-import { cpuThreadCounts, PoolsByThreads } from '../threads.ts';
-import type { FilterName } from '../../bigdft/filters.ts';
-import type { Dims } from '../../bigdft/reference.ts';
+import { keyTarget } from '../keys.ts';
+import { variantParams } from '../variants.ts';
+import { inGpujsModes, sameSemantics } from '../tune/semantic.ts';
+import { defaultVariants } from './filters.ts';
+import type { Device } from '../tune/devices.ts';
+import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions } from '../tune/family.ts';
+import { problemOf, type RunOptions } from '../tune/family.ts';
+import { cpuThreadCounts, PoolsByThreads } from '../tune/threads.ts';
+import type { FilterName } from './filters.ts';
+import type { Dims } from './reference.ts';
 
 const FILTERS: FilterName[] = ['magic', 'magic-t', 'kinetic'];
 const GRID: Dims = [128, 126, 130];
@@ -74,14 +74,14 @@ export const family: TuningFamily = {
   threadCounts: cpuThreadCounts,
 
   async verifyKey(key: string) {
-    const { verifyConv } = await import('../../bigdft/verify.ts');
+    const { verifyConv } = await import('./verify.ts');
     const v = await verifyConv(key, { h: H });
     const error = v.tolerance > 0 ? v.maxError / v.tolerance : Infinity;
     return { ok: error <= 1, error, detail: error <= 1 ? undefined : `max error ${v.maxError.toExponential(2)} > tolerance ${v.tolerance.toExponential(2)} on ${v.dims.join('x')}` };
   },
 
   async verify(key: string, _device: Device, problem: string) {
-    const { verifyBigdftVariant } = await import('../../bigdft/verify.ts');
+    const { verifyBigdftVariant } = await import('./verify.ts');
     const spec = problemSpec(problem);
     const v = await verifyBigdftVariant(key, spec.filter, spec.precision, H);
     const error = v.tolerance > 0 ? v.maxError / v.tolerance : Infinity;
@@ -90,7 +90,7 @@ export const family: TuningFamily = {
 
   async prepare(_device: Device, problem: string): Promise<PreparedProblem> {
     const { dims } = problemSpec(problem);
-    const { prepare3d } = await import('../../bigdft/apply.ts');
+    const { prepare3d } = await import('./apply.ts');
     const n = dims[0] * dims[1] * dims[2];
     let s = 12345;
     const x = Float64Array.from({ length: n }, () => {
@@ -110,7 +110,7 @@ export const family: TuningFamily = {
           cur = undefined;
           if (keyTarget(key) === 'wgsl') {
             // one 3-D application: upload, three dispatches, read-back (as the workload sees it)
-            const p = await (await import('../../bigdft/wgsl.ts')).prepareWgsl3d(key, dims, { h: [H, H, H] });
+            const p = await (await import('./wgsl.ts')).prepareWgsl3d(key, dims, { h: [H, H, H] });
             cur = {
               id,
               run: async (v) => {
@@ -122,11 +122,11 @@ export const family: TuningFamily = {
             };
           } else if (keyTarget(key) === 'gpujs') {
             // compiled on the first run (the warm-up); timed with the transfers, as the workload sees it
-            const p = await (await import('../../bigdft/gpujs.ts')).prepareGpujs3d(key, dims, { h: [H, H, H] });
+            const p = await (await import('./gpujs.ts')).prepareGpujs3d(key, dims, { h: [H, H, H] });
             cur = { id, run: (v) => p.run(v), destroy: () => p.destroy() };
           } else if (threads > 1) {
             // each pass's lines split over the pool's workers (TS and wasm alike)
-            const { prepareParallel3d } = await import('../../bigdft/apply.ts');
+            const { prepareParallel3d } = await import('./apply.ts');
             const p = await prepareParallel3d(key, dims, await pools.get(threads), { h: [H, H, H] });
             cur = { id, run: p.run as (x: Float64Array | Float32Array) => unknown, destroy: () => void p.release?.() };
           } else {
