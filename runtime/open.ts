@@ -29,10 +29,18 @@ export interface Kernforge {
 
 /**
  * Open kernforge: `const kf = await open(); const r = await kf.gem.potential(atoms, vertices);`.
- * Throws ApiInputError for bad options (unknown targets, a thread count out of range).
+ * Throws ApiInputError for bad options (unknown targets, a thread count out of range), and
+ * TunedFileError when `tuned` names a file that is missing or not a kernforge-tuned file of the
+ * schema version this kernforge reads.
  */
 export async function open(o?: OpenOptions): Promise<Kernforge> {
   const s = new Session(options<OpenOptions>('open: options', o));
+  if (typeof s.tunedPath === 'string') {
+    // an artefact named by the caller must be one this kernforge reads: TunedFileError otherwise
+    const { readTunedFile } = await import('./tune/tuned.ts');
+    const { platform } = await import('./platform.ts');
+    readTunedFile(platform().resolve(s.tunedPath));
+  }
   return {
     gem: gemHandle(s),
     bigdft: bigdftHandle(s),

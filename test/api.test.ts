@@ -3,10 +3,10 @@
 // default, each said), the targets open() allows, verification once per session, bad arguments
 // as ApiInputError, and close().
 import { describe, it, expect } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { open, ApiInputError, bundledMolecule, readPqr, readVert, gemReference, bigdftSeparable, reference, waterBox, tolerance, compare, cpuDevice } from '../runtime/index.ts';
+import { open, ApiInputError, bundledMolecule, readPqr, readVert, gemReference, bigdftSeparable, reference, waterBox, tolerance, compare, cpuDevice, TunedFileError } from '../runtime/index.ts';
 import { updateTuned } from '../runtime/tune/tuned.ts';
 
 const hhelix = bundledMolecule('mb_hhelix');
@@ -69,6 +69,12 @@ describe('kf.gem.potential', () => {
     await expect(bad({}, { variant: 'bigdft-conv.ts.magic' })).rejects.toThrow(/options.variant: got "bigdft-conv.ts.magic"; allowed: a gem-potential variant key/);
     await expect(bad({}, { variant: 'gem-potential.ts.region3.f32.zero.unroll4.div.block0' })).rejects.toThrow(/computes region 3, but A = .* give region 1/);
     await expect(open({ threads: 0 })).rejects.toThrow('open: threads: got 0; allowed: an integer from 1 to 1024');
+    // a tuned artefact of another schema, or none at the path given, is a typed error naming the file
+    const dir = mkdtempSync(join(tmpdir(), 'kf-api-'));
+    writeFileSync(join(dir, 'v2.json'), JSON.stringify({ format: 'kernforge-tuned', version: 2, devices: {}, tuned: {} }));
+    await expect(open({ tuned: join(dir, 'v2.json') })).rejects.toThrow(TunedFileError);
+    await expect(open({ tuned: join(dir, 'v2.json') })).rejects.toThrow(`${join(dir, 'v2.json')} is a kernforge-tuned file of version 2; this kernforge reads version 1 only`);
+    await expect(open({ tuned: join(dir, 'none.json') })).rejects.toThrow(`${join(dir, 'none.json')}: no such file`);
     await expect(open({ targets: [] })).rejects.toThrow(ApiInputError);
   });
 });
