@@ -4,14 +4,14 @@ import { keyFamily, shortKey } from '../runtime/keys.ts';
 import { Command, CommanderError } from 'commander';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import { existsSync, writeFileSync, mkdirSync, renameSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 
 import { UserError, isUserError } from '../runtime/errors.ts';
 export { UserError };
 
-async function cmdGenerate(specs: string[], o: { out?: string; check?: boolean; quiet?: boolean }): Promise<number> {
+async function cmdGenerate(specs: string[], o: { out?: string; check?: boolean; quiet?: boolean; force?: boolean }): Promise<number> {
   const gen = await import('../generator/index.ts');
   const files = specs.length > 0 ? specs.map((s) => resolve(s)) : gen.projectSpecs();
   for (const f of files) if (!existsSync(f)) throw new UserError(`spec file not found: ${f}`);
@@ -22,8 +22,10 @@ async function cmdGenerate(specs: string[], o: { out?: string; check?: boolean; 
     throw new UserError(`generate: give --out <folder> for the generated kernels${specs.length > 0 ? ' of your specs' : ''}; without it kernforge would replace its own committed library`);
   }
   const out = resolve(o.out ?? fileURLToPath(new URL('../generated/', import.meta.url)));
+  // the output policy (runtime/output.ts): checked before any work, and again by generate()
+  if (!o.check) (await import('../runtime/output.ts')).checkOutputFolder(o.out ?? out, { force: o.force });
   const log = o.quiet ? () => {} : (m: string) => console.log(`  ${m}`);
-  const r = await gen.generate({ specs: files, out, check: o.check, log });
+  const r = await gen.generate({ specs: files, out, check: o.check, log, force: o.force });
   if (o.check) {
     if (r.diffs.length > 0) {
       console.error(`kernforge: generated files are stale (${r.diffs.length} differ from what the specs and templates produce):`);
@@ -47,6 +49,8 @@ async function cmdList(family: string | undefined, o: { target?: string }): Prom
 }
 
 async function cmdRender(key: string, o: { output?: string }): Promise<number> {
+  const { checkOutputFile, writeOutput } = await import('../runtime/output.ts');
+  if (o.output) checkOutputFile(o.output, '-o');
   const { variantParams, wgslSource } = await import('../runtime/variants.ts');
   const p = await variantParams(key);
   const gen = await import('../generator/index.ts');
@@ -54,9 +58,7 @@ async function cmdRender(key: string, o: { output?: string }): Promise<number> {
   const spec = gen.loadAndValidate(gen.projectSpecs().find((s: string) => s.endsWith(`/${family}.yaml`))!);
   const text = p.target === 'wgsl' ? await wgslSource(key) : gen.renderVariant(spec, p).text;
   if (o.output) {
-    mkdirSync(dirname(resolve(o.output)), { recursive: true });
-    writeFileSync(`${o.output}.tmp`, text);
-    renameSync(`${o.output}.tmp`, o.output);
+    writeOutput(o.output, text, '-o');
     console.error(`wrote ${o.output}`);
   } else process.stdout.write(text);
   return 0;
@@ -226,6 +228,7 @@ export async function main(argv: string[]): Promise<number> {
     .argument('[specs...]', 'spec files (default: specs/*.yaml)')
     .option('-o, --out <dir>', 'output folder')
     .option('--check', 'compare with the output folder instead of writing; exit 1 if stale')
+    .option('--force', 'replace an --out folder that is not empty and holds no previous kernforge output (everything in it is lost)')
     .action(wrap(cmdGenerate));
   program.command('list').description('list library variants').argument('[family]').option('-t, --target <target>').action(wrap(cmdList));
   program.command('render').description('render one variant (library or any valid point of the space)').argument('<key>').option('-o, --output <file>').action(wrap(cmdRender));

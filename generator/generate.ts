@@ -1,9 +1,14 @@
 // The generator pipeline: specs -> validated variant spaces -> rendered, type-checked files
 // -> bundled library + manifest. Output is a pure function of specs and templates; it is
-// written to a temporary folder and moved into place only when everything succeeded.
+// written to a temporary folder (a unique name beside the output folder) and moved into place
+// only when everything succeeded. By the output policy (runtime/output.ts checkOutputFolder) the
+// output folder is replaced only when it is new, empty or a previous kernforge output, unless
+// `force`; a file is never replaced by a folder; a failed write (a full disk, a file-size limit)
+// leaves the previous output as it was and is one OutputError.
 import { fileURLToPath } from 'node:url';
-import { mkdirSync, writeFileSync, rmSync, renameSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, dirname, resolve, relative } from 'node:path';
+import { mkdirSync, mkdtempSync, writeFileSync, rmSync, renameSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, dirname, resolve, relative, basename } from 'node:path';
+import { checkOutputFolder, writeError } from '../runtime/output.ts';
 import { createHash } from 'node:crypto';
 import { loadSpec, SpecError, type Spec } from './spec.ts';
 import { libraryVariants, variantKey, checkAxisOrder, type Variant } from './space.ts';
@@ -140,12 +145,18 @@ function tsIndex(spec: Spec, target: string, vs: Variant[], t: TemplateSet): Out
   return { path: `${spec.family}/${target}/index.ts`, text: lines.join('\n') };
 }
 
+/** Options of generate(). */
 export interface GenerateOptions {
+  /** The spec files. */
   specs: string[];
+  /** The output folder: new, empty or a previous kernforge output (see `force`). */
   out: string;
   /** Compare with what is in `out` instead of writing; returns the differing paths. */
   check?: boolean;
+  /** Progress lines. */
   log?: (msg: string) => void;
+  /** Replace `out` even when it is a folder that is not empty and holds no previous kernforge output. */
+  force?: boolean;
 }
 
 /** Generate everything into `out`. Throws SpecError for user mistakes; writes nothing then. */
@@ -158,6 +169,7 @@ export async function generate(o: GenerateOptions): Promise<{
   diffs: string[];
 }> {
   const log = o.log ?? (() => {});
+  if (!o.check) checkOutputFolder(o.out, { force: o.force });
   const specs = o.specs.map((p) => loadAndValidate(p));
   const seen = new Map<string, string>();
   for (const s of specs) {
@@ -182,24 +194,45 @@ export async function generate(o: GenerateOptions): Promise<{
   files.push({ path: 'manifest.json', text: `${JSON.stringify(manifest, null, 1)}\n` });
 
   const out = resolve(o.out);
-  const tmp = `${out}.tmp-${process.pid}`;
-  rmSync(tmp, { recursive: true, force: true });
+  const existed = existsSync(out);
+  // a unique temporary folder beside the output (never a name of the user's), removed whatever happens
+  let tmp: string;
   try {
-    for (const f of files) {
-      mkdirSync(dirname(join(tmp, f.path)), { recursive: true });
-      writeFileSync(join(tmp, f.path), f.bytes ?? f.text);
-    }
-    for (const s of specs) {
-      if (files.some((f) => f.path === `${s.family}/ts/index.ts`)) {
-        const text = await bundle(tmp, `${s.family}/ts/index.ts`);
-        writeFileSync(join(tmp, `${s.family}/ts.bundle.js`), text);
+    mkdirSync(dirname(out), { recursive: true });
+    tmp = mkdtempSync(join(dirname(out), `.${basename(out)}.${process.pid}.`));
+  } catch (e) {
+    throw writeError(o.out, e, existed, 'output');
+  }
+  try {
+    try {
+      for (const f of files) {
+        mkdirSync(dirname(join(tmp, f.path)), { recursive: true });
+        writeFileSync(join(tmp, f.path), f.bytes ?? f.text); // every byte, or an error
       }
+      for (const s of specs) {
+        if (files.some((f) => f.path === `${s.family}/ts/index.ts`)) {
+          const text = await bundle(tmp, `${s.family}/ts/index.ts`);
+          writeFileSync(join(tmp, `${s.family}/ts.bundle.js`), text);
+        }
+      }
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code) throw writeError(o.out, e, existed && !o.check, 'output');
+      throw e;
     }
     if (o.check) return { manifest, files: files.length, diffs: diffTrees(tmp, out) };
     // Swap in the finished tree: a failure above leaves the previous output untouched.
-    const old = `${out}.old-${process.pid}`;
-    if (existsSync(out)) renameSync(out, old);
-    renameSync(tmp, out);
+    const old = `${tmp}.old`;
+    try {
+      if (existed) renameSync(out, old);
+      try {
+        renameSync(tmp, out);
+      } catch (e) {
+        if (existed) renameSync(old, out);
+        throw e;
+      }
+    } catch (e) {
+      throw writeError(o.out, e, existed, 'output');
+    }
     rmSync(old, { recursive: true, force: true });
     return { manifest, files: files.length, diffs: [] };
   } finally {

@@ -11,13 +11,14 @@
  * @module kernforge/core
  */
 // The platform adapter (runtime/platform.ts).
-export { platform, setPlatform, assetPath, NoPlatformError, type Platform, type CpuFacts, type WorkerHandlers, type TaskWorker, type PolledChannel, type FileWriter, type ProgressBar, type OnDemand, type GeneratorModule } from './platform.ts';
+export { platform, setPlatform, assetPath, NoPlatformError, type Platform, type CpuFacts, type WorkerHandlers, type TaskWorker, type PolledChannel, type FileWriter, type PathInfo, type ProgressBar, type OnDemand, type GeneratorModule } from './platform.ts';
 export { open, TARGETS, VerificationError, type Kernforge, type OpenOptions, type Target, type Choice, type VariantSource } from './open.ts';
 export type { GemHandle, GemPotential, GemPotentialOptions } from './gem/handle.ts';
 export type { BigdftHandle, BigdftApplyOptions, BigdftResult, HamiltonianResult } from './bigdft/handle.ts';
 export type { MdHandle, MdForces, MdForcesOptions, MdRunOptions } from './md/handle.ts';
 export type { RunMdSummary } from './md/workload.ts';
 export { KernforgeError, UserError, isUserError } from './errors.ts';
+export { OutputError } from './output.ts';
 export { ApiInputError } from './args.ts';
 export { BUNDLED_MOLECULES, bundledMolecule, type BundledMolecule } from './data.ts';
 export { readGro, writeGro, GroError, type GroFrame, type GroAtom } from './md/gro.ts';

@@ -75,12 +75,25 @@ export interface PolledChannel {
   close(): void;
 }
 
-/** A file written piece by piece (the MD trajectory). */
+/**
+ * A file written piece by piece (the MD trajectory): the pieces go to a temporary file beside it
+ * (a unique name), which close() puts in place; until then the name holds what it held before.
+ */
 export interface FileWriter {
-  /** Append text. */
+  /** Append text, all of it (throws as the host does when it cannot: a full disk, a size limit). */
   write(text: string): void;
-  /** Flush and close. */
+  /** Flush, check that every byte reached the file, and rename it into place; throws (and removes the temporary file) when that fails. */
   close(): void;
+  /** Close and remove the temporary file; the file under the name is left as it was. */
+  abort(): void;
+}
+
+/** What is at a path (Platform.stat). */
+export interface PathInfo {
+  /** A regular file, a folder, or something else (a device, pipe or socket). */
+  kind: 'file' | 'folder' | 'other';
+  /** Size in bytes. */
+  size: number;
 }
 
 /** A progress bar on a terminal. */
@@ -124,16 +137,21 @@ export interface Platform {
   readBytes(path: string): Uint8Array;
   /** Whether a file or folder exists. */
   exists(path: string): boolean;
+  /** What is at `path` (links followed), or undefined when nothing is (or a part of the path is a file). */
+  stat(path: string): PathInfo | undefined;
   /** The names in a folder. */
   list(dir: string): string[];
   /** Rename (move) a file, replacing the target. */
   rename(from: string, to: string): void;
   /**
    * Write a file so that a reader never sees a partial one (its folder is created if missing):
-   * Node writes a temporary file beside it, flushes it to disk and renames it over the target.
+   * Node writes a temporary file with a unique name beside it, checks that it holds every byte
+   * (a short write or a size limit is an error), flushes it to disk and renames it over the
+   * target. On failure the temporary file is removed and the target is left as it was. The
+   * output policy (runtime/output.ts) is built on it.
    */
   writeFileAtomic(path: string, data: string | Uint8Array): void;
-  /** Open a file for writing piece by piece (created or emptied). */
+  /** Open a file for writing piece by piece, in place only at close() (see FileWriter; its folder is created if missing). */
   createWriter(path: string): FileWriter;
   /** An absolute path from `paths`, relative ones against the current folder (Node: path.resolve). */
   resolve(...paths: string[]): string;

@@ -1,14 +1,17 @@
 // `kernforge merge-tuned a.json b.json [...] -o lib.json`: join the tuned artefacts of several
 // machines into one library (runtime/tune/tuned.ts mergeTuned). Every input must be a
 // kernforge-tuned version 1 file, else the command ends with one line naming the file (exit 2)
-// and writes nothing. Different fingerprints are unioned; for the same fingerprint, family and
-// problem the later `when` wins, with one line per conflict saying which file won. Then a short
-// summary: the devices and their entries.
+// and writes nothing; so does an -o file that exists and is not a kernforge-tuned file, unless
+// --force (the output policy, runtime/output.ts). Different fingerprints are unioned; for the
+// same fingerprint, family and problem the later `when` wins, with one line per conflict saying
+// which file won. Then a short summary: the devices and their entries.
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 
 export interface MergeTunedOptions {
   out: string;
+  /** Replace an -o file that is not a kernforge-tuned file. */
+  force?: boolean;
   log?: (line: string) => void;
 }
 
@@ -16,7 +19,10 @@ export interface MergeTunedOptions {
 export async function mergeTunedCommand(files: readonly string[], o: MergeTunedOptions): Promise<number> {
   const { mergeTuned, readTunedFile } = await import('../../runtime/tune/tuned.ts');
   const { writeFileAtomic } = await import('../../runtime/files.ts');
+  const { checkReplace, formatRule } = await import('../../runtime/output.ts');
+  const { TUNED_FORMAT } = await import('../../runtime/tune/tuned.ts');
   const log = o.log ?? ((m: string) => console.log(m));
+  checkReplace(o.out, formatRule(TUNED_FORMAT, 1, o.force), '-o'); // the output policy (runtime/output.ts)
   const inputs = files.map((path) => ({ path, file: readTunedFile(path) }));
   const r = mergeTuned(inputs);
   for (const l of r.replaced) log(l);
@@ -42,6 +48,7 @@ export function registerMergeTuned(program: Command): void {
     .description('join kernforge-tuned artefacts of several machines into one (fingerprints unioned; the later `when` wins a conflict)')
     .argument('<files...>', 'kernforge-tuned.json files (version 1)')
     .requiredOption('-o, --out <file>', 'the merged artefact to write')
+    .option('--force', 'replace an -o file that is not a kernforge-tuned file')
     .action(async (files: string[], o: MergeTunedOptions) => {
       await mergeTunedCommand(files, o);
     });

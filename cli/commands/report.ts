@@ -18,8 +18,10 @@ export async function reportCommand(o: ReportCommandOptions = {}): Promise<numbe
   const seeds = o.seeds === undefined ? 9 : Number(o.seeds);
   if (!Number.isInteger(seeds) || seeds < 1 || seeds > 1000) throw new UserError(`--seeds must be an integer from 1 to 1000, got ${o.seeds}`);
   const log = o.log ?? ((m: string) => console.log(m));
+  const output = o.output ?? 'report.html';
+  (await import('../../runtime/output.ts')).checkOutputFile(output, '-o'); // before reading the caches
   try {
-    const r = await writeReport({ cacheDir: o.cache ?? DEFAULT_CACHE_DIR, output: o.output ?? 'report.html', seeds, assumeExhaustive: !!o.assumeExhaustive });
+    const r = await writeReport({ cacheDir: o.cache ?? DEFAULT_CACHE_DIR, output, seeds, assumeExhaustive: !!o.assumeExhaustive });
     const d = r.data;
     const results = d.devices.reduce((n, x) => n + Object.values(x.counts).reduce((a, b) => a + b, 0), 0);
     log(`read ${d.devices.length} tune cache file(s) from ${d.cacheDir}: ${results} results, ${d.devices.reduce((n, x) => n + x.runs, 0)} runs`);

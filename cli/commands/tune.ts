@@ -34,6 +34,8 @@ export interface TuneCliOptions {
   list?: boolean;
   /** Thread counts to consider, e.g. '1' or '1,2' (default: what each family offers). */
   threads?: string;
+  /** Replace an --out file that is not a kernforge-tuned file. */
+  force?: boolean;
   log?: (line: string) => void;
 }
 
@@ -77,9 +79,28 @@ function spaceOf(s: string | undefined): 'library' | 'full' {
   throw new UserError(`--space ${s}: allowed library, full`);
 }
 
+/**
+ * The output policy (runtime/output.ts) for tune's files, before any measurement: the tuned
+ * artefact (--out, else $KERNFORGE_TUNED or kernforge-tuned.json) is a file that is new or a
+ * kernforge-tuned version 1 file (else --force), and --cache a folder or a .json file.
+ */
+async function checkTuneOutputs(o: TuneCliOptions): Promise<void> {
+  const { checkReplace, checkOutputFile, checkFolderPath, formatRule, OutputError } = await import('../../runtime/output.ts');
+  const { tunedPath, TUNED_FORMAT } = await import('../../runtime/tune/tuned.ts');
+  const { DEFAULT_CACHE_DIR } = await import('../../runtime/tune/cache.ts');
+  checkReplace(tunedPath(o.out), formatRule(TUNED_FORMAT, 1, o.force), '--out');
+  const cache = o.cache ?? DEFAULT_CACHE_DIR;
+  const allowed = `--cache takes a folder of cache files (default ${DEFAULT_CACHE_DIR}) or a .json cache file`;
+  if (!cache.endsWith('.json')) return checkFolderPath(cache, '--cache', allowed);
+  const { platform } = await import('../../runtime/platform.ts');
+  if (platform().stat(platform().resolve(cache))?.kind === 'folder') throw new OutputError(`--cache ${cache} is a folder, but a name ending in .json names a cache file; ${allowed}`);
+  checkOutputFile(cache, '--cache');
+}
+
 /** Run a tuning session with CLI options; returns the exit status (130 when interrupted). */
 export async function runTuneCommand(families: string[], o: TuneCliOptions): Promise<{ status: number; outcome: TuneOutcome }> {
   const log = o.log ?? ((l: string) => console.log(l));
+  await checkTuneOutputs(o);
   const ac = new AbortController();
   let signals = 0;
   const onSignal = (sig: NodeJS.Signals) => {
@@ -167,6 +188,7 @@ export function registerTune(program: Command, setStatus: (s: number) => void): 
     .option('--warmup <n>', 'untimed runs before them', int('--warmup', 0), 1)
     .option('--run-timeout <s>', 'limit for one verification or run (seconds)', pos('--run-timeout'), 120)
     .option('--out <file>', 'tuned artefact (default: $KERNFORGE_TUNED or kernforge-tuned.json)')
+    .option('--force', 'replace an --out file that is not a kernforge-tuned file')
     .option('--remeasure', 'measure again even what is cached')
     .option('--retry-failed', 'measure again the cached timeouts, lost devices and exceptions')
     .option('--list', 'list the families, their problem classes and candidate counts, and exit')

@@ -24,6 +24,7 @@ import { chooseGemVariant, GEM_DEFAULT_TARGETS, type GemDefaultTarget } from './
 import { verifyGemGpujs, verifyGemModule, verifyGemWasm, verifyGemWgsl, type GemVerification } from './gate.ts';
 import { withPool, parseThreads, ThreadCountError } from '../parallel/pool.ts';
 import { writeFileAtomic } from '../files.ts';
+import { checkOutputFile } from '../output.ts';
 import { UserError } from '../errors.ts';
 
 export interface GemWorkloadOptions {
@@ -126,11 +127,12 @@ export function formatGemOutput(v: GemVertices, phi: ArrayLike<number>): string 
   return `${lines.join('\n')}\n`;
 }
 
-/** Write `text` to `file` through `<file>.tmp` and a rename; nothing is left behind on failure. */
+/** Write `text` to `file` by the output policy (runtime/output.ts): complete or not at all, a failure one line. */
 function writeAtomically(file: string, text: string): void {
   try {
     writeFileAtomic(file, text);
   } catch (e) {
+    if (e instanceof UserError) throw e; // an OutputError: names the file already
     throw new UserError(`cannot write ${file}: ${(e as Error).message}`);
   }
 }
@@ -336,6 +338,10 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
   for (const f of o.picture ?? []) {
     if (!/\.(png|html?)$/i.test(f)) throw new UserError(`--picture ${f}: the name must end in .png or .html`);
   }
+  // the output policy (runtime/output.ts): the output paths are checked before the run, not after it
+  if (output !== null) checkOutputFile(output, '-o');
+  if (o.writeVert) checkOutputFile(o.writeVert, '--write-vert');
+  for (const f of o.picture ?? []) checkOutputFile(f, '--picture');
   const atoms = o.atoms !== undefined ? checkAtoms(o.atoms) : readInput(o.molecule!, 'molecule', readPqr);
   let verts: GemVertices;
   let generated: GemSurface | undefined;
@@ -413,6 +419,7 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
     try {
       writeVert(o.writeVert, generated, atoms.n, basename(name));
     } catch (e) {
+      if (e instanceof UserError) throw e;
       throw new UserError(`cannot write ${o.writeVert}: ${(e as Error).message}`);
     }
     surface.wroteVert = o.writeVert;
@@ -422,6 +429,7 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
     try {
       writePicture(f, verts, phi, { title: `${basename(name)}: ${generated ? `generated ${generated.kind.toUpperCase()}` : vertPath ? basename(vertPath) : 'given surface'}` });
     } catch (e) {
+      if (e instanceof UserError) throw e;
       throw new UserError(`cannot write ${f}: ${(e as Error).message}`);
     }
     pictures.push(f);

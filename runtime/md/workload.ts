@@ -5,7 +5,7 @@
 // `kernforge run md` prints; silent by default); optional trajectory, final configuration and a
 // state file that continues the run exactly. Output files appear only when complete.
 import { shortKey } from '../keys.ts';
-import { platform, type FileWriter } from '../platform.ts';
+import { checkOutputFile, openOutput, type OutputWriter } from '../output.ts';
 import { prepareRun, type MdOptions, type MdState, type PreparedRun } from './setup.ts';
 import { MdEngine, MdBlowUp, type ThermoRow, type MdOutcome } from './engine.ts';
 import { writeGro, writeFileAtomic, type GroAtom } from './gro.ts';
@@ -116,6 +116,10 @@ export async function runMdWorkload(o: RunMdOptions): Promise<RunMdSummary> {
   const fmt = o.traj ? trajFormat(o.traj) : undefined;
   const trajEvery = o.trajEvery ?? 100;
   if (!(Number.isInteger(trajEvery) && trajEvery >= 1)) throw new MdInputError(`--traj-every ${o.trajEvery}: must be a positive integer`);
+  // the output policy (runtime/output.ts): the output paths are checked before the run, not after it
+  if (o.traj) checkOutputFile(o.traj, '--traj');
+  if (o.confout) checkOutputFile(o.confout, '-c');
+  if (o.stateOut) checkOutputFile(o.stateOut, '--state-out');
   const p = await prepareRun({ ...o, nstcalcenergy: thermoEvery ?? o.nstcalcenergy });
   const run = p.run;
   const n = run.mass.length;
@@ -155,9 +159,9 @@ async function simulateAndReport(
     const eta = done > 0 && done < steps ? fmtEta((el / done) * (steps - done)) : '';
     log(thermoLine(units, r, n, eta));
   };
-  let trajFd: FileWriter | undefined;
-  const trajTmp = o.traj ? `${o.traj}.partial` : undefined;
-  if (o.traj) trajFd = platform().createWriter(trajTmp!);
+  // The trajectory goes to a temporary file (runtime/output.ts openOutput) that takes its name at
+  // the end, or after a blow-up; a failed write removes it and ends the run as one OutputError.
+  const trajFd: OutputWriter | undefined = o.traj ? openOutput(o.traj, '--traj') : undefined;
   const writeFrame = (step: number, x: Float64Array, v: Float64Array) => {
     if (trajFd !== undefined) trajFd.write(frameText(fmt!, p, step, x, fmt === 'gro' ? v : undefined));
   };
@@ -171,10 +175,10 @@ async function simulateAndReport(
       },
     });
   } catch (e) {
+    // After a blow-up every frame written passed the guard: keep them, under the name asked for.
     if (trajFd !== undefined) {
-      trajFd.close();
-      // Every frame written passed the guard: keep them, under the name asked for.
-      platform().rename(trajTmp!, o.traj!);
+      if (e instanceof MdBlowUp) trajFd.commit();
+      else trajFd.abort();
     }
     if (e instanceof MdBlowUp) {
       const path = o.confout ? o.confout.replace(/(\.gro)?$/, '.lastgood.gro') : 'md-lastgood.gro';
@@ -183,10 +187,7 @@ async function simulateAndReport(
     }
     throw e;
   }
-  if (trajFd !== undefined) {
-    trajFd.close();
-    platform().rename(trajTmp!, o.traj!);
-  }
+  trajFd?.commit();
   const seconds = (performance.now() - t0) / 1000;
   if (o.confout) writeFileAtomic(o.confout, frameText('gro', p, outcome.step, outcome.x, outcome.v, 6));
   if (o.stateOut) {
@@ -202,11 +203,7 @@ async function simulateAndReport(
       x: Array.from(outcome.x),
       v: Array.from(outcome.v),
     };
-    try {
-      platform().writeFileAtomic(o.stateOut, JSON.stringify(state));
-    } catch (e) {
-      throw new MdInputError(`cannot write ${o.stateOut}: ${(e as Error).message}`);
-    }
+    writeFileAtomic(o.stateOut, JSON.stringify(state));
   }
   const drift = driftPerAtom(outcome.thermo, n);
   const tm = outcome.timers;

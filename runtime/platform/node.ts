@@ -5,38 +5,61 @@
 //
 // This module must not import (other than types) any runtime module: runtime/platform.ts loads it
 // while it is itself being evaluated, so a runtime import from here would wait for it forever.
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { availableParallelism, cpus, platform as osPlatform, totalmem } from 'node:os';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
-import type { CpuFacts, FileWriter, OnDemand, Platform, PolledChannel, ProgressBar, TaskWorker, WorkerHandlers } from '../platform.ts';
+import type { CpuFacts, FileWriter, OnDemand, PathInfo, Platform, PolledChannel, ProgressBar, TaskWorker, WorkerHandlers } from '../platform.ts';
 
-/** Write `data` to `path` atomically: a temporary file in the same folder (created if missing), fsync, rename, folder fsync. */
-function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  const dir = dirname(resolve(path));
-  mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);
-  let fd = -1;
-  try {
-    fd = openSync(tmp, 'w');
-    if (typeof data === 'string') writeSync(fd, data);
-    else writeSync(fd, data, 0, data.length);
-    fsyncSync(fd);
-    closeSync(fd);
-    fd = -1;
-    renameSync(tmp, path);
-  } catch (e) {
-    if (fd >= 0) closeSync(fd);
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // already gone
-    }
-    throw e;
+// Writing files (the output policy, runtime/output.ts, is built on these): the data go to a
+// temporary file beside the target, named `.<name>.<pid>.<random>.tmp` and created exclusively
+// (so no file of the user's is ever taken for it, and two writers never share one); every byte is
+// written (writeSync may write less than asked: it is called again for the rest; a file-size
+// limit then fails with EFBIG, as Node ignores SIGXFSZ, and a full disk with ENOSPC); the file is
+// flushed and its size checked against the bytes written, then renamed over the target, and the
+// folder flushed. On any failure the temporary file is removed and the error thrown as it is:
+// the target keeps what it held.
+
+/** A unique temporary name beside `path` (created exclusively by the callers). */
+function tempBeside(path: string): string {
+  return join(dirname(resolve(path)), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+/** Write all of `bytes` at the end of `fd` (writeSync again for what a short write left). */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length; ) {
+    const n = writeSync(fd, bytes, done, bytes.length - done);
+    if (n <= 0) throw Object.assign(new Error(`the write stopped after ${done} of ${bytes.length} bytes`), { code: 'ESHORT' });
+    done += n;
   }
+}
+
+/** Flush `fd` to disk and check that it holds `expected` bytes. */
+function flushAndCheck(fd: number, expected: number): void {
+  fsyncSync(fd);
+  const size = fstatSync(fd).size;
+  if (size !== expected) throw Object.assign(new Error(`only ${size} of ${expected} bytes reached the file`), { code: 'ESHORT' });
+}
+
+/** Close `fd` (if open) and remove `tmp`, ignoring errors: the cleanup after a failure. */
+function discard(fd: number, tmp: string): void {
+  try {
+    if (fd >= 0) closeSync(fd);
+  } catch {
+    // closing a broken file can fail too
+  }
+  try {
+    unlinkSync(tmp);
+  } catch {
+    // already gone
+  }
+}
+
+/** Flush the folder `dir` (the rename in it), where the file system allows. */
+function syncFolder(dir: string): void {
   try {
     const d = openSync(dir, 'r');
     try {
@@ -47,6 +70,27 @@ function writeFileAtomic(path: string, data: string | Uint8Array): void {
   } catch {
     // some file systems refuse to fsync a folder; the rename is still atomic
   }
+}
+
+/** Write `data` to `path` atomically (see above); its folder is created if missing. */
+function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  const dir = dirname(resolve(path));
+  mkdirSync(dir, { recursive: true });
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const tmp = tempBeside(path);
+  let fd = -1;
+  try {
+    fd = openSync(tmp, 'wx');
+    writeAll(fd, bytes);
+    flushAndCheck(fd, bytes.length);
+    closeSync(fd);
+    fd = -1;
+    renameSync(tmp, path);
+  } catch (e) {
+    discard(fd, tmp);
+    throw e;
+  }
+  syncFolder(dir);
 }
 
 // From the sources (under tsx or vitest) the worker entry registers the TypeScript loader first;
@@ -127,9 +171,7 @@ const onDemand: OnDemand = {
       const text = await source();
       const { transform } = await import('esbuild');
       const js = (await transform(text, { loader: 'ts', format: 'esm', target: 'es2022' })).code;
-      mkdirSync(VARIANT_CACHE, { recursive: true });
-      writeFileSync(`${file}.tmp`, js);
-      renameSync(`${file}.tmp`, file);
+      writeFileAtomic(file, js);
     }
     return import(pathToFileURL(file).href);
   },
@@ -151,15 +193,59 @@ function cpu(): CpuFacts {
   };
 }
 
+/** A file written piece by piece to a temporary file (see above), renamed into place at close(). */
 function createWriter(path: string): FileWriter {
-  let fd = openSync(path, 'w');
+  const dir = dirname(resolve(path));
+  mkdirSync(dir, { recursive: true });
+  const tmp = tempBeside(path);
+  let fd = openSync(tmp, 'wx');
+  let written = 0;
+  const fail = (e: unknown): never => {
+    discard(fd, tmp);
+    fd = -1;
+    throw e;
+  };
   return {
-    write: (text) => void writeSync(fd, text),
+    write(text) {
+      if (fd < 0) throw new Error(`${path}: written after close`);
+      const bytes = Buffer.from(text, 'utf8');
+      try {
+        writeAll(fd, bytes);
+      } catch (e) {
+        fail(e);
+      }
+      written += bytes.length;
+    },
     close() {
-      if (fd >= 0) closeSync(fd);
+      if (fd < 0) return;
+      try {
+        flushAndCheck(fd, written);
+        closeSync(fd);
+        fd = -1;
+        renameSync(tmp, path);
+      } catch (e) {
+        fail(e);
+      }
+      syncFolder(dir);
+    },
+    abort() {
+      if (fd < 0) return;
+      discard(fd, tmp);
       fd = -1;
     },
   };
+}
+
+/** What is at `path` (links followed), or undefined when nothing is. */
+function stat(path: string): PathInfo | undefined {
+  try {
+    const s = statSync(path, { throwIfNoEntry: false });
+    if (!s) return undefined;
+    return { kind: s.isFile() ? 'file' : s.isDirectory() ? 'folder' : 'other', size: s.size };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw e;
+  }
 }
 
 /** The Node implementation of the platform (runtime/index.ts installs it). */
@@ -168,6 +254,7 @@ export const nodePlatform: Platform = {
   readText: (path) => readFileSync(path, 'utf8'),
   readBytes: (path) => new Uint8Array(readFileSync(path)),
   exists: (path) => existsSync(path),
+  stat,
   list: (dir) => readdirSync(dir),
   rename: (from, to) => renameSync(from, to),
   writeFileAtomic,
