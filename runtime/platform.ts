@@ -75,6 +75,28 @@ export interface PolledChannel {
   close(): void;
 }
 
+/** A lock file this process holds (Platform.withLockFile). */
+export interface HeldLock {
+  /**
+   * Whether the lock is still this process's: false once another process took it over as stale
+   * (see Platform.withLockFile). Check it right before writing what the lock protects.
+   */
+  held(): boolean;
+}
+
+/** How Platform.withLockFile waits for a lock and when it takes one over. */
+export interface LockOptions {
+  /** A lock older than this many milliseconds is stale whoever holds it (Node default 10,000). */
+  staleMs?: number;
+  /**
+   * Give up (an Error) after waiting this many milliseconds for locks that other, live processes
+   * keep taking (Node default 60,000); a single stale lock never makes it wait that long.
+   */
+  maxWaitMs?: number;
+  /** Told, in one line, when a stale lock was taken over (whose it was and why it was stale). */
+  onTakeover?(line: string): void;
+}
+
 /**
  * A file written piece by piece (the MD trajectory): the pieces go to a temporary file beside it
  * (a unique name), which close() puts in place; until then the name holds what it held before.
@@ -153,6 +175,17 @@ export interface Platform {
   writeFileAtomic(path: string, data: string | Uint8Array): void;
   /** Open a file for writing piece by piece, in place only at close() (see FileWriter; its folder is created if missing). */
   createWriter(path: string): FileWriter;
+  /**
+   * Run `fn` while holding the lock file `path`, then remove it; returns what `fn` returns. For
+   * files that several processes read, merge and rewrite (the tuning cache, the tuned artefact).
+   * Node (runtime/platform/lock.ts): the lock file is created exclusively (open 'wx') with the
+   * holder's pid, host and a token; while a live process holds it, the caller waits. A stale lock
+   * is taken over (`o.onTakeover` is told): at once when its holder was a process of this host
+   * that no longer runs (e.g. killed with SIGKILL), or an empty lock older than a second; after
+   * `o.staleMs` (10 s) whoever holds it. Absent: no other process shares the files (the caller
+   * runs `fn` without a lock).
+   */
+  withLockFile?<T>(path: string, fn: (lock: HeldLock) => T, o?: LockOptions): T;
   /** An absolute path from `paths`, relative ones against the current folder (Node: path.resolve). */
   resolve(...paths: string[]): string;
   /** Import the JavaScript module at `path` (a file path or URL). */

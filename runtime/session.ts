@@ -98,7 +98,7 @@ export class Session {
   async tunedKey(family: string, problem: string): Promise<{ key: string; threads: number; source: 'tuned' | 'nearest' } | undefined> {
     if (this.tunedPath === false) return undefined;
     const { loadTuned } = await import('./tune/tuned.ts');
-    const t = await loadTuned(family, problem, { device: await this.cpuDevice(), path: this.tunedPath, load: false, warn: (l) => this.note(l) });
+    const t = await loadTuned(family, problem, { device: await this.cpuDevice(), path: this.tunedPath, load: false, warn: (l) => this.note(l), notice: (l) => this.note(l) });
     if (!t.tuned) return undefined;
     const target = await targetOfKey(t.key);
     if (!this.allows(target)) {

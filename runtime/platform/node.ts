@@ -12,6 +12,7 @@ import { availableParallelism, cpus, platform as osPlatform, totalmem } from 'no
 import { createHash, randomBytes } from 'node:crypto';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import cliProgress from 'cli-progress';
+import { withLockFile } from './lock.ts';
 import type { CpuFacts, FileWriter, OnDemand, PathInfo, Platform, PolledChannel, ProgressBar, TaskWorker, WorkerHandlers } from '../platform.ts';
 
 // Writing files (the output policy, runtime/output.ts, is built on these): the data go to a
@@ -259,6 +260,7 @@ export const nodePlatform: Platform = {
   rename: (from, to) => renameSync(from, to),
   writeFileAtomic,
   createWriter,
+  withLockFile,
   resolve: (...paths) => resolve(...paths),
   importModule: (path) => import(/^(file|data|https?):/.test(path) ? path : pathToFileURL(resolve(path)).href),
   env: (name) => process.env[name],

@@ -41,7 +41,21 @@
 // not this format, is moved aside to `<file>.corrupt` (with a message) and a fresh cache starts.
 // A file whose device fingerprint differs from the current device is never used: it is moved
 // aside to `<file>.mismatch-<its fingerprint>` (with a message) and a fresh cache starts.
+//
+// Concurrent tuners (issue 13): several `kernforge tune` processes may share one cache. Every
+// write is a read-merge-write under the lock file `<file>.lock` (runtime/tune/locked.ts,
+// Platform.withLockFile): read the file as it is on disk, merge it into this process's results
+// and runs, write the union, release. Merging: results are unioned, and for the same family,
+// problem and key the later measurement (`at`) wins, this process's on a tie; runs are unioned
+// by id, this process's own runs as it has them, the others' as the file has them, oldest first.
+// So no process's measurement is lost, and each process also sees (and reuses) what the others
+// measured up to its last write. A tuner killed with SIGKILL while it holds the lock leaves the
+// lock file behind: the next writer sees that its process is gone and takes it over at once
+// (saying so in one line); a lock held longer than 10 s is taken over whoever holds it (a write
+// takes milliseconds). The file stays the only place the measurements are (no journals), so
+// `kernforge report` and every other reader read it as before.
 import { platform } from '../platform.ts';
+import { underLock } from './locked.ts';
 import type { Device } from './devices.ts';
 import type { Params } from './strategies.ts';
 import { writeFileAtomic } from '../files.ts';
@@ -164,10 +178,67 @@ export function validateCache(x: unknown): string | undefined {
   return undefined;
 }
 
-/** A device's tuning cache, loaded (or started) and rewritten durably on every change. */
+/** Options of TuneCache.open. */
+export interface TuneCacheOptions {
+  /**
+   * Where lines said after opening go (a stale lock taken over, the file moved aside because it
+   * became corrupt); default: appended to `notes`.
+   */
+  note?: (line: string) => void;
+}
+
+/**
+ * The cache file on disk, if it is a valid cache of `device`; otherwise moved aside (with a line
+ * in `notes`) and undefined. Undefined too when it holds exactly `unchanged` (what this process
+ * wrote last: nothing new to merge, and no parsing).
+ */
+function readCacheFile(path: string, device: { fingerprint: string; id: string; name: string }, notes: string[], unchanged?: string): CacheFile | undefined {
+  const fs = platform();
+  if (!fs.exists(path)) return undefined;
+  let parsed: unknown;
+  let problem: string | undefined;
+  try {
+    const text = fs.readText(path);
+    if (text === unchanged) return undefined;
+    parsed = JSON.parse(text);
+    problem = validateCache(parsed);
+  } catch (e) {
+    problem = `does not parse as JSON (${(e as Error).message})`;
+  }
+  if (problem) {
+    const aside = `${path}.corrupt`;
+    fs.rename(path, aside);
+    notes.push(`tune cache ${path} is corrupt (${problem}); moved it to ${aside} and started a fresh cache`);
+    return undefined;
+  }
+  if ((parsed as CacheFile).device.fingerprint !== device.fingerprint) {
+    const other = (parsed as CacheFile).device;
+    const aside = `${path}.mismatch-${other.fingerprint}`;
+    fs.rename(path, aside);
+    notes.push(
+      `tune cache ${path} was measured on another device (fingerprint ${other.fingerprint}, ${other.name}; this ${device.id} is ${device.fingerprint}, ${device.name}); ` +
+        `not using it: moved it to ${aside} and started a fresh cache`,
+    );
+    return undefined;
+  }
+  return parsed as CacheFile;
+}
+
+const time = (iso: string): number => {
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? t : -Infinity;
+};
+
+/** A device's tuning cache, loaded (or started) and rewritten durably on every change, safe with other processes writing it too. */
 export class TuneCache {
-  /** Messages from opening the cache (files moved aside, caches of other devices ignored). */
+  /** Messages from opening the cache (files moved aside, caches of other devices ignored, stale locks taken over). */
   readonly notes: string[] = [];
+  /** Ids of the runs this process started (the only runs whose in-memory copy wins a merge). */
+  private readonly own = new Set<string>();
+  /** The text this process wrote last (a file still holding it has nothing to merge). */
+  private written?: string;
+  /** Where lines said after opening go (TuneCacheOptions.note), else `notes`. */
+  private say: (line: string) => void = (l) => this.notes.push(l);
   private constructor(
     /** The cache file's absolute path. */
     readonly path: string,
@@ -177,9 +248,10 @@ export class TuneCache {
 
   /**
    * Open the cache of `device` under `where` (a folder, default .kernforge/tune, or a .json file).
-   * Corrupt files and files of another fingerprint are moved aside, with a note in `notes`.
+   * Corrupt files and files of another fingerprint are moved aside, with a note in `notes`
+   * (under the cache's lock, so that two tuners opening it at once do not both move it).
    */
-  static open(device: Pick<Device, 'fingerprint' | 'id' | 'target' | 'name' | 'details'>, where?: string): TuneCache {
+  static open(device: Pick<Device, 'fingerprint' | 'id' | 'target' | 'name' | 'details'>, where?: string, o: TuneCacheOptions = {}): TuneCache {
     const fs = platform();
     const path = cachePath(where, device.fingerprint);
     const fresh = (): CacheFile => ({
@@ -191,31 +263,10 @@ export class TuneCache {
     });
     const notes: string[] = [];
     let data = fresh();
-    if (fs.exists(path)) {
-      let parsed: unknown;
-      let problem: string | undefined;
-      try {
-        parsed = JSON.parse(fs.readText(path));
-        problem = validateCache(parsed);
-      } catch (e) {
-        problem = `does not parse as JSON (${(e as Error).message})`;
-      }
-      if (problem) {
-        const aside = `${path}.corrupt`;
-        fs.rename(path, aside);
-        notes.push(`tune cache ${path} is corrupt (${problem}); moved it to ${aside} and started a fresh cache`);
-      } else if ((parsed as CacheFile).device.fingerprint !== device.fingerprint) {
-        const other = (parsed as CacheFile).device;
-        const aside = `${path}.mismatch-${other.fingerprint}`;
-        fs.rename(path, aside);
-        notes.push(
-          `tune cache ${path} was measured on another device (fingerprint ${other.fingerprint}, ${other.name}; this ${device.id} is ${device.fingerprint}, ${device.name}); ` +
-            `not using it: moved it to ${aside} and started a fresh cache`,
-        );
-      } else {
-        data = parsed as CacheFile;
-        data.device = fresh().device; // current name/details; the fingerprint is the same
-      }
+    const found = underLock(path, () => readCacheFile(path, device, notes), (l) => notes.push(l));
+    if (found) {
+      data = found;
+      data.device = fresh().device; // current name/details; the fingerprint is the same
     }
     if (!where?.endsWith('.json')) {
       // say so when the folder holds caches of other fingerprints (another CPU, driver or Node)
@@ -234,6 +285,7 @@ export class TuneCache {
     }
     const c = new TuneCache(path, data);
     c.notes.push(...notes);
+    if (o.note) c.say = o.note;
     return c;
   }
 
@@ -264,6 +316,7 @@ export class TuneCache {
   startRun(run: Omit<CacheRun, 'evaluations' | 'started' | 'id'>): CacheRun {
     const started = new Date().toISOString();
     const r: CacheRun = { id: `${started.replace(/[-:.]/g, '')}-${platform().pid}-${this.data.runs.length + 1}`, ...run, started, evaluations: [] };
+    this.own.add(r.id);
     this.data.runs.push(r);
     this.save();
     return r;
@@ -281,8 +334,51 @@ export class TuneCache {
     this.save();
   }
 
-  /** Write the file durably: a temporary file, fsync, rename, and a directory fsync. */
+  /**
+   * Merge the file as another process left it into this cache: results unioned (the later `at`
+   * wins; this process's on a tie), runs unioned by id (this process's own runs as it has them).
+   */
+  merge(disk: CacheFile): void {
+    const results = this.data.results;
+    for (const [id, r] of Object.entries(disk.results)) {
+      const mine = results[id];
+      if (!mine || time(r.at) > time(mine.at)) results[id] = r;
+    }
+    const mine = new Map(this.data.runs.map((r) => [r.id, r]));
+    const runs: CacheRun[] = [];
+    const seen = new Set<string>();
+    for (const r of disk.runs) {
+      if (!r || typeof r.id !== 'string' || seen.has(r.id)) continue;
+      seen.add(r.id);
+      runs.push(this.own.has(r.id) ? (mine.get(r.id) ?? r) : r);
+    }
+    for (const r of this.data.runs) if (!seen.has(r.id)) runs.push(r);
+    // oldest first (a stable sort: runs started in the same millisecond keep their order)
+    this.data.runs = runs.map((r, i) => ({ r, i })).sort((a, b) => time(a.r.started) - time(b.r.started) || a.i - b.i).map((x) => x.r);
+  }
+
+  /**
+   * Write the file durably (a temporary file, fsync, rename, and a directory fsync) under its
+   * lock, after merging what other processes wrote to it since (see merge).
+   */
   save(): void {
-    writeFileAtomic(this.path, `${JSON.stringify(this.data, null, 1)}\n`);
+    for (;;) {
+      const notes: string[] = [];
+      const wrote = underLock(
+        this.path,
+        (lock) => {
+          const disk = readCacheFile(this.path, this.data.device, notes, this.written);
+          if (disk) this.merge(disk);
+          if (!lock.held()) return false; // taken over as stale while we merged: merge again
+          const text = `${JSON.stringify(this.data, null, 1)}\n`;
+          writeFileAtomic(this.path, text);
+          this.written = text;
+          return true;
+        },
+        (l) => notes.push(l),
+      );
+      for (const l of notes) this.say(l);
+      if (wrote) return;
+    }
   }
 }

@@ -29,10 +29,21 @@
 // (once per family and problem per process). A winner may be of any of the device's targets
 // (md-nonbonded water-rf-f32 on the CPU: TypeScript or WebAssembly SIMD); the module loaded is
 // the family's (TuningFamily.load; by default the TypeScript module of a ts key, none otherwise).
+//
+// A tuned thread count this machine cannot run (more than twice its CPUs: an artefact carried
+// from a larger machine, or the nearest device's; or not a positive integer: a hand edit) is not
+// used, and not blamed on --threads: loadTuned returns this machine's CPU count (too large) or 1,
+// and says so in one line naming the artefact and the entry (LoadTunedOptions.notice). A bad
+// count does not make the key unusable: the variant is the same whatever threads run it.
+//
+// Writers: updateTuned reads, merges and writes the artefact under its lock file
+// (runtime/tune/locked.ts), so tuners running at once keep each other's winners.
 import { platform } from '../platform.ts';
 import type { Device, DeviceId } from './devices.ts';
 import { writeFileAtomic } from '../files.ts';
 import { KernforgeError } from '../errors.ts';
+import { maxThreads } from '../parallel/pool.ts';
+import { underLock } from './locked.ts';
 
 export const TUNED_FORMAT = 'kernforge-tuned';
 export const DEFAULT_TUNED_FILE = 'kernforge-tuned.json';
@@ -231,8 +242,24 @@ export function sameDeviceKind(rec: TunedDevice, device: Pick<Device, 'id' | 'ta
   return a.size === b.size && [...a].every((t) => b.has(t));
 }
 
-/** Set one winner in the artefact (read, merge, durable write). */
+/**
+ * Set one winner in the artefact (read, merge, durable write), under the artefact's lock file
+ * (runtime/tune/locked.ts), so that tuners writing it at once keep each other's entries.
+ */
 export function updateTuned(path: string, device: Pick<Device, 'fingerprint' | 'id' | 'target' | 'name' | 'vendor' | 'architecture'> & { targets?: readonly string[] }, family: string, problem: string, entry: TunedEntry): void {
+  for (;;) {
+    const wrote = underLock(path, (lock) => {
+      const f = withEntry(path, device, family, problem, entry);
+      if (!lock.held()) return false; // taken over as stale meanwhile: read again
+      writeFileAtomic(path, `${JSON.stringify(f, null, 1)}\n`);
+      return true;
+    });
+    if (wrote) return;
+  }
+}
+
+/** The artefact at `path` (or a new one) with the winner of `family` and `problem` on `device` set. */
+function withEntry(path: string, device: Parameters<typeof updateTuned>[1], family: string, problem: string, entry: TunedEntry): TunedFile {
   const cur = readTuned(path);
   const f: TunedFile = cur.file ?? { format: TUNED_FORMAT, version: 1, devices: {}, tuned: {} };
   f.devices[device.fingerprint] = {
@@ -244,7 +271,7 @@ export function updateTuned(path: string, device: Pick<Device, 'fingerprint' | '
     ...(device.architecture ? { architecture: device.architecture } : {}),
   };
   ((f.tuned[device.fingerprint] ??= {})[family] ??= {})[problem] = entry;
-  writeFileAtomic(path, `${JSON.stringify(f, null, 1)}\n`);
+  return f;
 }
 
 /** Options of loadTuned. */
@@ -257,13 +284,25 @@ export interface LoadTunedOptions {
   load?: boolean;
   /** Where the fallback warning goes (default: one line on stderr). */
   warn?: (line: string) => void;
+  /**
+   * Where a problem of the tuned entry itself goes: a thread count this machine cannot run (see
+   * Tuned.threads). Default: one line on stderr, once per artefact and entry per process. Apart
+   * from `warn`, which callers silence when they only look for an entry.
+   */
+  notice?: (line: string) => void;
 }
 
 /** What loadTuned chose for a family and problem class, and why, with the loaded module. */
 export interface Tuned<M = unknown> {
   /** The variant key to run. */
   key: string;
-  /** Worker threads to run it with: the tuned count, else 1. */
+  /**
+   * Worker threads to run it with: the tuned count, else 1. A tuned count this machine cannot run
+   * (more than twice its CPUs, e.g. an artefact from a larger machine through the nearest-device
+   * rule, or not a positive integer in a hand-edited file) is not used: this machine's CPU count
+   * instead when it was too large, else 1, with one line (LoadTunedOptions.notice) naming the
+   * artefact, the entry and the range. The workloads never blame such a count on --threads.
+   */
   threads: number;
   /** True when the key comes from a tuning run on this device (or on the nearest device: `nearest`). */
   tuned: boolean;
@@ -278,6 +317,25 @@ export interface Tuned<M = unknown> {
 }
 
 const warned = new Set<string>();
+const noticed = new Set<string>();
+
+/**
+ * The thread count to run tuned entry `e` (at `at` in the artefact `path`) with here: its
+ * `threads` (absent: 1) when this machine can run it (1 to maxThreads(), as --threads allows),
+ * else this machine's CPU count (too large) or 1 (not a positive integer), said in one line.
+ */
+function usableThreads(e: TunedEntry, path: string, at: string, family: string, notice: (line: string) => void): number {
+  const n: unknown = e.threads ?? 1;
+  const max = maxThreads();
+  if (Number.isInteger(n) && (n as number) >= 1 && (n as number) <= max) return n as number;
+  const cpus = platform().cpu().parallelism;
+  const tooMany = Number.isInteger(n) && (n as number) > max;
+  const use = tooMany ? cpus : 1;
+  const why = tooMany ? `out of range for this machine (1 to ${max}: twice its ${cpus} CPUs)` : 'not a positive integer';
+  const instead = `${use} thread${use > 1 ? 's' : ''} (${tooMany ? "this machine's CPU count" : 'the untuned default'})`;
+  notice(`kernforge: ${path}: ${at}.threads is ${JSON.stringify(n)}, ${why}; not using it: a run given no thread count (--threads) takes ${instead}; \`kernforge tune ${family}\` here replaces the entry`);
+  return use;
+}
 
 /**
  * The best verified variant of `family` for `problem` (default: the family's first full-size
@@ -305,6 +363,13 @@ export async function loadTuned<M = unknown>(family: string, problem?: string, o
   const mine = art.file?.tuned[device.fingerprint]?.[family];
   let why = art.why ?? `none for fingerprint ${device.fingerprint} in ${path}`;
   const warn = o.warn ?? ((l: string) => platform().stderr(l));
+  const notice =
+    o.notice ??
+    ((l: string) => {
+      if (noticed.has(l)) return;
+      noticed.add(l);
+      platform().stderr(l);
+    });
   const order = [prob, ...classes.filter((p) => p.serves === prob).map((p) => p.name)];
   const valid = async (e: TunedEntry): Promise<boolean> => {
     try {
@@ -320,7 +385,7 @@ export async function loadTuned<M = unknown>(family: string, problem?: string, o
     for (const name of order) {
       const e = mine[name];
       if (!e || !(await valid(e))) continue;
-      return finish({ key: e.key, threads: e.threads ?? 1, tuned: true, problem: name, entry: e });
+      return finish({ key: e.key, threads: usableThreads(e, path, `tuned.${device.fingerprint}.${family}.${name}`, family, notice), tuned: true, problem: name, entry: e });
     }
   }
   // the nearest device: same id, target set, vendor and architecture; per problem in the same
@@ -336,12 +401,13 @@ export async function loadTuned<M = unknown>(family: string, problem?: string, o
       for (const { fp, e } of found) {
         if (!(await valid(e))) continue;
         const id = `${family}|${prob}|${device.fingerprint}|${fp}`;
+        const threads = usableThreads(e, path, `tuned.${fp}.${family}.${name}`, family, notice);
         if (!warned.has(id)) {
           warned.add(id);
           const d = file.devices[fp]!;
-          warn(`kernforge: no tuned ${family} variant for ${prob} on this ${device.id} (fingerprint ${device.fingerprint}); using ${e.key}${(e.threads ?? 1) > 1 ? ` on ${e.threads} threads` : ''}, tuned for ${name} on the nearest device ${d.name} (fingerprint ${fp}: same ${d.vendor} ${d.architecture}, targets ${(d.targets ?? [d.target]).join('/')}) on ${e.when}`);
+          warn(`kernforge: no tuned ${family} variant for ${prob} on this ${device.id} (fingerprint ${device.fingerprint}); using ${e.key}${threads > 1 ? ` on ${threads} threads` : ''}, tuned for ${name} on the nearest device ${d.name} (fingerprint ${fp}: same ${d.vendor} ${d.architecture}, targets ${(d.targets ?? [d.target]).join('/')}) on ${e.when}`);
         }
-        return finish({ key: e.key, threads: e.threads ?? 1, tuned: true, problem: name, entry: e, nearest: fp });
+        return finish({ key: e.key, threads, tuned: true, problem: name, entry: e, nearest: fp });
       }
     }
   }

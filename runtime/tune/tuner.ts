@@ -125,6 +125,12 @@ export interface TuneRow {
    * least NOISE_FLOOR): then the default stays, since the difference is not a measurement.
    */
   chosenKey?: string;
+  /**
+   * Why the tuned artefact keeps chosenKey (the default) rather than bestKey, when they differ,
+   * said of bestKey: "was only 1.005x faster, within the measured spread (2.0%)" (the noise rule,
+   * see chosenKey). The summary table says it on the row.
+   */
+  keptWhy?: string;
   /** The device's default variant (what the workload runs untuned). */
   defaultKey?: string;
   /** Median time of the default (ms), when it verified. */
@@ -316,7 +322,7 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
       const { device, family: f, problem } = t;
       let cache = caches.get(device.fingerprint);
       if (!cache) {
-        cache = TuneCache.open(device, o.cache);
+        cache = TuneCache.open(device, o.cache, { note });
         for (const n of cache.notes) note(n);
         caches.set(device.fingerprint, cache);
         outcome.caches.push(cache.path);
@@ -456,7 +462,8 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
         const margin = Math.max(NOISE_FLOOR, best.spread ?? 0, def.spread ?? 0);
         if (def.medianMs! / best.medianMs! < 1 + margin) {
           chosen = def;
-          row.note = `default kept: ${shortKey(best.key)} was only ${(def.medianMs! / best.medianMs!).toFixed(3)}x faster, within the measured spread (${(100 * margin).toFixed(1)}%)`;
+          row.keptWhy = `was only ${(def.medianMs! / best.medianMs!).toFixed(3)}x faster, within the measured spread (${(100 * margin).toFixed(1)}%)`;
+          row.note = `default kept: ${shortKey(best.key)} ${row.keptWhy}`;
         }
       }
       if (chosen) row.chosenKey = chosen.key;
@@ -494,9 +501,13 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
   return outcome;
 }
 
-/** The summary table (one row per device, family and problem). */
+/**
+ * The summary table (one row per device, family and problem). Its last column says what the
+ * tuned artefact keeps: "best" (the best variant), or, when the noise rule keeps the default,
+ * "default <key>: " and why (the best was within the measured spread of it).
+ */
 export function formatSummary(rows: TuneRow[]): string {
-  const header = ['device', 'family', 'problem', 'best variant', 'median ms', 'default variant', 'default ms', 'speed-up', 'evals (measured/cached/failed)'];
+  const header = ['device', 'family', 'problem', 'best variant', 'median ms', 'default variant', 'default ms', 'speed-up', 'evals (measured/cached/failed)', 'kept in the tuned artefact'];
   // the key less its family and target; with candidates of several targets, the target is kept
   const short = (k: string | undefined, r: TuneRow) => (k ? shortKey(k, r.targets ? 'family' : 'target') : '-');
   const ms = (x?: number) => (x === undefined ? '-' : x < 10 ? x.toFixed(3) : x.toFixed(2));
@@ -510,10 +521,11 @@ export function formatSummary(rows: TuneRow[]): string {
     ms(r.defaultMs),
     r.speedup === undefined ? '-' : `${r.speedup.toFixed(2)}x`,
     `${r.measured + r.cached}/${r.candidates} (${r.measured}/${r.cached}/${r.failed})`,
+    !r.chosenKey ? '-' : r.chosenKey === r.bestKey ? 'best' : `default ${short(r.chosenKey, r)}: ${short(r.bestKey, r)} ${r.keptWhy ?? 'was within the measured noise of it'}`,
   ]);
   const w = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (c: string[]) => c.map((x, i) => (i === 4 || i === 6 || i === 7 ? x.padStart(w[i]!) : x.padEnd(w[i]!))).join('  ');
-  return [line(header), w.map((x) => '-'.repeat(x)).join('  '), ...body.map(line)].join('\n');
+  return [line(header), w.map((x) => '-'.repeat(x)).join('  '), ...body.map(line)].map((l) => l.trimEnd()).join('\n');
 }
 
 /** One line per row whose candidates span several targets: the fastest of each and the ratio. */
