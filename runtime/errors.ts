@@ -26,6 +26,6 @@ export function isUserError(e: unknown): e is Error {
 
 /** Names of the user-error classes, for errors that arrive from a worker thread as plain Errors. */
 const USER_ERROR_NAMES = new Set([
-  'KernforgeError', 'UserError', 'SpecError', 'ExprError', 'UnknownVariantError', 'NoAdapterError', 'GpujsModeError', 'ThreadCountError',
+  'KernforgeError', 'UserError', 'SpecError', 'ExprError', 'UnknownVariantError', 'NoAdapterError', 'GpujsModeError', 'ThreadCountError', 'UnknownTargetError', 'MissingRunnerError',
   'GemInputError', 'ConvInputError', 'MdInputError', 'MdBlowUpError', 'MdBlowUp', 'GroError', 'TuneOptionsError', 'ReportInputError', 'TunedFileError', 'ApiInputError',
 ]);

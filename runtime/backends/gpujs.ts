@@ -8,8 +8,11 @@
 //   headlessgl  WebGL through the `gl` package: needs it built and a display (xvfb-run -a)
 //   webgpu      WGSL compute shaders through Dawn (the `webgpu` package), on the adapter the
 //               WGSL target uses (runtime/backends/webgpu.ts): navigator.gpu is wired to it
+// gpujsBackend (at the end) is the gpujs target's Backend (runtime/backends/backend.ts).
 import { KernforgeError } from '../errors.ts';
 import { platform } from '../platform.ts';
+import { gpujsModule } from '../variants.ts';
+import type { Backend } from './backend.ts';
 import type { GPU } from 'gpu.js';
 
 /** gpu.js itself, loaded on first use (importing kernforge does not load it). */
@@ -135,3 +138,36 @@ export async function callKernel<T = Float32Array>(kernel: unknown, args: readon
   }
   return out;
 }
+
+/** Whether KERNFORGE_GPUJS turns the gpujs target off (off, 0, no, false), and its value. */
+function turnedOff(): string | undefined {
+  const off = platform().env('KERNFORGE_GPUJS');
+  return /^(off|0|no|false)$/i.test(off ?? '') ? off : undefined;
+}
+
+/** The modes available() probes when no mode is named: those that cannot keep Dawn or headless-gl from opening later. */
+const SAFE_MODES: readonly GpujsMode[] = ['cpu', 'webasm'];
+
+/**
+ * The gpu.js target: a variant's module (its `kernel` a gpu.js kernel function) runs in the mode
+ * its key names. available(mode) probes that mode; without a mode, the CPU modes (cpu, webasm):
+ * probing headlessgl or webgpu decides which of headless-gl and Dawn this process may open, so
+ * they are probed only when named. KERNFORGE_GPUJS=off turns the target off.
+ */
+export const gpujsBackend: Backend<unknown> = {
+  target: 'gpujs',
+  description: 'gpu.js kernels in the mode each variant names (cpu, webasm, headlessgl, webgpu)',
+  threaded: false,
+  async available(mode) {
+    const off = turnedOff();
+    if (off !== undefined) return { ok: false, why: `turned off by KERNFORGE_GPUJS=${off}` };
+    if (mode !== undefined) {
+      const r = await probeGpujsMode(mode as GpujsMode);
+      return r.ok ? { ok: true, detail: `gpu.js ${mode} mode` } : r;
+    }
+    const a = await availableGpujsModes(SAFE_MODES);
+    if (a.modes.length > 0) return { ok: true, detail: `gpu.js modes ${a.modes.join(', ')} (headlessgl and webgpu are probed when named)` };
+    return { ok: false, why: SAFE_MODES.map((m) => a.unavailable[m]).join('; ') };
+  },
+  load: (key) => gpujsModule<unknown>(key),
+};

@@ -6,6 +6,7 @@
 // transposed input (a second, copying kernel), as the TypeScript and WGSL passes do.
 import { callKernel, gpujsFor, type GpujsMode } from '../backends/gpujs.ts';
 import { gpujsModule, variantParams } from '../variants.ts';
+import { backend } from '../backends/registry.ts';
 import { filter, type FilterName } from './filters.ts';
 import { checkDims, checkInput, kineticScale, ConvInputError, type Apply3dOptions } from './conv.ts';
 import type { Boundary, Dims } from './reference.ts';
@@ -42,7 +43,7 @@ export async function prepareGpujs3d(key: string, dims: Dims, o: Apply3dOptions 
   const boundary = (p.boundary === 'free' ? 'free' : 'periodic') as Boundary;
   checkDims(dims, filter(name).taps, name, boundary);
   const mode = String(p.mode) as GpujsMode;
-  const mod = await gpujsModule<ConvGpujsModule>(key, o.source);
+  const mod = (o.source !== undefined ? await gpujsModule(key, o.source) : await backend('gpujs').load(key)) as ConvGpujsModule;
   const size = dims[0] * dims[1] * dims[2];
   const gpu = await gpujsFor(mode);
   const settings = { output: [size], precision: 'single', tactic: 'precision' } as never;

@@ -7,6 +7,7 @@
 // same memory; every output line is computed by the same instructions whatever the split, so the
 // result is identical bit for bit to one thread's.
 import { wasmModule, variantParams } from '../variants.ts';
+import { backend } from '../backends/registry.ts';
 import type { FilterName } from './filters.ts';
 import type { Boundary, Dims } from './reference.ts';
 import type { Pool } from '../parallel/pool.ts';
@@ -83,7 +84,7 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
   if (p.target !== 'wasm') throw new Error(`${key} is a ${String(p.target)} variant, not WebAssembly`);
   const name = String(p.filter) as FilterName;
   const kinetic = name === 'kinetic';
-  const mod = await wasmModule(key, o.bytes);
+  const mod = o.bytes ? await wasmModule(key, o.bytes) : await backend('wasm').load(key);
   const [n1, n2, n3] = dims;
   const size = n1 * n2 * n3;
   const threads = o.pool?.size ?? 1;

@@ -2,8 +2,9 @@
 // each one dispatch of the generated kernel over (lines / WL) x (n / tile) workgroups, all
 // three encoded in one command buffer. f32 storage; the kinetic filter also carries the
 // transposed input and the running sum (as the TypeScript separable-t passes do).
-import { gpu, storage, readBack, pipeline, uniform, bindBuffers, type BindingKind, type GpuContext } from '../backends/webgpu.ts';
-import { wgslSource, variantParams } from '../variants.ts';
+import { gpu, storage, readBack, uniform, bindBuffers, type BindingKind, type GpuContext } from '../backends/webgpu.ts';
+import { backend } from '../backends/registry.ts';
+import { variantParams } from '../variants.ts';
 import { filter, type FilterName } from './filters.ts';
 import { checkDims, checkInput, kineticScale, ConvInputError, type Apply3dOptions } from './conv.ts';
 import type { Boundary, Dims } from './reference.ts';
@@ -47,7 +48,7 @@ export async function prepareWgsl3d(key: string, dims: Dims, o: Apply3dOptions =
   const size = dims[0] * dims[1] * dims[2];
   if (size * 4 > lim.maxStorageBufferBindingSize) throw new ConvInputError(`grid ${dims.join('x')}: ${size * 4} bytes exceed the adapter's storage binding limit ${lim.maxStorageBufferBindingSize}`);
   const kinds: BindingKind[] = kinetic ? ['read-only-storage', 'storage', 'uniform', 'read-only-storage', 'storage'] : ['read-only-storage', 'storage', 'uniform'];
-  const pl = await pipeline(device, await wgslSource(key), key, kinds);
+  const { pipeline: pl } = await backend('wgsl').pipeline(key, kinds);
   const scale = kineticScale(o.h);
   const empty = new Float32Array(size);
   const buf = (): GPUBuffer => storage(device, empty, true);

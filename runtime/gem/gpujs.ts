@@ -4,7 +4,8 @@
 // are folded on the host in f64 (as for WGSL) and handed over as kernel constants; the arrays go
 // in as Float32Array, phi comes back as f32 (precision 'single').
 import { callKernel, gpujsFor, type GpujsMode } from '../backends/gpujs.ts';
-import { gpujsModule, variantParams } from '../variants.ts';
+import { variantParams } from '../variants.ts';
+import { backend } from '../backends/registry.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
 import { gemParams, type GemParams, type GemRegion } from './model.ts';
 import { checkVariant, gemVariantInfo, type GemRunOptions, type GemRunResult } from './run.ts';
@@ -29,7 +30,7 @@ export { gpujsSource } from '../variants.ts';
 
 /** The module of a gpu.js variant (imported from its text; it has no imports of its own). */
 export function loadGpujsModule(key: string): Promise<GemGpujsModule> {
-  return gpujsModule<GemGpujsModule>(key);
+  return backend('gpujs').load(key) as Promise<GemGpujsModule>;
 }
 
 /** A gpu.js variant's kernel built for one problem: run it repeatedly (timing), then destroy it. */

@@ -2,7 +2,8 @@
 // variant's region and salt are checked against them, and the data is laid out in the
 // variant's precision as structure of arrays.
 import type { GemArgs } from '../../generated/gem-potential/ts/abi.ts';
-import { loadTsModule, variantParams } from '../variants.ts';
+import { variantParams } from '../variants.ts';
+import { backend } from '../backends/registry.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
 import { gemParams, selectRegion, type GemParams, type GemRegion, type GemSettings } from './model.ts';
 import { Pool, withPool, splitRange, toShared, parseThreads } from '../parallel/pool.ts';
@@ -78,7 +79,7 @@ export async function runGem(key: string, atoms: GemAtoms, vertices: GemVertices
   const info = await gemVariantInfo(key);
   const params = opts.params ?? gemParams(atoms, opts);
   checkVariant(key, info, params);
-  const mod = await loadTsModule<GemTsModule>(key);
+  const mod = (await backend('ts').load(key)) as GemTsModule;
   const args = gemArgs(atoms, vertices, params, info.precision);
   const threads = opts.pool ? opts.pool.size : parseThreads(opts.threads ?? 1, 'threads');
   if (opts.pool) await runGemParallel(opts.pool, key, args);

@@ -9,6 +9,7 @@
 // writes it into a shared result. A vertex is computed the same way in any range (lanes do not
 // mix), so the result is identical to one thread's bit for bit.
 import { variantParams, wasmModule } from '../variants.ts';
+import { backend } from '../backends/registry.ts';
 import { Pool, parseThreads, splitRange } from '../parallel/pool.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
 import { gemParams, type GemParams, type GemRegion } from './model.ts';
@@ -160,7 +161,7 @@ export async function prepareGemWasm(key: string, atoms: GemAtoms, v: GemVertice
   checkVariant(key, info, params);
   const threads = opts.pool ? opts.pool.size : parseThreads(opts.threads ?? 1, 'threads');
   const img = gemWasmImage(shape, atoms, v, params, info.region, info.salt === 'nonzero');
-  const module = await gemWasmModule(key, opts.bytes);
+  const module = opts.bytes ? await gemWasmModule(key, opts.bytes) : await backend('wasm').load(key);
   const base = { params, region: info.region, threads };
   if (threads === 1) {
     const inst = await gemWasmInstance(module, img);

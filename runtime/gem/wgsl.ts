@@ -2,8 +2,9 @@
 // atom-independent terms folded on the host in f64 into the uniform block, one invocation per
 // `unroll` vertices, phi read back as f32. Tiled variants (block > 0: atoms staged through
 // workgroup memory) get the atoms padded to a multiple of the tile with zero charges far away.
-import { gpu, storage, readBack, pipeline, uniform, bindBuffers, grid2d, runPass } from '../backends/webgpu.ts';
-import { wgslSource, variantParams } from '../variants.ts';
+import { gpu, storage, readBack, uniform, bindBuffers, grid2d, runPass } from '../backends/webgpu.ts';
+import { backend } from '../backends/registry.ts';
+import { variantParams } from '../variants.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
 import { gemParams, type GemParams } from './model.ts';
 import { checkVariant, gemVariantInfo, type GemRunOptions, type GemRunResult } from './run.ts';
@@ -85,9 +86,8 @@ export async function prepareGemWgsl(key: string, atoms: GemAtoms, v: GemVertice
   const K = Number(p.unroll);
   const wg = Number(p.workgroup);
   const tile = Number(p.block);
-  const ctx = await gpu();
+  const { ctx, pipeline: pl } = await backend('wgsl').pipeline(key, ['read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'uniform']);
   const { device } = ctx;
-  const pl = await pipeline(device, await wgslSource(key), key, ['read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'uniform']);
 
   const nv = v.n;
   const na = tile > 0 ? Math.ceil(atoms.n / tile) * tile : atoms.n;

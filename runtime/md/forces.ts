@@ -3,7 +3,8 @@
 // layout and pair list rebuilt every nstlist steps, and the cheap per-step position update in
 // between (the layout keeps each atom's slot and periodic image until the next rebuild).
 import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
-import { loadTsModule, variantParams } from '../variants.ts';
+import { variantParams } from '../variants.ts';
+import { backend } from '../backends/registry.ts';
 import { mdShape, type MdTsModule } from './kernels.ts';
 import { MdProblem, type Precision } from './problem.ts';
 import type { MdSettings } from './interaction.ts';
@@ -108,8 +109,9 @@ export class NonbondedForce {
       const [F, E] = [await wasmInstance(o.keyF), await wasmInstance(o.keyE)];
       kernels = { kind: 'wasm', F, E, par: threads > 1 ? await MdWasmThreads.create(threads, o.keyF, o.keyE) : undefined };
     } else {
-      const F = await loadTsModule<MdTsModule>(o.keyF);
-      const E = o.keyE === o.keyF ? F : await loadTsModule<MdTsModule>(o.keyE);
+      const ts = backend('ts');
+      const F = (await ts.load(o.keyF)) as MdTsModule;
+      const E = o.keyE === o.keyF ? F : ((await ts.load(o.keyE)) as MdTsModule);
       kernels = { kind: 'ts', F, E, par: threads > 1 ? await MdThreads.create(threads, o.keyF, o.keyE) : undefined };
     }
     return new NonbondedForce(o.topology, o.settings, o.rlist, o.keyF, o.keyE, kernels, sf.M, sf.N, sf.precision, full, o.search ?? {});

@@ -9,6 +9,7 @@
 import type { MdArgs } from '../../generated/md-nonbonded/ts/abi.ts';
 import { callKernel, gpujsFor, GpujsModeError, type GpujsMode } from '../backends/gpujs.ts';
 import { gpujsModule, variantParams } from '../variants.ts';
+import { backend } from '../backends/registry.ts';
 import type { MdProblem } from './problem.ts';
 import type { MdResult } from './reference.ts';
 import { checkShape, mdShape } from './kernels.ts';
@@ -92,7 +93,7 @@ export async function loadGpujsKernel(key: string, o: { source?: string } = {}):
   const shape = await mdShape(key);
   if (shape.target !== 'gpujs') throw new Error(`variant ${key} is a ${shape.target} variant, not gpu.js`);
   const mode = String((await variantParams(key)).mode) as GpujsMode;
-  const mod = await gpujsModule<MdGpujsModule>(key, o.source);
+  const mod = (o.source !== undefined ? await gpujsModule(key, o.source) : await backend('gpujs').load(key)) as MdGpujsModule;
   const gpu = await gpujsFor(mode);
   const { M, N } = shape;
   let list: PackedList | undefined;

@@ -1,6 +1,7 @@
 // Running md-nonbonded variants on a problem, on any target, through one interface.
 import type { MdArgs } from '../../generated/md-nonbonded/ts/abi.ts';
-import { loadTsModule, variantParams } from '../variants.ts';
+import { variantParams } from '../variants.ts';
+import { backend } from '../backends/registry.ts';
 import { MdProblem, type Precision } from './problem.ts';
 import type { MdResult } from './reference.ts';
 import type { MdSystem } from './system.ts';
@@ -51,7 +52,7 @@ export async function problemFor(key: string, sys: MdSystem, settings: MdSetting
 
 /** Run a TypeScript variant once over the problem's list and post-process its outputs. */
 export async function runTs(key: string, problem: MdProblem): Promise<MdResult> {
-  const mod = await loadTsModule<MdTsModule>(key);
+  const mod = (await backend('ts').load(key)) as MdTsModule;
   const shape = await mdShape(key);
   checkShape(key, shape, problem);
   const out = problem.outputs(shape.precision);

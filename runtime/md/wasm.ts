@@ -7,7 +7,7 @@
 // interface (`kernel(a: MdArgs)`, outputs accumulated), so a wasm variant runs wherever a TS one
 // does (verification, tuning).
 import type { MdArgs } from '../../generated/md-nonbonded/ts/abi.ts';
-import { wasmModule as compiledWasm } from '../variants.ts';
+import { backend } from '../backends/registry.ts';
 import type { MdProblem } from './problem.ts';
 import type { MdResult } from './reference.ts';
 import { checkShape, mdShape, type MdTsModule } from './kernels.ts';
@@ -223,7 +223,7 @@ const instances = new Map<string, Promise<WasmMd>>();
  * all, instead of each worker starting again from the baseline compiler), else the variant cache's.
  */
 export async function wasmModule(key: string): Promise<WebAssembly.Module> {
-  return adopted.get(key) ?? compiledWasm(key);
+  return adopted.get(key) ?? backend('wasm').load(key);
 }
 
 /** Use this compiled module for `key` in this thread (a worker, given the caller's module). */

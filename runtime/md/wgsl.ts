@@ -1,7 +1,8 @@
 // md-nonbonded WGSL variants: pack a problem into the four storage buffers and the uniform
 // block the kernels declare, dispatch, read back and post-process like the TS variants.
-import { gpu, storage, readBack, pipeline, uniform, bindBuffers, grid2d, runPass } from '../backends/webgpu.ts';
-import { wgslSource, variantParams } from '../variants.ts';
+import { storage, readBack, uniform, bindBuffers, grid2d, runPass } from '../backends/webgpu.ts';
+import { backend } from '../backends/registry.ts';
+import { variantParams } from '../variants.ts';
 import type { MdProblem } from './problem.ts';
 import type { MdResult } from './reference.ts';
 import { checkShape, mdShape } from './kernels.ts';
@@ -26,10 +27,8 @@ export async function prepareWgsl(key: string, problem: MdProblem): Promise<Prep
   const wg = Number(p.workgroup);
   const pairScheme = p.scheme === 'pair';
   const jsplit = pairScheme ? 1 : Number(p.jsplit);
-  const ctx = await gpu();
+  const { ctx, pipeline: pl } = await backend('wgsl').pipeline(key, ['read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'uniform']);
   const { device } = ctx;
-  const src = await wgslSource(key);
-  const pl = await pipeline(device, src, key, ['read-only-storage', 'read-only-storage', 'read-only-storage', 'storage', 'uniform']);
   const a = problem.args('f32');
   const np = problem.layout.nPadded;
   const nE = a.ci.length / 4;

@@ -10,6 +10,7 @@
 // A device that is absent is reported with `available: false` and the reason, never thrown.
 import type { GpujsMode } from '../backends/gpujs-modes.ts';
 import { platform } from '../platform.ts';
+import { probeWasmSimd, type WasmSimdProbe } from '../backends/wasm.ts';
 
 /** A device the tuner can measure on: the CPU, or the WebGPU adapter. */
 export type DeviceId = 'cpu' | 'webgpu';
@@ -63,38 +64,8 @@ export function fingerprintOf(fields: Record<string, unknown>): string {
   return platform().sha256(JSON.stringify(fields)).slice(0, 16);
 }
 
-/** Outcome of the WebAssembly SIMD probe. */
-export interface WasmSimdProbe {
-  ok: boolean;
-  why?: string;
-}
-
-/**
- * The smallest module using SIMD: (func (result v128) (v128.const i32x4 0 0 0 0)). The wasm
- * md-nonbonded kernels need nothing beyond SIMD128 (no threads, no relaxed SIMD).
- */
-const SIMD_PROBE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
-  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, // type section: () -> v128
-  0x03, 0x02, 0x01, 0x00, // function section
-  0x0a, 0x16, 0x01, 0x14, 0x00, 0xfd, 0x0c, ...new Array<number>(16).fill(0), 0x0b, // code: v128.const 0, end
-]);
-
-/**
- * Whether this runtime runs WebAssembly SIMD: WebAssembly.validate accepts a tiny SIMD module.
- * KERNFORGE_WASM_SIMD=off turns the wasm target off (as if the probe failed), to tune without it.
- */
-export function probeWasmSimd(): WasmSimdProbe {
-  const off = platform().env('KERNFORGE_WASM_SIMD');
-  if (/^(off|0|no|false)$/i.test(off ?? '')) return { ok: false, why: `turned off by KERNFORGE_WASM_SIMD=${off}` };
-  const wa = (globalThis as { WebAssembly?: typeof WebAssembly }).WebAssembly;
-  if (!wa || typeof wa.validate !== 'function') return { ok: false, why: 'this runtime has no WebAssembly' };
-  try {
-    return wa.validate(SIMD_PROBE) ? { ok: true } : { ok: false, why: `WebAssembly.validate rejects a SIMD (v128) module in ${platform().cpu().runtime} ${platform().cpu().version}` };
-  } catch (e) {
-    return { ok: false, why: `WebAssembly.validate failed on a SIMD module (${(e as Error).message})` };
-  }
-}
+// The WebAssembly SIMD probe is the wasm backend's (runtime/backends/wasm.ts).
+export { probeWasmSimd, type WasmSimdProbe } from '../backends/wasm.ts';
 
 export interface CpuDeviceOptions {
   /** The WebAssembly SIMD probe result to use instead of probing (tests; default probeWasmSimd()). */

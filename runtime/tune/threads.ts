@@ -4,6 +4,7 @@
 // thread, so caches from before threads were tuned stay valid). Strategies see `threads` as one
 // more tuning axis; the tuned artefact stores the key and the count apart.
 import { keyTarget } from '../keys.ts';
+import { backends } from '../backends/registry.ts';
 
 const SUFFIX = /@(\d+)t$/;
 
@@ -29,15 +30,15 @@ export function threadLadder(cores: number): number[] {
   return [...out];
 }
 
-/** Targets whose runners split their work over CPU worker threads. */
-const THREADED_TARGETS: readonly string[] = ['ts', 'wasm'];
+/** Whether a target's runners split their work over CPU worker threads (its backend says: ts, wasm). */
+const threaded = (target: string): boolean => backends().some((b) => b.target === target && b.threaded);
 
 /**
  * Thread counts for a key on a device when the family splits work over CPU worker threads for
  * some targets: the ladder up to the core count on the CPU for those targets, else one.
  */
 export function cpuThreadCounts(key: string, device: { id: string; details: Record<string, unknown> }): number[] {
-  if (device.id !== 'cpu' || !THREADED_TARGETS.includes(keyTarget(key))) return [1];
+  if (device.id !== 'cpu' || !threaded(keyTarget(key))) return [1];
   const cores = Number(device.details.cores) || 1;
   return threadLadder(cores);
 }
