@@ -35,7 +35,8 @@ import {
   type GemAtoms, type GemVertices, type GemParams, type GemRegion, type GemTsModule, type GemPrecision,
 } from '../runtime/gem/index.ts';
 import { generateSurface, type GemSurface, type SurfaceOptions } from '../runtime/gem/surface.ts';
-import { shareGemArgs, runGemParallel } from '../runtime/gem/run.ts';
+import { GEM_TARGETS } from '../runtime/gem/targets.ts';
+import { keyTarget } from '../runtime/keys.ts';
 import { threadLadder, PoolsByThreads } from '../runtime/tune/threads.ts';
 import type { GpujsMode } from '../runtime/backends/gpujs.ts';
 import { asmFacts, formatAsmFacts, BENCH_GPUJS_MODES, type AsmFacts } from './common.ts';
@@ -380,24 +381,16 @@ export async function benchGemThreads(variants: { rung: string; key: string }[],
     if (!want) throw new Error(`benchGemThreads: no one-thread output of ${key} to check the threaded ones against`);
     const info = await gemVariantInfo(key);
     checkVariant(key, info, params);
-    const wasm = key.startsWith('gem-potential.wasm.');
     for (const t of counts.filter((n) => n > 1)) {
+      // the runner of the key's target (runtime/gem/targets.ts) on the pool: TS runGemParallel
+      // on shared arguments, wasm every worker holding the problem
       const pool = await pools.get(t);
-      let run: () => Promise<Float64Array>;
-      let destroy = async (): Promise<void> => {};
-      if (wasm) {
-        const { prepareGemWasm } = await import('../runtime/gem/wasm.ts');
-        const prep = await prepareGemWasm(key, atoms, verts, { params, pool });
-        run = () => prep.run();
-        destroy = () => prep.destroy();
-      } else {
-        await pool.preload([key]);
-        const args = shareGemArgs(gemArgs(atoms, verts, params, info.precision));
-        run = async () => {
-          await runGemParallel(pool, key, args);
-          return Float64Array.from(args.phi);
-        };
-      }
+      const prep = await GEM_TARGETS.get(keyTarget(key), 'bench gem').prepare(key, atoms, verts, { params, pool });
+      const run = async (): Promise<Float64Array> => {
+        await prep.run();
+        return prep.result();
+      };
+      const destroy = async (): Promise<void> => prep.dispose();
       try {
         collect();
         const t1 = performance.now();

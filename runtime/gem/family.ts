@@ -12,13 +12,13 @@
 // target (runtime/gem/gate.ts verifyGemKey: f32 5e-6, f64 1e-11 of the sum of |terms| per vertex).
 import { keyTarget } from '../keys.ts';
 import { platform } from '../platform.ts';
-import { loadTsModule, variantParams } from '../variants.ts';
+import { variantParams } from '../variants.ts';
 import { inGpujsModes, sameSemantics } from '../tune/semantic.ts';
 import type { Device } from '../tune/devices.ts';
 import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions, RunOptions } from '../tune/family.ts';
 import { cpuThreadCounts, PoolsByThreads } from '../tune/threads.ts';
 import { problemOf } from '../tune/family.ts';
-import type { GemAtoms, GemVertices, GemParams, GemTsModule } from './index.ts';
+import type { GemAtoms, GemVertices, GemParams } from './index.ts';
 
 import { GEM_DATA_DIR as GEM_DATA } from '../data.ts';
 const PROBLEMS: ProblemClass[] = [
@@ -27,7 +27,6 @@ const PROBLEMS: ProblemClass[] = [
 ];
 /** The wasm variant whose semantic axes the wasm candidates share (run gem --target wasm's default for region 1, zero salt). */
 const WASM_REFERENCE = 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices';
-const targetOf = (key: string): string => keyTarget(key);
 
 interface Input {
   atoms: GemAtoms;
@@ -108,34 +107,14 @@ export const family: TuningFamily = {
     // arguments (threads: the vertices split over a pool's workers), wasm on instances holding
     // the problem, gpu.js compiled on the first run (the warm-up), WGSL one dispatch
     const { atoms, verts, params } = await loadInput(problem);
-    const { gemArgs, gemVariantInfo, shareGemArgs, runGemParallel } = await import('./run.ts');
+    const { GEM_TARGETS } = await import('./targets.ts');
     const pools = new PoolsByThreads();
     let cur: { id: string; run: () => Promise<unknown>; destroy?: () => unknown } | undefined;
     const open = async (key: string, threads: number): Promise<NonNullable<typeof cur>> => {
-      const id = `${key}@${threads}`;
-      const t = targetOf(key);
-      if (t === 'wgsl') {
-        const prep = await (await import('./wgsl.ts')).prepareGemWgsl(key, atoms, verts, { params });
-        return { id, run: () => prep.dispatch(), destroy: () => prep.destroy() };
-      }
-      if (t === 'gpujs') {
-        const prep = await (await import('./gpujs.ts')).prepareGemGpujs(key, atoms, verts, { params });
-        return { id, run: () => prep.run(), destroy: () => prep.destroy() };
-      }
+      // the runner of the key's target (runtime/gem/targets.ts), TS and wasm on a pool's workers with threads
       const pool = threads > 1 ? await pools.get(threads) : undefined;
-      if (t === 'wasm') {
-        const prep = await (await import('./wasm.ts')).prepareGemWasm(key, atoms, verts, { params, ...(pool ? { pool } : {}) });
-        return { id, run: () => prep.run(), destroy: () => prep.destroy() };
-      }
-      const info = await gemVariantInfo(key);
-      if (pool) {
-        await pool.preload([key]);
-        const args = shareGemArgs(gemArgs(atoms, verts, params, info.precision));
-        return { id, run: () => runGemParallel(pool, key, args) };
-      }
-      const mod = await loadTsModule<GemTsModule>(key);
-      const args = gemArgs(atoms, verts, params, info.precision);
-      return { id, run: async () => mod.kernel(args) };
+      const prep = await GEM_TARGETS.get(keyTarget(key), 'tuning').prepare(key, atoms, verts, { params, ...(pool ? { pool } : {}) });
+      return { id: `${key}@${threads}`, run: () => prep.run(), destroy: () => prep.dispose() };
     };
     return {
       async run(key: string, o: RunOptions = {}) {

@@ -1,13 +1,13 @@
-// GEM's verification gate: a variant of any target (TypeScript, WebAssembly SIMD, WGSL, gpu.js)
-// is run on a subset of the vertices spread over the surface and compared with the f64 reference
-// (runtime/gem/model.ts gemReference), per vertex relative to the sum of the magnitudes of its
-// per-atom terms. `kernforge run gem` runs it before using a variant; the gem-potential tuning
-// family and `kernforge verify` use the same gate.
-import { keyTarget } from '../keys.ts';
-import { loadTsModule } from '../variants.ts';
+// GEM's verification gate: a variant of any target (TypeScript, WebAssembly SIMD, WGSL, gpu.js:
+// its target's runner in runtime/gem/targets.ts) is run on a subset of the vertices spread over
+// the surface and compared with the f64 reference (runtime/gem/model.ts gemReference), per
+// vertex relative to the sum of the magnitudes of its per-atom terms. `kernforge run gem` runs it
+// before using a variant; the gem-potential tuning family and `kernforge verify` use the same gate.
+import { variantParams } from '../variants.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
 import { gemReference, pairPotential, type GemParams, type GemRegion } from './model.ts';
 import { gemArgs, gemVariantInfo, type GemPrecision, type GemTsModule } from './run.ts';
+import { GEM_TARGETS } from './targets.ts';
 
 export interface GemVerification {
   ok: boolean;
@@ -82,18 +82,6 @@ export function verifyGemModule(mod: GemTsModule, precision: GemPrecision, atoms
 }
 
 /**
- * Check a WGSL variant (one dispatch on the `count` spread vertices) against the f64 reference,
- * with the f32 tolerance. WGSL computes and accumulates in f32, yet its worst vertex on the
- * bundled molecules (every library variant, region and salt) is at 0.12 of that tolerance.
- */
-export async function verifyGemWgsl(key: string, atoms: GemAtoms, v: GemVertices, P: GemParams, region: GemRegion, count = 200): Promise<GemVerification> {
-  const { runGemWgsl } = await import('./wgsl.ts');
-  const idx = spreadVertices(v.n, count);
-  const { phi } = await runGemWgsl(key, atoms, subsetVertices(v, idx), { params: P });
-  return checkGemPotentials(phi, idx, GEM_VERIFY_RTOL.f32, atoms, v, P, region);
-}
-
-/**
  * Check a wasm variant (one run on the `count` spread vertices, this thread) against the f64
  * reference with the tolerance of its precision (f32x4 computes and accumulates in float).
  * `bytes` replaces the variant's binary (tests of the gate).
@@ -107,22 +95,22 @@ export async function verifyGemWasm(key: string, atoms: GemAtoms, v: GemVertices
 }
 
 /**
- * Check a gpu.js variant (its own kernel in its mode, on the `count` spread vertices) against the
- * f64 reference with the f32 tolerance (gpu.js computes in single precision).
+ * The workload's gate for a key of any target (TS, wasm, WGSL, gpu.js, or any other with a runner
+ * in GEM_TARGETS): the variant runs on its target's runner over `count` vertices spread over the
+ * surface, and each is compared with the f64 reference, with the tolerance of the precision the
+ * runner computes in (WGSL and gpu.js: f32). WGSL computes and accumulates in f32, yet its worst
+ * vertex on the bundled molecules (every library variant, region and salt) is at 0.12 of that tolerance.
  */
-export async function verifyGemGpujs(key: string, atoms: GemAtoms, v: GemVertices, P: GemParams, region: GemRegion, count = 200): Promise<GemVerification> {
-  const { runGemGpujs } = await import('./gpujs.ts');
-  const idx = spreadVertices(v.n, count);
-  const { phi } = await runGemGpujs(key, atoms, subsetVertices(v, idx), { params: P });
-  return checkGemPotentials(phi, idx, GEM_VERIFY_RTOL.f32, atoms, v, P, region);
-}
-
-/** The workload's gate for a key of any target: TS, wasm, WGSL or gpu.js, on `count` spread vertices. */
 export async function verifyGemKey(key: string, atoms: GemAtoms, v: GemVertices, P: GemParams, region: GemRegion, count = 200): Promise<GemVerification> {
-  const target = keyTarget(key);
-  if (target === 'wgsl') return verifyGemWgsl(key, atoms, v, P, region, count);
-  if (target === 'wasm') return verifyGemWasm(key, atoms, v, P, region, count);
-  if (target === 'gpujs') return verifyGemGpujs(key, atoms, v, P, region, count);
-  const info = await gemVariantInfo(key);
-  return verifyGemModule(await loadTsModule<GemTsModule>(key), info.precision, atoms, v, P, region, count);
+  const runner = GEM_TARGETS.get(String((await variantParams(key)).target), 'verification');
+  const idx = spreadVertices(v.n, count);
+  const prep = await runner.prepare(key, atoms, subsetVertices(v, idx), { params: P });
+  let phi: Float64Array;
+  try {
+    await prep.run();
+    phi = await prep.result();
+  } finally {
+    await prep.dispose();
+  }
+  return checkGemPotentials(phi, idx, GEM_VERIFY_RTOL[prep.precision], atoms, v, P, region);
 }

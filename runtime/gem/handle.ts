@@ -2,7 +2,7 @@
 // winner (its tuning axes carried over to the molecule's region and salt), on whatever target
 // it is, verified once per session on the caller's own atoms and vertices.
 import { ApiInputError, finiteArray, finiteNumber, integer, options, show } from '../args.ts';
-import type { Choice, Session, Target } from '../session.ts';
+import type { Choice, Session } from '../session.ts';
 import { targetOfKey } from '../session.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
 import { gemParams, selectRegion, type GemParams, type GemRegion, type GemSettings } from './model.ts';
@@ -52,17 +52,6 @@ function checkInputs(atoms: GemAtoms, vertices: GemVertices): void {
   for (const f of ATOM_FIELDS) finiteArray(`gem.potential: atoms.${f}`, atoms[f], atoms.n);
   for (const f of VERTEX_FIELDS) finiteArray(`gem.potential: vertices.${f}`, vertices[f], vertices.n);
   for (let i = 0; i < atoms.n; i++) if (!(atoms.r[i]! >= 0)) throw new ApiInputError(`gem.potential: atoms.r[${i}] = ${atoms.r[i]}: radii must be >= 0`);
-}
-
-async function run(target: Target, key: string, atoms: GemAtoms, vertices: GemVertices, params: GemParams, threads: number): Promise<Float64Array> {
-  // one runner per target, all with the same signature (runtime/gem/run.ts, wasm.ts, wgsl.ts, gpujs.ts)
-  const runners: Record<Target, () => Promise<{ phi: Float64Array }>> = {
-    ts: async () => (await import('./run.ts')).runGem(key, atoms, vertices, { params, threads }),
-    wasm: async () => (await import('./wasm.ts')).runGemWasm(key, atoms, vertices, { params, threads }),
-    wgsl: async () => (await import('./wgsl.ts')).runGemWgsl(key, atoms, vertices, { params }),
-    gpujs: async () => (await import('./gpujs.ts')).runGemGpujs(key, atoms, vertices, { params }),
-  };
-  return (await runners[target]()).phi;
 }
 
 /** The GEM handle of a session. */
@@ -115,7 +104,9 @@ export function gemHandle(s: Session): GemHandle {
       const { verifyGemKey } = await import('./gate.ts');
       await s.verifyOnce(key, () => verifyGemKey(key, atoms, vertices, params, region, count));
       const threads = s.threadsFor(target, o.threads, choice.threads);
-      const phi = await run(target, key, atoms, vertices, params, threads);
+      // the runner of the key's target (runtime/gem/targets.ts)
+      const { runGemKey } = await import('./targets.ts');
+      const phi = await runGemKey(key, target, atoms, vertices, { params, threads }, 'gem.potential');
       return { phi, key, target, threads, source: choice.source, region, params };
     },
   };

@@ -4,9 +4,9 @@
 // the .pqr; vertices already read; or a surface generated here, runtime/gem/surface.ts, which
 // `writeVert` saves), estimates the electrostatic radius A (unless fixed), picks the region once,
 // chooses a variant for that region and salt (runtime/gem/defaults.ts, or the variant tuned on
-// this machine, or the given one: a TS key runs here, a WGSL key on the WebGPU adapter,
-// runtime/gem/wgsl.ts, a gpu.js key in its gpu.js mode, runtime/gem/gpujs.ts, a wasm key in
-// WebAssembly SIMD, runtime/gem/wasm.ts), verifies it against the f64 reference on a subset of
+// this machine, or the given one), runs it on its target's runner (runtime/gem/targets.ts: a TS
+// key here, a WGSL key on the WebGPU adapter, a gpu.js key in its gpu.js mode, a wasm key in
+// WebAssembly SIMD), verifies it against the f64 reference on a subset of
 // the vertices (runtime/gem/gate.ts), runs it on all of them and writes GEM's output format
 // atomically (unless output is null), and on request pictures of the potential on the surface
 // (runtime/gem/picture.ts). Every mistake in the input is a UserError (runtime/errors.ts); the
@@ -14,15 +14,16 @@
 import { keyTarget } from '../keys.ts';
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { loadTsModule, siblingKey, variantParams } from '../variants.ts';
+import { siblingKey, variantParams } from '../variants.ts';
 import { GemInputError, readPqr, readVert, type GemAtoms, type GemVertices } from './io.ts';
 import { gemParams, selectRegion, type GemParams, type GemRegion } from './model.ts';
-import { checkVariant, gemArgs, gemVariantInfo, runGemParallel, shareGemArgs, type GemPrecision, type GemTsModule } from './run.ts';
+import { checkVariant, gemVariantInfo } from './run.ts';
 import { generateSurface, surfaceOptions, writeVert, type GemSurface, type SurfaceKind } from './surface.ts';
 import { writePicture } from './picture.ts';
 import { chooseGemVariant, GEM_DEFAULT_TARGETS, type GemDefaultTarget } from './defaults.ts';
-import { verifyGemGpujs, verifyGemModule, verifyGemWasm, verifyGemWgsl, type GemVerification } from './gate.ts';
-import { withPool, parseThreads, ThreadCountError } from '../parallel/pool.ts';
+import { verifyGemKey, type GemVerification } from './gate.ts';
+import { GEM_TARGETS } from './targets.ts';
+import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 import { writeFileAtomic } from '../files.ts';
 import { checkOutputFile } from '../output.ts';
 import { UserError } from '../errors.ts';
@@ -188,108 +189,33 @@ function findVert(molecule: string | undefined, vert?: string, surface?: Surface
   return existsSync(guess) ? guess : undefined;
 }
 
-interface VariantRun {
-  phi: ArrayLike<number>;
-  verification: GemVerification;
-  kernelSeconds: number;
-  /** WGSL: the WebGPU adapter. */
-  device?: string;
-}
-
 const refuse = (key: string, v: GemVerification): UserError =>
   new UserError(`variant ${key} failed verification against the f64 reference on ${v.vertices} vertices (${v.worst.toFixed(2)} x tolerance): ${v.detail}; refusing to use it`);
 
 /**
- * A TypeScript variant: verified on a subset, then run on every vertex, on this thread or split
- * over `threads` workers (kernelSeconds leaves out starting them and loading the variant there).
+ * Verify a variant on a subset of the vertices (the gate, runtime/gem/gate.ts verifyGemKey), then
+ * run it on every vertex on its target's runner (runtime/gem/targets.ts): TS and wasm on this
+ * thread or split over `threads` workers, WGSL one dispatch, gpu.js one kernel call (compiled on
+ * the first, so its compilation is timed). kernelSeconds is the run alone: the layout, the upload,
+ * starting workers and the read-back are left out.
  */
-async function runTsVariant(key: string, precision: GemPrecision, atoms: GemAtoms, verts: GemVertices, params: GemParams, region: GemRegion, count: number, threads = 1): Promise<VariantRun> {
-  const mod = await loadTsModule<GemTsModule>(key);
-  const verification = verifyGemModule(mod, precision, atoms, verts, params, region, count);
-  if (!verification.ok) throw refuse(key, verification);
-  if (threads > 1) {
-    return withPool(threads, async (pool) => {
-      await pool.preload([key]);
-      const args = shareGemArgs(gemArgs(atoms, verts, params, precision));
-      const tk = performance.now();
-      await runGemParallel(pool, key, args);
-      return { phi: args.phi, verification, kernelSeconds: (performance.now() - tk) / 1000, device: `TypeScript (this process, ${threads} worker threads)` };
-    });
-  }
-  const args = gemArgs(atoms, verts, params, precision);
-  const tk = performance.now();
-  mod.kernel(args);
-  return { phi: args.phi, verification, kernelSeconds: (performance.now() - tk) / 1000 };
-}
-
-/**
- * A wasm variant: verified on a subset (this thread), then run on every vertex, on this thread or
- * split over `threads` workers (kernelSeconds: one run, the inputs already in the instances' memory).
- */
-async function runWasmVariant(key: string, atoms: GemAtoms, verts: GemVertices, params: GemParams, region: GemRegion, count: number, threads = 1): Promise<VariantRun> {
-  const verification = await verifyGemWasm(key, atoms, verts, params, region, count);
-  if (!verification.ok) throw refuse(key, verification);
-  const { prepareGemWasm } = await import('./wasm.ts');
-  const prep = await prepareGemWasm(key, atoms, verts, { params, threads });
-  try {
-    const tk = performance.now();
-    const phi = await prep.run();
-    const where = threads > 1 ? `${threads} worker threads` : 'one thread';
-    return { phi, verification, kernelSeconds: (performance.now() - tk) / 1000, device: `WebAssembly SIMD (this process, ${where})` };
-  } finally {
-    await prep.destroy();
-  }
-}
-
-/**
- * A WGSL variant on the WebGPU adapter: verified on a subset (one dispatch), then one dispatch
- * over every vertex (kernelSeconds: that dispatch, uploads and read-back left out).
- */
-async function runWgslVariant(key: string, atoms: GemAtoms, verts: GemVertices, params: GemParams, region: GemRegion, count: number): Promise<VariantRun> {
-  const { NoAdapterError } = await import('../backends/webgpu.ts');
-  const { prepareGemWgsl, gemAdapter } = await import('./wgsl.ts');
-  let adapter: { name: string; cpu: boolean };
-  try {
-    adapter = await gemAdapter();
-  } catch (e) {
-    if (e instanceof NoAdapterError) throw new UserError(`variant ${key} is a WGSL variant and needs a WebGPU adapter, but ${e.message.replace(/^no WebGPU adapter: /, 'none was found: ')} (leave out --variant, or give a gem-potential.ts key, to run on the CPU)`);
-    throw e;
-  }
-  const verification = await verifyGemWgsl(key, atoms, verts, params, region, count);
-  if (!verification.ok) throw refuse(key, verification);
-  const prep = await prepareGemWgsl(key, atoms, verts, { params });
-  try {
-    const tk = performance.now();
-    await prep.dispatch();
-    const kernelSeconds = (performance.now() - tk) / 1000;
-    return { phi: await prep.result(), verification, kernelSeconds, device: `WebGPU ${adapter.name}${adapter.cpu ? ' (a CPU rasterizer, not a GPU)' : ''}` };
-  } finally {
-    prep.destroy();
-  }
-}
-
-/**
- * A gpu.js variant in its backend (mode): verified on a subset (its own kernel over the spread
- * vertices), then one kernel over every vertex (kernelSeconds: that run, compilation included,
- * since gpu.js compiles on the first call).
- */
-async function runGpujsVariant(key: string, atoms: GemAtoms, verts: GemVertices, params: GemParams, region: GemRegion, count: number): Promise<VariantRun> {
-  const { prepareGemGpujs, GpujsModeError } = await import('./gpujs.ts');
+async function runVariant(key: string, target: string, atoms: GemAtoms, verts: GemVertices, params: GemParams, region: GemRegion, count: number, threads: number): Promise<{ phi: Float64Array; verification: GemVerification; kernelSeconds: number; device: string }> {
+  const runner = GEM_TARGETS.get(target, 'run gem');
   let verification: GemVerification;
   try {
-    verification = await verifyGemGpujs(key, atoms, verts, params, region, count);
+    verification = await verifyGemKey(key, atoms, verts, params, region, count);
   } catch (e) {
-    if (e instanceof GpujsModeError) throw new UserError(`variant ${key}: ${e.message} (leave out --variant, or give a gem-potential.ts key, to run on the CPU)`);
-    throw e;
+    throw runner.unavailable?.(key, e) ?? e;
   }
   if (!verification.ok) throw refuse(key, verification);
-  const prep = await prepareGemGpujs(key, atoms, verts, { params });
+  const prep = await runner.prepare(key, atoms, verts, { params, threads });
   try {
     const tk = performance.now();
-    const phi = await prep.run();
-    return { phi, verification, kernelSeconds: (performance.now() - tk) / 1000, device: `gpu.js ${prep.mode} mode (this process)` };
+    await prep.run();
+    const kernelSeconds = (performance.now() - tk) / 1000;
+    return { phi: await prep.result(), verification, kernelSeconds, device: prep.device };
   } finally {
-    prep.destroy();
+    await prep.dispose();
   }
 }
 
@@ -396,14 +322,8 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
   } catch (e) {
     throw new UserError(`${(e as Error).message} (leave out --variant to choose one automatically)`);
   }
-  const target = (await variantParams(key)).target;
-  const { phi, verification, kernelSeconds, device } = target === 'wgsl'
-    ? await runWgslVariant(key, atoms, verts, params, region, o.verifyVertices ?? 200)
-    : target === 'gpujs'
-      ? await runGpujsVariant(key, atoms, verts, params, region, o.verifyVertices ?? 200)
-      : target === 'wasm'
-        ? await runWasmVariant(key, atoms, verts, params, region, o.verifyVertices ?? 200, threads)
-        : await runTsVariant(key, info.precision, atoms, verts, params, region, o.verifyVertices ?? 200, threads);
+  const target = String((await variantParams(key)).target);
+  const { phi, verification, kernelSeconds, device } = await runVariant(key, target, atoms, verts, params, region, o.verifyVertices ?? 200, threads);
   let minPhi = Infinity, maxPhi = -Infinity;
   for (let i = 0; i < verts.n; i++) {
     const x = phi[i]!;
@@ -437,7 +357,7 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
   return {
     molecule: name, vert: vertPath ?? (generated ? `generated ${generated.kind}` : 'given'), surface, pictures, output, phi,
     atoms: atoms.n, vertices: verts.n, A: params.A, aEstimated: o.fixA === undefined, region, params,
-    variant: key, variantSource: source, device: device ?? 'TypeScript (this process, one thread)', verification, minPhi, maxPhi,
+    variant: key, variantSource: source, device, verification, minPhi, maxPhi,
     kernelSeconds, totalSeconds: (performance.now() - t0) / 1000,
     pairsPerSecond: (atoms.n * verts.n) / Math.max(kernelSeconds, 1e-9),
   };
