@@ -5,12 +5,10 @@
 // Every variant is verified against the f64 reference before it is timed.
 import { variantParams } from '../runtime/variants.ts';
 import { waterBox, type MdSystem } from '../runtime/md/system.ts';
-import { MdProblem, type Precision } from '../runtime/md/problem.ts';
-import { loadTsModule } from '../runtime/variants.ts';
-import type { MdTsModule } from '../runtime/md/kernels.ts';
+import { MdProblem } from '../runtime/md/problem.ts';
+import { MD_TARGETS } from '../runtime/md/targets.ts';
 import { verifyVariant, settingsOf } from '../runtime/md/verify.ts';
 import { verificationCases } from '../runtime/md/cases.ts';
-import { prepareWgsl, runWgsl } from '../runtime/md/wgsl.ts';
 import { probeGpu } from '../runtime/backends/webgpu.ts';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -101,37 +99,26 @@ function keysFor(target: string, precision: string, shape: string): string[] {
   return ['mask.mask', 'mask.branch', 'branch.mask', 'branch.branch'].map((h) => `${base}.${h}`);
 }
 
-async function timeTs(key: string, problem: MdProblem, precision: Precision, reps: number): Promise<number[]> {
-  const mod = await loadTsModule<MdTsModule>(key);
-  const out = problem.outputs(precision);
-  const args = { ...problem.args(precision), ...out };
-  collect();
-  mod.kernel(args); // warm-up: JIT compilation
-  mod.kernel(args);
-  const times: number[] = [];
-  for (let r = 0; r < reps; r++) {
-    out.f.fill(0);
-    const t0 = performance.now();
-    mod.kernel(args);
-    times.push((performance.now() - t0) / 1000);
-  }
-  return times;
-}
-
-async function timeWgsl(key: string, problem: MdProblem, reps: number): Promise<number[]> {
-  const prep = await prepareWgsl(key, problem);
+/**
+ * Time one variant on its target's runner (runtime/md/targets.ts): two warm-up calls (JIT;
+ * WGSL: the pipeline and first dispatch), then `reps` timed ones (each zeroes the outputs and
+ * makes one kernel call; WGSL: one dispatch, waited for).
+ */
+async function timeVariant(key: string, target: string, problem: MdProblem, reps: number): Promise<number[]> {
+  const prep = await MD_TARGETS.get(target, 'bench md-nonbonded').prepare(key, problem);
   try {
     collect();
-    await prep.dispatch();
+    await prep.run(); // warm-up: JIT compilation
+    await prep.run();
     const times: number[] = [];
     for (let r = 0; r < reps; r++) {
       const t0 = performance.now();
-      await prep.dispatch();
+      await prep.run();
       times.push((performance.now() - t0) / 1000);
     }
     return times;
   } finally {
-    prep.destroy();
+    await prep.dispose();
   }
 }
 
@@ -164,12 +151,11 @@ export async function benchMdNonbonded(o: BenchOptions): Promise<BenchRow[]> {
       const precisions = target === 'wgsl' ? ['f32'] : o.precisions;
       for (const precision of precisions) {
         for (const key of keysFor(target, precision, shape)) {
-          const run = target === 'wgsl' ? runWgsl : undefined;
           for (const c of cases) {
-            const dev = await verifyVariant(key, c, run);
+            const dev = await verifyVariant(key, c);
             if (!dev.ok) throw new Error(`${key} failed verification on ${c.name}: ${dev.detail}`);
           }
-          const times = target === 'wgsl' ? await timeWgsl(key, problem, o.reps) : await timeTs(key, problem, precision as Precision, o.reps);
+          const times = await timeVariant(key, target, problem, o.reps);
           const best = fastest(times);
           rows.push({
             key,

@@ -20,7 +20,7 @@
 // packed in, forces out, inside the timed region), on 1 to `cores` threads: the thread count is
 // tuned with the variant (the search, single-threaded, is the same for every count).
 import { keyTarget } from '../keys.ts';
-import { loadTsModule, variantParams } from '../variants.ts';
+import { variantParams } from '../variants.ts';
 import { inGpujsModes, sameSemantics } from '../tune/semantic.ts';
 import type { Device } from '../tune/devices.ts';
 import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions, RunOptions } from '../tune/family.ts';
@@ -110,8 +110,9 @@ export const family: TuningFamily = {
   },
 
   async load(key: string): Promise<unknown> {
-    if (targetOf(key) === 'wasm') return (await import('./wasm.ts')).loadWasmKernel(key);
-    return targetOf(key) === 'ts' ? loadTsModule(key) : undefined;
+    // the variant behind the TS kernel interface, for the targets the engine runs (ts, wasm)
+    const { MD_TARGETS } = await import('./targets.ts');
+    return MD_TARGETS.get(targetOf(key), 'loadTuned').kernel?.(key);
   },
 
   verifyKey: (key: string) => family.verify(key, undefined as never, ''),
@@ -122,7 +123,7 @@ export const family: TuningFamily = {
     const { verifyVariant } = await import('./verify.ts');
     const { verificationCases } = await import('./cases.ts');
     casesCache ??= Promise.resolve(verificationCases('quick'));
-    // the runner of the key's target (runTs, runWgsl, runWasm, runGpujs)
+    // the runner of the key's target (runtime/md/targets.ts)
     const run = await (await import('./verify.ts')).runnerFor(key);
     let worst = 0;
     for (const c of await casesCache) {
@@ -133,7 +134,7 @@ export const family: TuningFamily = {
     return { ok: true, error: worst };
   },
 
-  async prepare(device: Device, problem: string): Promise<PreparedProblem> {
+  async prepare(_device: Device, problem: string): Promise<PreparedProblem> {
     const s = specOf(problem);
     const { MdProblem } = await import('./problem.ts');
     const { mdShape } = await import('./kernels.ts');
@@ -163,87 +164,52 @@ export const family: TuningFamily = {
       }
       return { ...p, shape: sh };
     };
-    // gpu.js keys (any device): the kernel compiled on the first run (the warm-up), then timed
-    // with its host-side packing and reduction, as the engine would call it
-    let gpujs: { key: string; kernel: import('./gpujs.ts').MdGpujsKernel; run: () => Promise<number> } | undefined;
-    const runGpujs = async (key: string): Promise<number> => {
-      if (gpujs?.key !== key) {
-        gpujs?.kernel.destroy();
-        gpujs = undefined;
-        const { problem: pr, searchMs } = await problemFor(key);
-        const kernel = await (await import('./gpujs.ts')).loadGpujsKernel(key);
-        const out = pr.outputs('f32');
-        const args = { ...pr.args('f32'), ...out };
-        gpujs = {
-          key,
-          kernel,
-          run: async () => {
-            out.f.fill(0);
-            const t0 = performance.now();
-            await kernel.run(args);
-            return performance.now() - t0 + searchMs / s.nstlist;
-          },
-        };
-      }
-      return gpujs.run();
+    // Keys the engine runs (ts, wasm: their runner has the TS kernel interface): one force call
+    // as the engine makes it (NonbondedForce.compute: positions packed in, the kernel on this
+    // thread or split over worker threads, forces out). Any other key (WGSL, gpu.js) on its
+    // target's runner (runtime/md/targets.ts) over the problem of its shape: WGSL one dispatch,
+    // gpu.js compiled on the first run (the warm-up), then timed with its host-side packing and
+    // reduction, as the engine would call it.
+    const { MD_TARGETS } = await import('./targets.ts');
+    const f = new Float64Array(sys.x.length);
+    let engine: { id: string; force: Awaited<ReturnType<typeof import('./forces.ts').NonbondedForce.create>>; searchMs: number } | undefined;
+    let prepared: { key: string; prep: import('./targets.ts').PreparedMd; searchMs: number } | undefined;
+    const release = async () => {
+      await engine?.force.close();
+      engine = undefined;
+      await prepared?.prep.dispose();
+      prepared = undefined;
     };
-    const disposeGpujs = () => {
-      gpujs?.kernel.destroy();
-      gpujs = undefined;
-    };
-    if (device.target === 'ts') {
-      // TS and wasm keys: one force call as the engine makes it (NonbondedForce.compute: positions
-      // packed in, the kernel on this thread or split over worker threads, forces out)
-      const { NonbondedForce } = await import('./forces.ts');
-      const { siblingKey } = await import('../variants.ts');
-      const f = new Float64Array(sys.x.length);
-      let current: { id: string; force: Awaited<ReturnType<typeof NonbondedForce.create>>; searchMs: number } | undefined;
-      const close = async () => {
-        await current?.force.close();
-        current = undefined;
-      };
-      return {
-        async run(key: string, o: RunOptions = {}) {
-          if (targetOf(key) === 'gpujs') return runGpujs(key);
+    return {
+      async run(key: string, o: RunOptions = {}) {
+        const runner = MD_TARGETS.get(targetOf(key), 'tuning');
+        if (runner.kernel) {
           const threads = o.threads ?? 1;
-          if (current?.id !== `${key}@${threads}`) {
-            await close();
+          if (engine?.id !== `${key}@${threads}`) {
+            await release();
+            const { NonbondedForce } = await import('./forces.ts');
+            const { siblingKey } = await import('../variants.ts');
             const { searchMs } = await problemFor(key);
             const keyE = await siblingKey(key, { output: 'fev' });
             const force = await NonbondedForce.create({ topology: sys, settings, rlist: s.rlist, keyF: key, keyE, threads });
             force.rebuild(sys.x);
-            current = { id: `${key}@${threads}`, force, searchMs };
+            engine = { id: `${key}@${threads}`, force, searchMs };
           }
           const t0 = performance.now();
-          current.force.compute(sys.x, f, false);
-          return performance.now() - t0 + current.searchMs / s.nstlist;
-        },
-        async dispose() {
-          disposeGpujs();
-          await close();
-          problems.clear();
-        },
-      };
-    }
-    const { prepareWgsl } = await import('./wgsl.ts');
-    let current: { key: string; prep: Awaited<ReturnType<typeof prepareWgsl>>; searchMs: number } | undefined;
-    return {
-      async run(key: string) {
-        if (targetOf(key) === 'gpujs') return runGpujs(key);
-        if (current?.key !== key) {
-          current?.prep.destroy();
-          current = undefined;
+          engine.force.compute(sys.x, f, false);
+          return performance.now() - t0 + engine.searchMs / s.nstlist;
+        }
+        if (prepared?.key !== key) {
+          await release();
           const { problem: pr, searchMs } = await problemFor(key);
-          current = { key, prep: await prepareWgsl(key, pr), searchMs };
+          prepared = { key, prep: await runner.prepare(key, pr), searchMs };
         }
         const t0 = performance.now();
-        await current.prep.dispatch();
-        return performance.now() - t0 + current.searchMs / s.nstlist;
+        await prepared.prep.run();
+        return performance.now() - t0 + prepared.searchMs / s.nstlist;
       },
-      dispose() {
-        disposeGpujs();
-        current?.prep.destroy();
-        current = undefined;
+      async dispose() {
+        await release();
         problems.clear();
       },
     };

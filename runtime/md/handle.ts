@@ -114,9 +114,10 @@ export function mdHandle(s: Session): MdHandle {
       const fam = (await tuningFamily('md-nonbonded'))!;
       await s.verifyOnce(key, async () => fam.verifyKey!(key));
       const { problemFor } = await import('./kernels.ts');
-      const { runnerFor } = await import('./verify.ts');
+      const { runMdKey } = await import('./targets.ts');
       const problem = await problemFor(key, system, settings, rlist);
-      const res = await (await runnerFor(key))(key, problem);
+      // the runner of the key's target (runtime/md/targets.ts)
+      const res = await runMdKey(key, problem, 'md.forces');
       return { ...res, key, target, threads: 1, source: pick.source };
     },
 

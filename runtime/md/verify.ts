@@ -4,7 +4,8 @@ import { keyTarget } from '../keys.ts';
 import type { MdSystem } from './system.ts';
 import { reference, type ReferenceResult, type MdResult } from './reference.ts';
 import { MdProblem, type Precision } from './problem.ts';
-import { mdShape, runTs } from './kernels.ts';
+import { mdShape } from './kernels.ts';
+import { MD_TARGETS } from './targets.ts';
 import { variantParams } from '../variants.ts';
 import type { MdSettings, UserPotential } from './interaction.ts';
 import { userPotential } from './user-potential.ts';
@@ -110,19 +111,21 @@ export function cachedReference(sys: MdSystem, s: MdSettings): ReferenceResult {
 
 export type MdRunner = (key: string, problem: MdProblem) => Promise<MdResult>;
 
-/** The runner of a variant's target: runTs, runWgsl, runWasm or runGpujs. */
+/**
+ * The runner of a variant's target (runtime/md/targets.ts MD_TARGETS: TS, wasm, WGSL, gpu.js, or
+ * any other target with a runner there) as one function: prepare, run, read back, dispose.
+ */
 export async function runnerFor(key: string): Promise<MdRunner> {
-  const target = keyTarget(key);
-  switch (target) {
-    case 'wgsl':
-      return (await import('./wgsl.ts')).runWgsl;
-    case 'wasm':
-      return (await import('./wasm.ts')).runWasm;
-    case 'gpujs':
-      return (await import('./gpujs.ts')).runGpujs;
-    default:
-      return runTs;
-  }
+  const runner = MD_TARGETS.get(keyTarget(key), 'verification');
+  return async (k, problem) => {
+    const prep = await runner.prepare(k, problem);
+    try {
+      await prep.run();
+      return await prep.result();
+    } finally {
+      await prep.dispose();
+    }
+  };
 }
 
 /** Run a variant (through `run`; by default the runner of its target) on a case and compare with the reference. */
