@@ -33,6 +33,7 @@ import { runInNewContext } from 'node:vm';
 import { separable, type Dims } from '../runtime/bigdft/reference.ts';
 import { defaultVariants, defaultWasmVariants, filter } from '../runtime/bigdft/filters.ts';
 import { prepare3d, prepareParallel3d } from '../runtime/bigdft/apply.ts';
+import { CONV_TARGETS } from '../runtime/bigdft/targets.ts';
 import { randomValues, verifyConv } from '../runtime/bigdft/verify.ts';
 import { probeGpu, gpu } from '../runtime/backends/webgpu.ts';
 import { toShared } from '../runtime/parallel/pool.ts';
@@ -330,6 +331,7 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
     const precision = key.includes('.f32.') ? 'f32' : 'f64';
     let run: () => Float64Array | Float32Array | Promise<Float64Array | Float32Array>;
     let time: (() => Promise<void> | void) | undefined;
+    let read: (() => Promise<Float64Array | Float32Array>) | undefined;
     let cleanup = (): void => {};
     let checkError = 0;
     let checkTolerance = 0;
@@ -341,27 +343,18 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
       if (!v.ok) throw new Error(`${key} failed verification on ${v.dims.join('x')}: max error ${v.maxError.toExponential(3)} > ${v.tolerance.toExponential(3)}`);
       checkError = v.maxError;
       checkTolerance = v.tolerance;
-      if (wgsl) {
-        const { prepareWgsl3d } = await import('../runtime/bigdft/wgsl.ts');
-        const pre = await prepareWgsl3d(key, dims);
-        pre.upload(x32);
-        time = () => pre.dispatch();
-        run = async () => {
-          await pre.dispatch();
-          return pre.result();
-        };
-        cleanup = () => pre.destroy();
-      } else if (gpujs) {
-        // f32 storage and (except mode cpu) f32 arithmetic; the first run compiles the kernels
-        const { prepareGpujs3d } = await import('../runtime/bigdft/gpujs.ts');
-        const pre = await prepareGpujs3d(key, dims);
-        run = () => pre.run(x32);
-        cleanup = () => pre.destroy();
-      } else {
-        const pre = await prepare3d(key, dims);
-        const input = precision === 'f32' ? x32 : x;
-        run = () => pre.run(input);
-      }
+      // the runner of the key's target (runtime/bigdft/targets.ts): the input uploaded once, each
+      // timed run one application (WGSL: the three dispatches and the wait; gpu.js with its
+      // transfers, the first run compiling the kernels), read back after
+      const pre = await CONV_TARGETS.get(targetOfKey(key), 'bench bigdft').prepare(key, dims);
+      pre.upload(precision === 'f32' ? x32 : x);
+      time = () => pre.run();
+      read = () => pre.result();
+      run = async () => {
+        await pre.run();
+        return pre.result();
+      };
+      cleanup = () => void pre.dispose();
     }
     collect();
     let out: Float64Array | Float32Array = ref;
@@ -376,7 +369,7 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
       else out = await run();
       best = Math.min(best, performance.now() - s);
     }
-    if (time) out = await run();
+    if (read) out = await read();
     cleanup();
     const relError = maxRelError(out, ref);
     rows.push({ rung, key, precision, target: key === NAIVE_KEY ? 'reference' : targetOfKey(key), ms: best, gflops: flops / (best * 1e6), vsC: cMs !== undefined ? cMs / best : undefined, checkError, checkTolerance, relError });

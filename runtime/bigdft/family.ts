@@ -90,7 +90,7 @@ export const family: TuningFamily = {
 
   async prepare(_device: Device, problem: string): Promise<PreparedProblem> {
     const { dims } = problemSpec(problem);
-    const { prepare3d } = await import('./apply.ts');
+    const { CONV_TARGETS } = await import('./targets.ts');
     const n = dims[0] * dims[1] * dims[2];
     let s = 12345;
     const x = Float64Array.from({ length: n }, () => {
@@ -100,46 +100,36 @@ export const family: TuningFamily = {
     // the input in the problem's precision (an f32 variant's run takes f32 arrays)
     const xin = problemSpec(problem).precision === 'f32' ? Float32Array.from(x) : x;
     const pools = new PoolsByThreads();
-    let cur: { id: string; run: (x: Float64Array | Float32Array) => unknown; destroy?: () => void } | undefined;
+    let cur: { id: string; run: (x: Float64Array | Float32Array) => Promise<unknown>; destroy: () => void | Promise<void> } | undefined;
     return {
       async run(key: string, o: RunOptions = {}) {
         const threads = o.threads ?? 1;
         const id = `${key}@${threads}`;
         if (cur?.id !== id) {
-          cur?.destroy?.();
+          await cur?.destroy();
           cur = undefined;
-          if (keyTarget(key) === 'wgsl') {
-            // one 3-D application: upload, three dispatches, read-back (as the workload sees it)
-            const p = await (await import('./wgsl.ts')).prepareWgsl3d(key, dims, { h: [H, H, H] });
-            cur = {
-              id,
-              run: async (v) => {
-                p.upload(v as Float32Array);
-                await p.dispatch();
-                return p.result();
-              },
-              destroy: () => p.destroy(),
-            };
-          } else if (keyTarget(key) === 'gpujs') {
-            // compiled on the first run (the warm-up); timed with the transfers, as the workload sees it
-            const p = await (await import('./gpujs.ts')).prepareGpujs3d(key, dims, { h: [H, H, H] });
-            cur = { id, run: (v) => p.run(v), destroy: () => p.destroy() };
-          } else if (threads > 1) {
-            // each pass's lines split over the pool's workers (TS and wasm alike)
-            const { prepareParallel3d } = await import('./apply.ts');
-            const p = await prepareParallel3d(key, dims, await pools.get(threads), { h: [H, H, H] });
-            cur = { id, run: p.run as (x: Float64Array | Float32Array) => unknown, destroy: () => void p.release?.() };
-          } else {
-            const p = await prepare3d(key, dims, { h: [H, H, H] });
-            cur = { id, run: p.run as (x: Float64Array | Float32Array) => unknown };
-          }
+          // the runner of the key's target (runtime/bigdft/targets.ts), timed as the workload sees
+          // one application: WGSL upload, three dispatches and read-back; gpu.js compiled on the
+          // first run (the warm-up), with its transfers; TS and wasm with each pass's lines split
+          // over the pool's workers when threads > 1
+          const pool = threads > 1 ? await pools.get(threads) : undefined;
+          const p = await CONV_TARGETS.get(keyTarget(key), 'tuning').prepare(key, dims, { h: [H, H, H], ...(pool ? { pool } : {}) });
+          cur = {
+            id,
+            run: async (v) => {
+              p.upload(v);
+              await p.run();
+              return p.result();
+            },
+            destroy: () => p.dispose(),
+          };
         }
         const t0 = performance.now();
         await cur.run(xin);
         return performance.now() - t0;
       },
       async dispose() {
-        cur?.destroy?.();
+        await cur?.destroy();
         cur = undefined;
         await pools.close();
       },

@@ -19,7 +19,8 @@
 // iteration applies H once, reports the energies (through `log`, silent by default) and then
 // takes one steepest-descent step psi <- psi - tau (H psi - <psi|H psi> psi),
 // renormalized, so the energies go down from one iteration to the next.
-import { prepare3d, prepareParallel3d, ConvInputError, type Prepared3d } from './apply.ts';
+import { ConvInputError } from './conv.ts';
+import { CONV_TARGETS } from './targets.ts';
 import { Pool, withPool, parseThreads, sharedArray, ThreadCountError } from '../parallel/pool.ts';
 import type { Dims } from './reference.ts';
 import { checkWorkloadKey, verifyBigdftVariant, type VerificationResult } from './verify.ts';
@@ -183,40 +184,29 @@ function finiteArray(name: string, x: ArrayLike<number>, n: number, dims: Dims):
   return y;
 }
 
-/** A variant bound to the workload's grid: TypeScript (synchronous) or WGSL (through the queue). */
+/** A variant bound to the workload's grid on its target's runner: one application per run. */
 interface Runner {
   key: string;
-  run(x: Real): Real | Promise<Real>;
+  run(x: Real): Promise<Real>;
 }
 
-/** Load a variant (TypeScript of any algorithm, or WGSL) for the grid, after checkWorkloadKey; TypeScript on the pool when there is one. */
+/**
+ * Bind a variant to the grid, after checkWorkloadKey, on its target's runner
+ * (runtime/bigdft/targets.ts): TypeScript and wasm on the pool when there is one (WGSL and gpu.js
+ * do not use it); each run uploads x, applies the filter and reads the result back.
+ */
 async function prepareChecked(key: string, want: FilterName, precision: Precision, dims: Dims, h: number, pool?: Pool): Promise<Runner> {
   const p = await checkWorkloadKey(key, want, precision);
   try {
-    if (p.target === 'wgsl') {
-      const { prepareWgsl3d } = await import('./wgsl.ts');
-      const pre = await prepareWgsl3d(key, dims, { h: [h, h, h] });
-      return {
-        key,
-        async run(x: Real) {
-          pre.upload(x);
-          await pre.dispatch();
-          return pre.result();
-        },
-      };
-    }
-    if (p.target === 'gpujs') {
-      // gpu.js (f32) in the variant's mode; the pool, if any, is not used by it
-      const { prepareGpujs3d } = await import('./gpujs.ts');
-      const pre = await prepareGpujs3d(key, dims, { h: [h, h, h] });
-      return { key, run: (x: Real) => pre.run(x as Float32Array) };
-    }
-    if (pool) {
-      const par = await prepareParallel3d(key, dims, pool, { h: [h, h, h] });
-      return { key, run: (x: Real) => par.run(x) };
-    }
-    const pre: Prepared3d = await prepare3d(key, dims, { h: [h, h, h] });
-    return { key, run: (x: Real) => pre.run(x) };
+    const pre = await CONV_TARGETS.get(String(p.target), 'run bigdft').prepare(key, dims, { h: [h, h, h], ...(pool ? { pool } : {}) });
+    return {
+      key,
+      async run(x: Real) {
+        pre.upload(x);
+        await pre.run();
+        return pre.result();
+      },
+    };
   } catch (e) {
     if (e instanceof ConvInputError || e instanceof UnknownVariantError || e instanceof NoAdapterError || e instanceof GpujsModeError) throw new UserError((e as Error).message);
     throw e;

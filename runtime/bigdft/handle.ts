@@ -2,7 +2,7 @@
 // (H psi = T psi + MF^T (V . MF psi)), each filter with its tuned winner on whatever target it
 // is, every variant verified once per session by the family's gate (runtime/bigdft/verify.ts).
 import { ApiInputError, finiteArray, finiteNumber, integer, oneOf, options, show } from '../args.ts';
-import type { Choice, Session, Target } from '../session.ts';
+import type { Choice, Session } from '../session.ts';
 import { targetOfKey } from '../session.ts';
 import type { FilterName } from './filters.ts';
 import type { Boundary, Dims } from './reference.ts';
@@ -63,12 +63,6 @@ function checkDims(name: string, dims: unknown): Dims {
   return dims.map((n, i) => integer(`${name}[${i}]`, n, 1, 4096)) as unknown as Dims;
 }
 
-async function run(target: Target, key: string, x: ArrayLike<number>, dims: Dims, h: Dims, threads: number): Promise<Float64Array> {
-  if (target === 'gpujs') return (await import('./gpujs.ts')).applyGpujs3d(key, x, dims, { h });
-  // apply3d serves ts, wasm and wgsl variants (runtime/bigdft/apply.ts)
-  return (await import('./apply.ts')).apply3d(key, x, dims[0], dims[1], dims[2], { h, threads });
-}
-
 /** The variant for one filter: given, tuned (its boundary sibling), or the default of an allowed target. */
 async function choose(s: Session, filter: FilterName, o: Partial<BigdftApplyOptions>, where: string): Promise<Choice> {
   const precision = o.precision === undefined ? 'f64' : oneOf(`${where}.precision`, o.precision, PRECISIONS);
@@ -115,7 +109,9 @@ async function applyOne(s: Session, filter: FilterName, x: ArrayLike<number>, di
     const r = await verifyConv(choice.key, { h });
     return { ok: r.ok, detail: `max error ${r.maxError.toExponential(2)} > tolerance ${r.tolerance.toExponential(2)} on ${r.dims.join('x')}` };
   });
-  const y = await run(choice.target, choice.key, x, dims, [h, h, h], choice.threads);
+  // apply3d runs the key on its target's runner (runtime/bigdft/targets.ts)
+  const { apply3d } = await import('./apply.ts');
+  const y = await apply3d(choice.key, x, dims[0], dims[1], dims[2], { h: [h, h, h], threads: choice.threads });
   return { ...choice, y };
 }
 

@@ -1,11 +1,12 @@
 // Verification of bigdft-conv variants before use: any variant (TypeScript of any algorithm,
-// WGSL, or WebAssembly SIMD) against the plain f64 separable reference of its filter and boundary on a small odd
+// WebAssembly SIMD, WGSL, gpu.js: its target's runner, runtime/bigdft/targets.ts) against the plain f64 separable reference of its filter and boundary on a small odd
 // grid, within a bound derived from the precision and the filter's gain.
 import { variantParams, UnknownVariantError } from '../variants.ts';
 import { UserError } from '../errors.ts';
 import { NoAdapterError } from '../backends/webgpu.ts';
 import { filter, type FilterName } from './filters.ts';
-import { prepare3d, kineticScale, ConvInputError } from './apply.ts';
+import { kineticScale, ConvInputError } from './conv.ts';
+import { CONV_TARGETS } from './targets.ts';
 import { separable, type Boundary, type Dims } from './reference.ts';
 
 /** Small odd grids of the checks: the 16-tap magic filters, the 29-tap kinetic filter. */
@@ -67,30 +68,15 @@ export async function verifyConv(key: string, o: { h?: number; dims?: Dims; wasm
   const x = randomValues(n, 2024);
   const f32 = p.precision === 'f32';
   const xin = f32 ? Float32Array.from(x) : Float64Array.from(x);
+  // the runner of the key's target (runtime/bigdft/targets.ts)
+  const pre = await CONV_TARGETS.get(String(p.target), 'verification').prepare(key, dims, { h: hd, wasmBytes: o.wasmBytes, gpujsSource: o.gpujsSource });
   let got: ArrayLike<number>;
-  if (p.target === 'wgsl') {
-    const { prepareWgsl3d } = await import('./wgsl.ts');
-    const pre = await prepareWgsl3d(key, dims, { h: hd });
-    try {
-      pre.upload(xin);
-      await pre.dispatch();
-      got = await pre.result();
-    } finally {
-      pre.destroy();
-    }
-  } else if (p.target === 'gpujs') {
-    const { prepareGpujs3d } = await import('./gpujs.ts');
-    const pre = await prepareGpujs3d(key, dims, { h: hd, source: o.gpujsSource });
-    try {
-      got = await pre.run(xin);
-    } finally {
-      pre.destroy();
-    }
-  } else if (p.target === 'wasm' && o.wasmBytes) {
-    const { prepareWasm3d } = await import('./wasm.ts');
-    got = await (await prepareWasm3d(key, dims, { scale: kineticScale(hd), bytes: o.wasmBytes })).run(xin);
-  } else {
-    got = (await prepare3d(key, dims, { h: hd })).run(xin);
+  try {
+    pre.upload(xin);
+    await pre.run();
+    got = await pre.result();
+  } finally {
+    await pre.dispose();
   }
   const scale = kineticScale(hd);
   const ref = separable(name, Float64Array.from(xin), dims, scale, boundary);
