@@ -69,7 +69,7 @@ describe('kernforge run md', () => {
   it('stops a blown-up run with a message and keeps the last good frame, not a final one', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kf-md-'));
     const conf = join(dir, 'final.gro');
-    const r = cli('--cells', '4', '--dt', '0.05', '--t0', '3', '--steps', '200', '--thermo', '1', '-c', conf);
+    const r = cli('--cells', '4', '--dt', '0.05', '--force-dt', '--t0', '3', '--steps', '200', '--thermo', '1', '-c', conf);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/kernforge: error: step \d+: .*blew up/);
     expect(existsSync(conf)).toBe(false);

@@ -19,7 +19,8 @@ export function registerMd(run: Command): void {
     .option('--density <rho>', 'LJ: reduced density', '0.8442')
     .option('--t0 <T>', 'LJ: initial temperature', '1.44')
     .option('--steps <n>', 'MD steps', '100')
-    .option('--dt <dt>', 'time step (LJ default 0.005 tau; water 0.002 ps)')
+    .option('--dt <dt>', 'time step (LJ default 0.005 tau, at most 0.01; water 0.002 ps, at most 0.005)')
+    .option('--force-dt', 'run a time step beyond the stable limit anyway (the run-time checks still stop a run that goes wrong)')
     .option('--nstlist <n>', 'steps between pair searches (LJ 20, water 10)')
     .option('--rc <r>', 'cut-off (LJ 2.5 sigma, water 1.0 nm)')
     .option('--rb <r>', 'Verlet buffer: rlist = rc + rb (LJ default: MiniMD skin 0.3)')
@@ -51,6 +52,7 @@ export function registerMd(run: Command): void {
         t0: int(o.t0!),
         steps: int(o.steps!),
         dt: int(o.dt!),
+        forceDt: Boolean(o.forceDt),
         nstlist: int(o.nstlist!),
         rc: int(o.rc!),
         rb: int(o.rb!),

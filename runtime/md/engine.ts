@@ -1,11 +1,15 @@
 // The MD loop: velocity Verlet or leap-frog, optional rigid-water constraints and thermostat,
 // non-bonded forces from generated kernels with the pair list rebuilt every nstlist steps,
 // thermodynamic output, trajectory frames, timers, and a blow-up guard that keeps the last good
-// frame. Positions are kept unwrapped (molecules stay whole); the pair search wraps internally.
+// frame: forces and positions every step, and the sanity checks of runtime/md/sanity.ts (how far
+// atoms move between pair searches, jumps of the conserved energy and the temperature between
+// thermo samples). Positions are kept unwrapped (molecules stay whole); the pair search wraps
+// internally.
 import { NonbondedForce, type SearchOptions } from './forces.ts';
 import type { MdSettings } from './interaction.ts';
 import type { MdSystem } from './system.ts';
 import { MdBlowUpError, MdInputError } from './errors.ts';
+import { RunChecks, type MdSanity } from './sanity.ts';
 
 /** kB in kJ mol^-1 K^-1 (GROMACS units); LJ units use 1. */
 export const KB_GROMACS = 0.0083144626;
@@ -69,6 +73,11 @@ export interface MdRun {
   maxForce?: number;
   /** Threads for the non-bonded kernels (default 1). Call MdEngine.close() when done. */
   threads?: number;
+  /**
+   * The run-time sanity checks (runtime/md/sanity.ts RunChecks): on by default, with these
+   * options; false turns them off (the force and position guard stays).
+   */
+  sanity?: MdSanity | false;
 }
 
 export interface MdCallbacks {
@@ -211,18 +220,31 @@ export class MdEngine {
     for (let i = 0; i < 3 * n; i++) halfDtIm3[i] = 0.5 * dt * invMass[Math.floor(i / 3)]!;
     const cvir = new Float64Array(9);
     const lastGood = { step: step0, x: Float64Array.from(x), v: Float64Array.from(v) };
+    const checks = run.sanity === false ? undefined : new RunChecks({ n, rlist: run.rlist, rc: run.settings.rc, nstlist, kB: this.kB, units: run.units, sanity: run.sanity });
+    // The frame of the last thermo sample that passed the checks: what a failed sample falls back to.
+    const sampleGood = { step: step0, x: Float64Array.from(x), v: Float64Array.from(v) };
+    /** Report a thermo row, then check it against the previous one; `xs`, `vs`: the frame of its step. */
+    const emit = (row: ThermoRow, xs: Float64Array, vs: Float64Array): void => {
+      thermoRows.push(row);
+      cb.onThermo?.(row);
+      if (!checks) return;
+      const bad = checks.sample(row);
+      if (bad) throw new MdBlowUp(bad, sampleGood);
+      sampleGood.step = row.step;
+      sampleGood.x.set(xs);
+      sampleGood.v.set(vs);
+    };
     const isEnergyStep = (s: number): boolean => s === step0 || s === step0 + nsteps || (nste > 0 && s % nste === 0);
 
     // Forces at the start.
     nb.rebuild(x);
+    checks?.listBuilt(step0, x);
     let e = nb.compute(x, f, true)!;
     this.guard(step0, x, lastGood);
     // Leap-frog: v holds v(t - dt/2); thermo at t uses the average of the two half-step kinetic energies.
     let ekinHalfOld = this.kinetic(v);
     if (run.integrator === 'vv') {
-      const row = this.thermo(step0, v, this.kinetic(v), e, cvir);
-      thermoRows.push(row);
-      cb.onThermo?.(row);
+      emit(this.thermo(step0, v, this.kinetic(v), e, cvir), x, v);
     }
     for (let s = step0; s < step0 + nsteps; s++) {
       const t0 = performance.now();
@@ -244,15 +266,21 @@ export class MdEngine {
         if (isEnergyStep(s)) {
           // Thermo of step s: kinetic energy as the average of the half steps around it.
           const ekin = 0.5 * (ekinHalfOld + this.kinetic(v));
-          const row = this.thermo(s, v, ekin, e, cvir);
-          thermoRows.push(row);
-          cb.onThermo?.(row);
+          // lastGood holds the frame of step s (kept at the end of the step before, an energy step).
+          emit(this.thermo(s, v, ekin, e, cvir), lastGood.x, lastGood.v);
         }
         ekinHalfOld = this.kinetic(v);
       }
       const t1 = performance.now();
       timers.integrate += t1 - t0;
-      if ((next - step0) % nstlist === 0) nb.rebuild(x);
+      if ((next - step0) % nstlist === 0) {
+        nb.rebuild(x);
+        checks?.listBuilt(next, x);
+      } else if (checks) {
+        // The list of the last search is used once more: no atom may have moved too far since.
+        const bad = checks.displacement(next, x);
+        if (bad) throw new MdBlowUp(bad, lastGood);
+      }
       const energies = isEnergyStep(next);
       const r = nb.compute(x, f, energies);
       if (r) e = r;
@@ -268,11 +296,7 @@ export class MdEngine {
           for (let i = 0; i < 3 * n; i++) v[i]! *= lambda;
           this.thermostatEnergy += (1 - lambda * lambda) * ek;
         }
-        if (energies) {
-          const row = this.thermo(next, v, this.kinetic(v), e, cvir);
-          thermoRows.push(row);
-          cb.onThermo?.(row);
-        }
+        if (energies) emit(this.thermo(next, v, this.kinetic(v), e, cvir), x, v);
       }
       const t3 = performance.now();
       timers.integrate += t3 - t2;
@@ -295,9 +319,7 @@ export class MdEngine {
         for (let i = 0; i < 3 * n; i++) xNext[i]! += dt * vNext[i]!;
         run.constraints.positions(x, xNext, vNext, 1 / dt, cvir);
       }
-      const row = this.thermo(step0 + nsteps, v, 0.5 * (ekin0 + this.kinetic(vNext)), e, cvir);
-      thermoRows.push(row);
-      cb.onThermo?.(row);
+      emit(this.thermo(step0 + nsteps, v, 0.5 * (ekin0 + this.kinetic(vNext)), e, cvir), lastGood.x, lastGood.v);
     }
     timers.search = nb.timers.search;
     timers.kernel = nb.timers.kernel;

@@ -1,6 +1,7 @@
 // Building an MD run from user options: the MiniMD LJ fluid or SPC/E water from a .gro file (or a
 // saved state), the variant pair (force-only and energy) for a cluster shape and precision, the
-// Verlet buffer (given, or estimated from a drift tolerance), SETTLE and the thermostat.
+// Verlet buffer (given, or estimated from a drift tolerance), SETTLE and the thermostat. The time
+// step and a state file are checked here before anything runs (runtime/md/sanity.ts).
 import { keyTarget } from '../keys.ts';
 import { platform } from '../platform.ts';
 import { ljFluid } from './ljfluid.ts';
@@ -14,6 +15,7 @@ import { rng, type MdSystem } from './system.ts';
 import { cellOrder, parseOrdering, ORDERINGS } from './orderings.ts';
 import { KB_GROMACS, type Constraints, type MdRun, type Thermostat } from './engine.ts';
 import { MdInputError } from './errors.ts';
+import { checkState, checkStateVelocities, checkTimeStep } from './sanity.ts';
 import { siblingKey, variantParams } from '../variants.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 
@@ -53,6 +55,12 @@ export interface MdOptions {
   threads?: number | string;
   /** The tuned artefact to take the variant from (default: $KERNFORGE_TUNED, else ./kernforge-tuned.json); false: the documented default. */
   tuned?: string | false;
+  /**
+   * Run a time step longer than the stable limit (LJ 0.01 tau, less above T 2.8; water 0.005 ps;
+   * runtime/md/sanity.ts timeStepLimit) instead of refusing it (`--force-dt`). The run-time checks
+   * still stop a run that goes wrong.
+   */
+  forceDt?: boolean;
 }
 
 /** Saved run state: enough to continue exactly (JSON keeps doubles exact). */
@@ -92,15 +100,27 @@ function checkNumber(name: string, v: number | undefined, ok: (x: number) => boo
 }
 
 function readState(path: string): MdState {
-  let s: MdState;
+  let text: string;
   try {
-    s = JSON.parse(platform().readText(path)) as MdState;
+    text = platform().readText(path);
+  } catch (e) {
+    throw new MdInputError(`cannot read ${path}: ${(e as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
   } catch (e) {
     throw new MdInputError(`${path}: not a kernforge state file (${(e as Error).message})`);
   }
-  if (s?.format !== 'kernforge-md-state' || s.version !== 1) throw new MdInputError(`${path}: not a kernforge state file (format/version missing)`);
-  if (!Array.isArray(s.x) || s.x.length !== s.v?.length || s.x.length % 3 !== 0) throw new MdInputError(`${path}: positions and velocities missing or of different lengths`);
-  return s;
+  // Every field, with the .gro reader's kind of message: file, field, what is allowed.
+  return checkState(raw, path);
+}
+
+/** Kinetic temperature 2 Ekin / (ndof kB). */
+function kineticTemperature(v: Float64Array, mass: Float64Array, ndof: number, kB: number): number {
+  let s = 0;
+  for (let a = 0; a < mass.length; a++) s += mass[a]! * (v[3 * a]! ** 2 + v[3 * a + 1]! ** 2 + v[3 * a + 2]! ** 2);
+  return ndof > 0 ? s / (ndof * kB) : 0;
 }
 
 /**
@@ -126,6 +146,9 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
   checkNumber('verlet-tolerance', o.verletTolerance, (x) => x > 0, 'a positive drift tolerance');
   checkNumber('ref-t', o.refT, (x) => x >= 0, 'a temperature >= 0');
   checkNumber('tau-t', o.tauT, (x) => x > 0, 'a positive coupling time');
+  if (state && o.dt !== undefined && o.dt !== state.dt) {
+    throw new MdInputError(`--dt ${o.dt} with --continue ${o.state}: the state's time step is ${state.dt} and its steps and times go on with it (allowed: leave out --dt, or --dt ${state.dt})`);
+  }
   const dt = state?.dt ?? o.dt ?? d.dt;
   const nstlist = o.nstlist ?? d.nstlist;
   const rc = o.rc ?? d.rc;
@@ -153,7 +176,10 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     if (!file && !state) throw new MdInputError('the water system needs --gro <file.gro> (SPC/E water) or --continue <state.json>');
     let frame;
     if (state) {
-      frame = { title: 'state', atoms: state.names ?? [], x: Float64Array.from(state.x), box: state.box };
+      // Positions in a state are unwrapped; the topology checks (molecules, O-H distances, minimum
+      // image) see them wrapped into the box. The run starts from the exact ones (below).
+      const xw = Float64Array.from(state.x, (c, i) => c - state.box[i % 3]! * Math.floor(c / state.box[i % 3]!));
+      frame = { title: 'state', atoms: state.names ?? [], x: xw, box: state.box };
     } else {
       let text: string;
       try {
@@ -163,7 +189,8 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
       }
       frame = readGro(text, file);
     }
-    const w = waterSystemFromGro(frame, file ?? o.state);
+    const place = state ? { at: (i: number) => `${o.state}: atom ${i + 1} (names[${i}])`, ref: (i: number) => `atom ${i + 1}` } : undefined;
+    const w = waterSystemFromGro(frame, file ?? o.state, place);
     topology = w.sys;
     mass = w.mass;
     names = w.names;
@@ -183,12 +210,29 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
   let step0 = 0;
   let thermostatEnergy = 0;
   if (state) {
-    if (state.x.length !== 3 * mass.length) throw new MdInputError(`${o.state}: ${state.x.length / 3} atoms, the system has ${mass.length}`);
+    if (state.x.length !== 3 * mass.length) {
+      throw new MdInputError(
+        kind === 'lj'
+          ? `${o.state}: x holds ${state.x.length / 3} atoms (allowed for the LJ fluid: 4 n^3 atoms for n fcc cells per edge, such as 32, 108, 256, 500)`
+          : `${o.state}: ${state.x.length / 3} atoms, the system has ${mass.length}`,
+      );
+    }
     x = Float64Array.from(state.x);
     v = Float64Array.from(state.v);
     topology = { ...topology, box: state.box, x };
     step0 = state.step;
     thermostatEnergy = state.thermostatEnergy;
+    checkStateVelocities(o.state!, v, mass, kind === 'lj' ? 1 : KB_GROMACS, temperature, kind === 'lj' ? 'lj' : 'gromacs');
+  }
+  // The time step against the stable limit for this system at the larger of its reference and
+  // starting temperatures (runtime/md/sanity.ts), unless forceDt.
+  const kBu = kind === 'lj' ? 1 : KB_GROMACS;
+  const startT = kineticTemperature(v, mass, 3 * mass.length - 3 - (molecules ? molecules.length : 0), kBu);
+  const refT = o.thermostat !== undefined && o.thermostat !== 'none' ? o.refT ?? temperature : 0;
+  const sanityT = Math.max(temperature, refT, startT);
+  if (!o.forceDt) {
+    const what = state ? `${o.state}: dt ${dt}` : o.dt !== undefined ? `--dt ${dt}` : `the default time step ${dt}`;
+    checkTimeStep(what, dt, kind, Math.max(refT, startT, kind === 'lj' && !state ? temperature : 0));
   }
 
   // Variant pair.
@@ -339,6 +383,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
       step0,
       thermostatEnergy,
       threads,
+      sanity: { temperature: sanityT },
     },
     names,
     molecules,

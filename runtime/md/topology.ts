@@ -20,12 +20,28 @@ export interface WaterTopology {
   names: GroAtom[];
 }
 
+/**
+ * Where atom i of a frame is, for messages: `at(i)` opens a message (`conf.gro:5`), `ref(i)` names
+ * the atom inside one (`line 5`). The default is the .gro file's line; a state file (--continue)
+ * names the atom and its entry in `names`.
+ */
+export interface AtomPlace {
+  /** The start of a message about atom i (0-based), such as `conf.gro:5`. */
+  at(i: number): string;
+  /** Atom i inside a sentence, such as `line 5`. */
+  ref(i: number): string;
+}
+
 const KNOWN = `the built-in model knows ${WATER_RESIDUES.join(', ')} (SPC/E water: OW, HW1, HW2, or O, H1, H2, in this order)`;
 
-/** Build an SPC/E water system from a frame whose atoms are complete O, H1, H2 molecules. */
-export function waterSystemFromGro(frame: GroFrame, file = '<input>'): WaterTopology {
+/**
+ * Build an SPC/E water system from a frame whose atoms are complete O, H1, H2 molecules. Messages
+ * name `file` and the atom's line (atom i is on line i + 3), or where `place` says.
+ */
+export function waterSystemFromGro(frame: GroFrame, file = '<input>', place?: AtomPlace): WaterTopology {
   const n = frame.atoms.length;
-  const at = (i: number): string => `${file}:${i + 3}`; // atom i is on line i + 3
+  const at = place ? (i: number): string => place.at(i) : (i: number): string => `${file}:${i + 3}`; // atom i is on line i + 3
+  const line = place ? (i: number): string => place.ref(i) : (i: number): string => `line ${i + 3}`;
   const fail = (i: number, what: string): never => {
     throw new GroError(`${at(i)}: ${what}`);
   };
@@ -33,20 +49,20 @@ export function waterSystemFromGro(frame: GroFrame, file = '<input>'): WaterTopo
   for (let i = 0; i < n; i++) {
     const a = frame.atoms[i]!;
     if (!(WATER_RESIDUES as readonly string[]).includes(a.resname)) {
-      fail(i, `unknown residue "${a.resname}" at line ${i + 3} (atom "${a.name}"); ${KNOWN}`);
+      fail(i, `unknown residue "${a.resname}" at ${line(i)} (atom "${a.name}"); ${KNOWN}`);
     }
     const pos = i % 3;
     const slot = WATER_ATOM_NAMES.findIndex((names) => names.includes(a.name));
-    if (slot < 0) fail(i, `unknown atom "${a.name}" at line ${i + 3} (residue ${a.resname} ${a.resnr}); ${KNOWN}`);
+    if (slot < 0) fail(i, `unknown atom "${a.name}" at ${line(i)} (residue ${a.resname} ${a.resnr}); ${KNOWN}`);
     if (slot !== pos) {
       const expected = WATER_ATOM_NAMES[pos]!.join(' or ');
-      const why = pos === 0 ? 'a molecule starts here' : `atom ${i - pos + 1} (line ${i - pos + 3}) started a molecule`;
+      const why = pos === 0 ? 'a molecule starts here' : `atom ${i - pos + 1} (${line(i - pos)}) started a molecule`;
       fail(i, `incomplete or misordered water molecule: atom "${a.name}" of residue ${a.resname} ${a.resnr} where ${expected} belongs (${why}); ${KNOWN}`);
     }
     if (pos > 0) {
       const o = frame.atoms[i - pos]!;
       if (o.resnr !== a.resnr || o.resname !== a.resname) {
-        fail(i, `incomplete water molecule: atom "${a.name}" is in residue ${a.resname} ${a.resnr} but its ${o.name} (line ${i - pos + 3}) is in ${o.resname} ${o.resnr}`);
+        fail(i, `incomplete water molecule: atom "${a.name}" is in residue ${a.resname} ${a.resnr} but its ${o.name} (${line(i - pos)}) is in ${o.resname} ${o.resnr}`);
       }
     }
   }
@@ -85,7 +101,7 @@ export function waterSystemFromGro(frame: GroFrame, file = '<input>'): WaterTopo
       const d = Math.sqrt(d2);
       if (!(d >= OH_RANGE[0] && d <= OH_RANGE[1])) {
         const a = frame.atoms[h]!;
-        fail(h, `atom "${a.name}" of ${a.resname} ${a.resnr} is ${d.toFixed(4)} nm from its oxygen (line ${o + 3}) (allowed: ${OH_RANGE[0]}-${OH_RANGE[1]} nm; SPC/E O-H is ${SPCE.dOH} nm)`);
+        fail(h, `atom "${a.name}" of ${a.resname} ${a.resnr} is ${d.toFixed(4)} nm from its oxygen (${line(o)}) (allowed: ${OH_RANGE[0]}-${OH_RANGE[1]} nm; SPC/E O-H is ${SPCE.dOH} nm)`);
       }
     }
     q[o] = SPCE.qO;

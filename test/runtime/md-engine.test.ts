@@ -140,8 +140,9 @@ describe('state files and the blow-up guard', () => {
   it('a blow-up stops the run with a message and keeps the last good frame', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kf-md-'));
     const confout = join(dir, 'out.gro');
-    // dt 0.05 tau is ten times too long for the LJ fluid: atoms collide within a few steps.
-    const err = await runMdWorkload({ system: 'lj', cells: 4, dt: 0.05, t0: 3, steps: 200, nstcalcenergy: 1, confout, log: quiet }).catch((e) => e);
+    // dt 0.05 tau is ten times too long for the LJ fluid: atoms collide within a few steps
+    // (forceDt: past the up-front limit, to the run-time guard).
+    const err = await runMdWorkload({ system: 'lj', cells: 4, dt: 0.05, forceDt: true, t0: 3, steps: 200, nstcalcenergy: 1, confout, log: quiet }).catch((e) => e);
     expect(err).toBeInstanceOf(MdBlowUp);
     expect(err.message).toMatch(/step \d+: .*blew up.*last good frame \(step \d+\) written to .*out\.lastgood\.gro/);
     const good = join(dir, 'out.lastgood.gro');
