@@ -81,21 +81,93 @@ const LOGIC_OPS = new Set(['==', '!=', '<', '<=', '>', '>=', 'and', 'or']);
 /** A user error in an expression, with the offending text. */
 export class ExprError extends KernforgeError {}
 
+/** The longest expression text accepted (characters): longer ones are refused before parsing. */
+export const MAX_EXPR_LENGTH = 2000;
+/** The deepest nesting accepted: parentheses (and calls) inside each other, or unary signs in a row. */
+export const MAX_EXPR_NESTING = 256;
+/**
+ * The deepest expression tree accepted (operations inside operations; a chain such as a + b + c
+ * counts one level per operator): the emitted code nests as deep, and compilers (TypeScript's
+ * checker, WGSL's) recurse on it.
+ */
+export const MAX_EXPR_DEPTH = 200;
+/** The most characters an arithmetic expression may expand to in generated code (integer powers are written out as products). */
+export const MAX_EMITTED_LENGTH = 20_000;
+/** Expression text longer than this is shortened in error messages. */
+const ECHO_CHARS = 60;
+
+/** `text` for an error message: as it is when short, else its start, "..." and its length. */
+export function clipExpr(text: string): string {
+  const one = text.replace(/\s+/g, ' ');
+  return one.length <= ECHO_CHARS + 20 ? one : `${one.slice(0, ECHO_CHARS)}... (${text.length} characters)`;
+}
+
+/** Refuse text the parser would recurse too deeply on (jsep recurses per parenthesis and per unary sign). */
+function checkSize(text: string): void {
+  if (text.length > MAX_EXPR_LENGTH) throw new ExprError(`"${clipExpr(text)}" is ${text.length} characters long; allowed: at most ${MAX_EXPR_LENGTH}`);
+  let depth = 0, deepest = 0, signs = 0, mostSigns = 0;
+  for (const ch of text) {
+    if (ch === '(') deepest = Math.max(deepest, ++depth);
+    else if (ch === ')') depth--;
+    if (ch === '-' || ch === '+' || ch === '!') mostSigns = Math.max(mostSigns, ++signs);
+    else if (!/\s/.test(ch)) signs = 0;
+  }
+  if (deepest > MAX_EXPR_NESTING) throw new ExprError(`"${clipExpr(text)}" nests parentheses ${deepest} deep; allowed: at most ${MAX_EXPR_NESTING}`);
+  if (mostSigns > MAX_EXPR_NESTING) throw new ExprError(`"${clipExpr(text)}" has ${mostSigns} signs in a row; allowed: at most ${MAX_EXPR_NESTING}`);
+}
+
 export type Grammar = 'arith' | 'logic';
 
 /**
  * Parse and whitelist an expression. `arith`: numbers, variables, + - * / ^ and the
  * math functions. `logic`: comparisons of variables with string/number literals,
- * and/or/not. `vars` lists the identifiers that may appear.
+ * and/or/not. `vars` lists the identifiers that may appear. Text longer than MAX_EXPR_LENGTH, or
+ * nested deeper than MAX_EXPR_NESTING, is refused before parsing; a tree deeper than
+ * MAX_EXPR_DEPTH, or arithmetic that would expand beyond MAX_EMITTED_LENGTH characters of code,
+ * after. Messages quote at most the start of the text (clipExpr).
  */
 export function parseExpr(text: string, grammar: Grammar, vars: readonly string[]): Expr {
+  checkSize(text);
   let ast: jsep.Expression;
   try {
     ast = jsep(text);
   } catch (e) {
-    throw new ExprError(`cannot parse "${text}": ${(e as Error).message}`);
+    throw new ExprError(`cannot parse "${clipExpr(text)}": ${(e as Error).message}`);
   }
-  return convert(ast, text, grammar, new Set(vars));
+  const e = convert(ast, text, grammar, new Set(vars));
+  const depth = exprDepth(e);
+  if (depth > MAX_EXPR_DEPTH) throw new ExprError(`"${clipExpr(text)}" nests ${depth} operations deep (a chain such as a + b + c counts one level per operator); allowed: at most ${MAX_EXPR_DEPTH}`);
+  if (grammar === 'arith') {
+    const size = emittedLength(e);
+    if (size > MAX_EMITTED_LENGTH) throw new ExprError(`"${clipExpr(text)}" expands to about ${size.toExponential(1).replace('e+', 'e')} characters of code (integer powers are written out as products); allowed: at most ${MAX_EMITTED_LENGTH}`);
+  }
+  return e;
+}
+
+/** Levels of operations in an expression tree (a number or a name: 1). */
+export function exprDepth(e: Expr): number {
+  if (e.kind === 'unary') return 1 + exprDepth(e.arg);
+  if (e.kind === 'binary') return 1 + Math.max(exprDepth(e.left), exprDepth(e.right));
+  if (e.kind === 'call') return 1 + Math.max(0, ...e.args.map(exprDepth));
+  return 1;
+}
+
+/** About how many characters emitExpr writes for an arithmetic expression (computed without writing it). */
+export function emittedLength(e: Expr): number {
+  switch (e.kind) {
+    case 'num': return String(e.value).length + 2;
+    case 'str': case 'bool': return String(e.value).length;
+    case 'var': return e.name.length + 4;
+    case 'unary': return 3 + emittedLength(e.arg);
+    case 'binary': {
+      const b = emittedLength(e.left);
+      const r = e.right;
+      // emitExpr writes x^n for an integer |n| <= 16 as n copies of x
+      if (e.op === '^' && r.kind === 'num' && Number.isInteger(r.value) && Math.abs(r.value) <= 16) return Math.max(1, Math.abs(r.value)) * (b + 3) + 8;
+      return b + emittedLength(r) + 12;
+    }
+    case 'call': return e.fn.length + 8 + e.args.reduce((t, a) => t + emittedLength(a) + 2, 0);
+  }
 }
 
 function fail(text: string, what: string, grammar: Grammar): never {
@@ -103,7 +175,7 @@ function fail(text: string, what: string, grammar: Grammar): never {
     grammar === 'arith'
       ? `numbers, the variables listed, + - * / ^ (power), parentheses and ${Object.keys(MATH_FUNCTIONS).join(', ')}`
       : `axis names compared (== != < <= > >=) with 'quoted' values or numbers, combined with and / or / not`;
-  throw new ExprError(`in "${text}": ${what}; allowed: ${allowed}`);
+  throw new ExprError(`in "${clipExpr(text)}": ${what}; allowed: ${allowed}`);
 }
 
 function convert(n: jsep.Expression, text: string, g: Grammar, vars: Set<string>): Expr {
@@ -113,11 +185,11 @@ function convert(n: jsep.Expression, text: string, g: Grammar, vars: Set<string>
       if (typeof v === 'number' && Number.isFinite(v)) return { kind: 'num', value: v };
       if (typeof v === 'string' && g === 'logic') return { kind: 'str', value: v };
       if (typeof v === 'boolean' && g === 'logic') return { kind: 'bool', value: v };
-      return fail(text, `literal ${JSON.stringify(v)} is not allowed`, g);
+      return fail(text, `literal ${clipExpr(JSON.stringify(v) ?? String(v))} is not allowed`, g);
     }
     case 'Identifier': {
       const name = (n as jsep.Identifier).name;
-      if (!vars.has(name)) fail(text, `unknown name "${name}" (known: ${[...vars].join(', ') || 'none'})`, g);
+      if (!vars.has(name)) fail(text, `unknown name "${clipExpr(name)}" (known: ${[...vars].join(', ') || 'none'})`, g);
       return { kind: 'var', name };
     }
     case 'UnaryExpression': {
@@ -152,7 +224,7 @@ function convert(n: jsep.Expression, text: string, g: Grammar, vars: Set<string>
       const c = n as jsep.CallExpression;
       if (g !== 'arith' || c.callee.type !== 'Identifier') fail(text, 'function calls are not allowed here', g);
       const fn = (c.callee as jsep.Identifier).name;
-      if (!Object.hasOwn(MATH_FUNCTIONS, fn)) fail(text, `unknown function "${fn}"`, g);
+      if (!Object.hasOwn(MATH_FUNCTIONS, fn)) fail(text, `unknown function "${clipExpr(fn)}"`, g);
       const arity = MATH_FUNCTIONS[fn as MathFn];
       if (c.arguments.length !== arity) fail(text, `${fn} takes ${arity} argument(s), got ${c.arguments.length}`, g);
       return { kind: 'call', fn: fn as MathFn, args: c.arguments.map((a) => convert(a, text, g, vars)) };
@@ -233,6 +305,19 @@ export function evalExpr(e: Expr, env: Record<string, Value>, special?: { erf(x:
           return special[e.fn](a[0]!);
       }
     }
+  }
+}
+
+/** An expression as text for messages: `(a op b)`, `-x`, `f(x, y)`, numbers and names as they are. */
+export function formatExpr(e: Expr): string {
+  switch (e.kind) {
+    case 'num': return String(e.value);
+    case 'str': return `'${e.value}'`;
+    case 'bool': return String(e.value);
+    case 'var': return e.name;
+    case 'unary': return e.op === 'not' ? `not ${formatExpr(e.arg)}` : `${e.op}${formatExpr(e.arg)}`;
+    case 'binary': return `(${formatExpr(e.left)} ${e.op} ${formatExpr(e.right)})`;
+    case 'call': return `${e.fn}(${e.args.map(formatExpr).join(', ')})`;
   }
 }
 

@@ -7,7 +7,8 @@ import { basename } from 'node:path';
 import { parseDocument, LineCounter, isNode, type Document } from 'yaml';
 import { Ajv, type ErrorObject } from 'ajv';
 import { specSchema } from './spec-schema.ts';
-import { parseExpr, ExprError, type Expr } from './expr.ts';
+import { commentText } from './render.ts';
+import { parseExpr, clipExpr, ExprError, type Expr } from './expr.ts';
 
 export type AxisValue = string | number;
 
@@ -76,14 +77,16 @@ export class SpecError extends KernforgeError {
 }
 
 function locator(file: string, doc: Document, lc: LineCounter) {
+  // a file name with a newline (or other control characters) stays on the message's one line
+  const shown = commentText(file);
   return (path: (string | number)[]): string => {
     for (let p = path; ; p = p.slice(0, -1)) {
       const node = p.length === 0 ? doc.contents : doc.getIn(p, true);
       if (isNode(node) && node.range) {
         const { line, col } = lc.linePos(node.range[0]);
-        return `${file}:${line}:${col}`;
+        return `${shown}:${line}:${col}`;
       }
-      if (p.length === 0) return file;
+      if (p.length === 0) return shown;
     }
   };
 }
@@ -122,12 +125,12 @@ export function parseSpec(text: string, file: string): Spec {
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     const { line, col } = lc.linePos(e.pos[0]);
-    throw new SpecError(file, `${file}:${line}:${col}`, '', `invalid YAML: ${e.message.split('\n')[0]}`);
+    throw new SpecError(file, `${commentText(file)}:${line}:${col}`, '', `invalid YAML: ${e.message.split('\n')[0]}`);
   }
   const where = locator(file, doc, lc);
   const raw = doc.toJS() as Record<string, unknown>;
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new SpecError(file, file, '', 'a spec must be a YAML mapping with family, version, axes and library');
+    throw new SpecError(file, commentText(file), '', 'a spec must be a YAML mapping with family, version, axes and library');
   }
   if (!validateSchema(raw)) {
     const e = pickError(validateSchema.errors ?? []);
@@ -227,6 +230,6 @@ function checkComparedValues(
   if (v.kind !== 'var' || (lit.kind !== 'str' && lit.kind !== 'num')) return;
   const vals = axes[v.name]!.values;
   if ((e.op === '==' || e.op === '!=') && !vals.some((x) => String(x) === String(lit.value))) {
-    err(path, `"${lit.value}" is not a value of axis "${v.name}"; allowed: ${vals.join(', ')}`);
+    err(path, `"${clipExpr(String(lit.value))}" is not a value of axis "${v.name}"; allowed: ${vals.join(', ')}`);
   }
 }

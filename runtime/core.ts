@@ -20,6 +20,7 @@ export type { RunMdSummary } from './md/workload.ts';
 export { KernforgeError, UserError, isUserError } from './errors.ts';
 export { OutputError } from './output.ts';
 export { ApiInputError } from './args.ts';
+export { ResourceLimitError, memoryLimit, parseMemorySize, type MemoryLimit } from './limits.ts';
 export { BUNDLED_MOLECULES, bundledMolecule, type BundledMolecule } from './data.ts';
 export { readGro, writeGro, GroError, type GroFrame, type GroAtom } from './md/gro.ts';
 export { waterBox, randomSystem, rng, SPCE, type MdSystem } from './md/system.ts';

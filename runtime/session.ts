@@ -4,6 +4,7 @@
 import { ApiInputError, integer, oneOf, show } from './args.ts';
 import { KernforgeError } from './errors.ts';
 import { platform } from './platform.ts';
+import { memoryLimit, type MemoryLimit } from './limits.ts';
 import type { Device } from './tune/devices.ts';
 
 /** Targets a kernel can run on. */
@@ -24,6 +25,12 @@ export interface OpenOptions {
   threads?: number;
   /** Where the one-line notes go (which variant, and why a default was used); default: stderr. */
   log?: (line: string) => void;
+  /**
+   * Memory limit for the problems the handles are given (bytes, or a size such as '4G'); default:
+   * half of the machine's memory (runtime/limits.ts). A problem whose estimate is above it is
+   * refused with a ResourceLimitError before anything is allocated.
+   */
+  maxMemory?: number | string;
 }
 
 /** A variant that failed the family's gate against the f64 reference: it is never run. */
@@ -53,6 +60,10 @@ export class Session {
   readonly threads?: number;
   readonly tunedPath?: string | false;
   readonly log: (line: string) => void;
+  /** The memory limit of the session's problems (open({ maxMemory }), else the default). */
+  readonly maxMemory: MemoryLimit;
+  /** open({ maxMemory }) as given (undefined: the default), for the workloads the handles run. */
+  readonly maxMemoryGiven?: number | string;
   private readonly verified = new Map<string, Promise<void>>();
   private readonly said = new Set<string>();
   private cpu?: Device;
@@ -68,6 +79,12 @@ export class Session {
     if (o.tuned !== undefined && o.tuned !== false && (typeof o.tuned !== 'string' || o.tuned === '')) throw new ApiInputError(`open: tuned: got ${show(o.tuned)}; allowed: a path to a kernforge-tuned.json, or false`);
     this.tunedPath = o.tuned;
     this.log = o.log ?? ((l: string) => platform().stderr(l));
+    try {
+      this.maxMemory = memoryLimit(o.maxMemory, 'open: maxMemory');
+    } catch (e) {
+      throw new ApiInputError((e as Error).message);
+    }
+    this.maxMemoryGiven = o.maxMemory;
   }
 
   /** Say `line` once per session. */

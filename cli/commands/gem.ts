@@ -35,7 +35,8 @@ export function registerGem(run: Command): void {
     .option('--variant <key>', 'gem-potential variant, TS, wasm, WGSL or gpu.js (default: TS f32 unroll 4 for the region and salt, or the tuned one); a wasm key runs in WebAssembly SIMD, a WGSL key on the WebGPU adapter, a gpu.js key in its gpu.js mode')
     .option('--threads <n>', 'worker threads for a TypeScript or wasm variant, the vertices split between them (default 1: this thread)')
     .option('--target <t>', 'target of the default variant: ts (TypeScript f32 unroll 4) or wasm (WebAssembly SIMD f32x4, 8 vertices per iteration)')
-    .action(async (molecule: string, o: { vert?: string; surface?: SurfaceKind; probe?: number; density?: number; writeVert?: string; picture?: string[]; epsOut: number; epsIn: number; salt: number; projLen: number; fixA?: number; output: string; variant?: string; threads?: string; target?: string }) => {
+    .option('--max-memory <size>', "refuse a generated surface whose memory estimate is above this size, e.g. 4G or 512M (default: half of this machine's memory)")
+    .action(async (molecule: string, o: { vert?: string; surface?: SurfaceKind; probe?: number; density?: number; writeVert?: string; picture?: string[]; epsOut: number; epsIn: number; salt: number; projLen: number; fixA?: number; output: string; variant?: string; threads?: string; target?: string; maxMemory?: string }) => {
       // a bundled molecule by name (its .vert lies beside it), unless a file of that name exists
       const bundled = !existsSync(molecule) && (BUNDLED_MOLECULES as readonly string[]).includes(molecule) ? bundledMolecule(molecule as BundledMolecule).pqr : undefined;
       const s = await runGemWorkload({ molecule: bundled ?? molecule, ...o });

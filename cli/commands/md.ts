@@ -42,6 +42,7 @@ export function registerMd(run: Command): void {
     .option('--traj-every <n>', 'steps between trajectory frames', '100')
     .option('-c, --confout <file.gro>', 'final configuration with velocities')
     .option('--state-out <file.json>', 'exact final state for --continue')
+    .option('--max-memory <size>', "refuse a system whose memory estimate is above this size, e.g. 4G or 512M (default: half of this machine's memory)")
     .action(async (o: Record<string, string | undefined>) => {
       await runMdWorkload({
         system: o.gro || o.system === 'water' ? 'water' : o.system === 'lj' ? 'lj' : (() => { throw new MdInputError(`--system ${o.system}: allowed lj, water`); })(),
@@ -74,6 +75,7 @@ export function registerMd(run: Command): void {
         trajEvery: int(o.trajEvery!),
         confout: o.confout,
         stateOut: o.stateOut,
+        maxMemory: o.maxMemory,
         log: (l: string) => console.log(l),
       });
     });

@@ -3,7 +3,7 @@
 // into one entry per (i, j) so templates hold no arithmetic of their own.
 import { SpecError, type Spec } from '../spec.ts';
 import type { Variant } from '../space.ts';
-import { parseExpr, emitExpr, exprVars, exprFns, ExprError, type Expr, type Lang } from '../expr.ts';
+import { parseExpr, emitExpr, evalExpr, exprVars, exprFns, formatExpr, clipExpr, ExprError, type Expr, type Lang } from '../expr.ts';
 import type { FamilyModule } from './types.ts';
 
 const BUILTIN = new Set(['lj', 'lj-rf', 'lj-ewald']);
@@ -36,6 +36,9 @@ export function potentials(spec: Spec): Map<string, Potential> {
         throw new SpecError(spec.file, spec.where(['potentials', name, 'params', k]), `potentials.${name}.params.${k}`, `"${k}" is a built-in variable and cannot be a parameter`);
       }
     }
+    for (const [k, v] of Object.entries(params)) {
+      if (!Number.isFinite(v)) throw new SpecError(spec.file, spec.where(['potentials', name, 'params', k]), `potentials.${name}.params.${k}`, `${v} is not a finite number; allowed: a finite number`);
+    }
     const vars = [...POTENTIAL_VARS, ...Object.keys(params)];
     const parse = (field: 'energy' | 'force'): Expr => {
       try {
@@ -45,9 +48,59 @@ export function potentials(spec: Spec): Map<string, Potential> {
         throw new SpecError(spec.file, spec.where(['potentials', name, field]), `potentials.${name}.${field}`, e.message);
       }
     };
-    out.set(name, { name, params, energy: parse('energy'), force: parse('force') });
+    const pot = { name, params, energy: parse('energy'), force: parse('force') };
+    for (const field of ['energy', 'force'] as const) {
+      const problem = notFinite(pot[field], params);
+      if (problem) throw new SpecError(spec.file, spec.where(['potentials', name, field]), `potentials.${name}.${field}`, problem);
+    }
+    out.set(name, pot);
   }
   return out;
+}
+
+/** erf and erfc (Abramowitz & Stegun 7.1.26) for evaluating potentials here. */
+const SPECIAL = (() => {
+  const erfc = (x: number): number => {
+    const a = Math.abs(x);
+    const t = 1 / (1 + ERFC_AS.p * a);
+    const y = t * (ERFC_AS.a1 + t * (ERFC_AS.a2 + t * (ERFC_AS.a3 + t * (ERFC_AS.a4 + t * ERFC_AS.a5)))) * Math.exp(-a * a);
+    return x >= 0 ? y : 2 - y;
+  };
+  return { erfc, erf: (x: number) => 1 - erfc(x) };
+})();
+
+/** Pair distances (nm) at which every user potential must give a number, and the pair constants used there (SPC/E O-O). */
+export const POTENTIAL_SAMPLES = { r: [0.3, 0.6, 0.9], qq: 1, c6: 0.0026173456, c12: 2.634129e-6 } as const;
+
+/**
+ * Why a potential's expression cannot be right, or undefined: a constant part (no pair variable;
+ * the params are constants) that is not a finite number (1/0, 0/0, log(0), exp(1000)), or a value
+ * that is NaN at a sample distance, or infinite at every one (POTENTIAL_SAMPLES).
+ */
+export function notFinite(e: Expr, params: Record<string, number>): string | undefined {
+  const pairVars = new Set<string>(POTENTIAL_VARS);
+  // the smallest constant part that is not finite, found bottom-up
+  const walk = (x: Expr): { constant: boolean; bad?: string } => {
+    const kids = x.kind === 'unary' ? [x.arg] : x.kind === 'binary' ? [x.left, x.right] : x.kind === 'call' ? x.args : [];
+    let constant = !(x.kind === 'var' && pairVars.has(x.name));
+    for (const k of kids) {
+      const r = walk(k);
+      if (r.bad) return r;
+      constant &&= r.constant;
+    }
+    if (!constant) return { constant };
+    const v = evalExpr(x, params, SPECIAL) as number;
+    return Number.isFinite(v) ? { constant } : { constant, bad: `its constant part "${clipExpr(formatExpr(x))}" is ${v}; allowed: constant parts that are finite numbers` };
+  };
+  const bad = walk(e).bad;
+  if (bad) return bad;
+  const S = POTENTIAL_SAMPLES;
+  const values = S.r.map((r) => evalExpr(e, { ...params, r, r2: r * r, rinv: 1 / r, qq: S.qq, c6: S.c6, c12: S.c12 }, SPECIAL) as number);
+  const at = (i: number) => `r = ${S.r[i]} nm (qq ${S.qq}, c6 ${S.c6}, c12 ${S.c12})`;
+  const nan = values.findIndex((v) => Number.isNaN(v));
+  if (nan >= 0) return `is NaN at ${at(nan)}; allowed: an expression with a finite value at every pair distance within the cut-off`;
+  if (values.every((v) => !Number.isFinite(v))) return `is ${values[0]} at every sample distance (${S.r.join(', ')} nm); allowed: an expression with a finite value at every pair distance within the cut-off`;
+  return undefined;
 }
 
 function validate(spec: Spec): void {

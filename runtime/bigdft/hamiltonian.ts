@@ -30,6 +30,7 @@ import { filter, defaultWasmVariants, type FilterName } from './filters.ts';
 import { tunedThreads, tunedVariants } from './defaults.ts';
 import { UnknownVariantError } from '../variants.ts';
 import { UserError } from '../errors.ts';
+import { allocationFailed, bigdftMemory, checkMemory, isAllocationFailure, memoryLimit } from '../limits.ts';
 
 export type { VerificationResult } from './verify.ts';
 
@@ -62,6 +63,8 @@ export interface BigdftOptions {
   threads?: number | string;
   /** Target of the default variants: 'ts' (default: the tuned or library defaults) or 'wasm' (defaultWasmVariants; f64 only). */
   target?: string;
+  /** Memory limit (bytes, or a size such as '4G'); default: half of the machine's memory (runtime/limits.ts). A grid whose estimate is above it is refused up front. */
+  maxMemory?: number | string;
 }
 
 export interface IterationResult {
@@ -233,8 +236,13 @@ export async function runBigdftWorkload(opts: BigdftOptions = {}): Promise<Bigdf
     if (e instanceof ThreadCountError) throw new UserError(e.message);
     throw e;
   }
-  if (threads === 1) return runWorkload(opts);
-  return withPool(threads, (pool) => runWorkload(opts, pool));
+  try {
+    return threads === 1 ? await runWorkload(opts) : await withPool(threads, (pool) => runWorkload(opts, pool));
+  } catch (e) {
+    // the engine refused an allocation the estimate allowed: one line, not a stack trace
+    if (isAllocationFailure(e)) throw allocationFailed('run bigdft', e, 'a smaller --grid');
+    throw e;
+  }
 }
 
 async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSummary> {
@@ -256,6 +264,8 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
   if (target === 'wasm' && precision !== 'f64') throw new UserError('--target wasm: the WebAssembly SIMD variants are f64 only (f64x2); use --precision f64');
   const def = target === 'wasm' ? defaultWasmVariants() : await tunedVariants(precision, opts);
   const variants = { mf: opts.variantMf ?? def.mf, mft: opts.variantMft ?? def.mft, kin: opts.variantKin ?? def.kin };
+  // the memory the grid needs, before anything grid-sized is allocated (runtime/limits.ts)
+  checkMemory(`run bigdft: a ${dims.join('x')} grid (${N} points, ${precision})`, bigdftMemory(dims, precision, Object.values(variants)), memoryLimit(opts.maxMemory), '--max-memory <size>', 'a smaller --grid');
 
   // inputs (checked before any heavy work)
   const psi = opts.psi !== undefined ? normalize(finiteArray('psi', opts.psi, N, dims)) : defaultPsi(dims, h);

@@ -6,6 +6,7 @@ import type { Choice, Session } from '../session.ts';
 import { targetOfKey } from '../session.ts';
 import type { FilterName } from './filters.ts';
 import type { Boundary, Dims } from './reference.ts';
+import { bigdftApiMemory, checkMemory } from '../limits.ts';
 
 const FILTERS: readonly FilterName[] = ['magic', 'magic-t', 'kinetic'];
 const BOUNDARIES: readonly Boundary[] = ['periodic', 'free'];
@@ -58,9 +59,12 @@ export interface BigdftHandle {
   hamiltonian(psi: ArrayLike<number>, potential: ArrayLike<number>, dims: readonly [number, number, number], options?: Omit<BigdftApplyOptions, 'variant' | 'boundary'>): Promise<HamiltonianResult>;
 }
 
-function checkDims(name: string, dims: unknown): Dims {
+/** Three integers >= 1 whose grid fits the session's memory limit (runtime/limits.ts: ResourceLimitError). */
+function checkDims(name: string, dims: unknown, s: Session, call: 'apply' | 'hamiltonian'): Dims {
   if (!Array.isArray(dims) || dims.length !== 3) throw new ApiInputError(`${name}: got ${show(dims)}; allowed: [n1, n2, n3], three integers`);
-  return dims.map((n, i) => integer(`${name}[${i}]`, n, 1, 4096)) as unknown as Dims;
+  const d = dims.map((n, i) => integer(`${name}[${i}]`, n, 1)) as unknown as Dims;
+  checkMemory(`${name}: a ${d.join('x')} grid (${d[0] * d[1] * d[2]} points)`, bigdftApiMemory(d, call), s.maxMemory, "open({ maxMemory: '<size>' })", 'a smaller grid');
+  return d;
 }
 
 /** The variant for one filter: given, tuned (its boundary sibling), or the default of an allowed target. */
@@ -121,14 +125,14 @@ export function bigdftHandle(s: Session): BigdftHandle {
     async apply(filter, field, dims, opts) {
       s.check('bigdft.apply');
       const f = oneOf('bigdft.apply: filter', filter, FILTERS);
-      const d = checkDims('bigdft.apply: dims', dims);
+      const d = checkDims('bigdft.apply: dims', dims, s, 'apply');
       finiteArray('bigdft.apply: field', field, d[0] * d[1] * d[2]);
       return applyOne(s, f, field, d, options<BigdftApplyOptions>('bigdft.apply: options', opts), 'bigdft.apply: options');
     },
 
     async hamiltonian(psi, potential, dims, opts) {
       s.check('bigdft.hamiltonian');
-      const d = checkDims('bigdft.hamiltonian: dims', dims);
+      const d = checkDims('bigdft.hamiltonian: dims', dims, s, 'hamiltonian');
       const n = d[0] * d[1] * d[2];
       finiteArray('bigdft.hamiltonian: psi', psi, n);
       finiteArray('bigdft.hamiltonian: potential', potential, n);

@@ -6,6 +6,7 @@ import type { Choice, Session } from '../session.ts';
 import { targetOfKey } from '../session.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
 import { gemParams, selectRegion, type GemParams, type GemRegion, type GemSettings } from './model.ts';
+import { checkGemInputs } from './inputs.ts';
 
 /** Options of GemHandle.potential. */
 export interface GemPotentialOptions extends GemSettings {
@@ -101,6 +102,8 @@ export function gemHandle(s: Session): GemHandle {
       } catch (e) {
         throw new ApiInputError(`gem.potential: ${(e as Error).message}`);
       }
+      // the atoms and vertices together, before any variant runs: an atom on a vertex, or sets far apart, blame the input (runtime/gem/inputs.ts)
+      checkGemInputs(atoms, vertices, { surface: 'vertices', p: params.p, prefix: 'gem.potential: ', error: ApiInputError });
       const { verifyGemKey } = await import('./gate.ts');
       await s.verifyOnce(key, () => verifyGemKey(key, atoms, vertices, params, region, count));
       const threads = s.threadsFor(target, o.threads, choice.threads);

@@ -37,6 +37,7 @@
 
 import { GemInputError, type GemAtoms, type GemVertices } from './io.ts';
 import { writeFileAtomic } from '../files.ts';
+import { checkMemory, memoryLimit, surfaceMemory } from '../limits.ts';
 
 export type SurfaceKind = 'ses' | 'sas';
 
@@ -47,6 +48,12 @@ export interface SurfaceOptions {
   probe?: number;
   /** Vertices per A^2 (default 3, as the bundled MSMS files). */
   density?: number;
+  /**
+   * Memory limit (bytes, or a size such as '4G'); default: half of the machine's memory
+   * (runtime/limits.ts). A surface whose grid and mesh estimate is above it is refused before the
+   * grid is allocated (ResourceLimitError).
+   */
+  maxMemory?: number | string;
 }
 
 /** A generated surface: vertices with unit outward normals, the triangles and per-vertex areas. */
@@ -84,13 +91,16 @@ export const DEFAULT_DENSITY = 3.0;
 export const SURFACE_VERTEX_CONSTANT = 1.45;
 /** The marching grid is never coarser than this (A), whatever the density. */
 export const MAX_GRID_SPACING = 1.0;
-/** Largest grid the generator builds (points); more means too fine a density for the molecule. */
-export const MAX_GRID_POINTS = 120_000_000;
+/**
+ * Largest grid the generator can index (points: Int32 flood-fill queue); the memory limit
+ * (runtime/limits.ts surfaceMemory) refuses grids long before this on most machines.
+ */
+export const MAX_GRID_POINTS = 2 ** 31 - 1;
 
 const BIG = 1e6;
 
 /** Check the options; GemInputError names the bad one. */
-export function surfaceOptions(o: SurfaceOptions = {}): Required<SurfaceOptions> {
+export function surfaceOptions(o: SurfaceOptions = {}): Required<Omit<SurfaceOptions, 'maxMemory'>> {
   const kind = o.kind ?? 'ses';
   if (kind !== 'ses' && kind !== 'sas') throw new GemInputError(`surface must be "ses" or "sas", got "${String(kind)}"`);
   const probe = o.probe ?? DEFAULT_PROBE;
@@ -546,7 +556,7 @@ export function generateSurface(atoms: GemAtoms, opts: SurfaceOptions = {}): Gem
   const t0 = performance.now();
   const o = surfaceOptions(opts);
   const { cell, h } = surfaceSpacings(o.density);
-  const m = surfaceMesh(atoms, o, h);
+  const m = surfaceMesh(atoms, { ...o, maxMemory: opts.maxMemory }, h);
   const t1 = performance.now();
   const s = clusterSurface(m, cell);
   s.stages = { ...m.stages, cluster: (performance.now() - t1) / 1000 };
@@ -634,6 +644,16 @@ export function surfaceMesh(atoms: GemAtoms, opts: SurfaceOptions, h: number): G
     nx: Math.ceil((x1 - x0 + 2 * pad) / h) + 1, ny: Math.ceil((y1 - y0 + 2 * pad) / h) + 1, nz: Math.ceil((z1 - z0 + 2 * pad) / h) + 1,
   };
   const N = g.nx * g.ny * g.nz;
+  // memory before the grid is allocated: the mesh's area is at most the inflated spheres' and,
+  // for any molecule measured, below the grid box's faces (runtime/limits.ts)
+  let spheres = 0;
+  for (let i = 0; i < atoms.n; i++) spheres += 4 * Math.PI * R[i]! ** 2;
+  const [bx, by, bz] = [g.nx * h, g.ny * h, g.nz * h];
+  const meshArea = Math.min(spheres, 2 * (bx * by + by * bz + bx * bz));
+  checkMemory(
+    `surface generation: density ${density} (grid ${h.toFixed(3)} A) over ${atoms.n} atoms spanning ${(x1 - x0).toFixed(0)} x ${(y1 - y0).toFixed(0)} x ${(z1 - z0).toFixed(0)} A`,
+    surfaceMemory({ gridPoints: N, area: meshArea, h }), memoryLimit(opts.maxMemory), '--max-memory <size>', 'a lower --density (or atoms closer together)',
+  );
   if (N > MAX_GRID_POINTS) {
     throw new GemInputError(`density ${density} needs a ${g.nx} x ${g.ny} x ${g.nz} grid (${N.toExponential(2)} points, at most ${MAX_GRID_POINTS.toExponential(1)}): use a lower --density`);
   }

@@ -20,6 +20,7 @@ import { gemParams, selectRegion, type GemParams, type GemRegion } from './model
 import { checkVariant, gemVariantInfo } from './run.ts';
 import { generateSurface, surfaceOptions, writeVert, type GemSurface, type SurfaceKind } from './surface.ts';
 import { writePicture } from './picture.ts';
+import { checkGemInputs } from './inputs.ts';
 import { chooseGemVariant, GEM_DEFAULT_TARGETS, type GemDefaultTarget } from './defaults.ts';
 import { verifyGemKey, type GemVerification } from './gate.ts';
 import { GEM_TARGETS } from './targets.ts';
@@ -67,6 +68,8 @@ export interface GemWorkloadOptions {
   threads?: number | string;
   /** The target of the default variant when --variant is not given: ts (default) or wasm. */
   target?: string;
+  /** Memory limit for a generated surface (bytes, or a size such as '4G'; `--max-memory`); default: half of the machine's memory (runtime/limits.ts). */
+  maxMemory?: number | string;
 }
 
 /** Where the vertices came from. */
@@ -275,12 +278,14 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
   else if (vertPath) verts = readInput(vertPath, 'surface', readVert);
   else {
     try {
-      verts = generated = generateSurface(atoms, genOpts);
+      verts = generated = generateSurface(atoms, { ...genOpts, maxMemory: o.maxMemory });
     } catch (e) {
       if (e instanceof GemInputError) throw new UserError(`${name}: surface generation: ${e.message}`);
       throw e;
     }
   }
+  // the atoms and the surface together, before any variant runs: the input is blamed, not a variant
+  checkGemInputs(atoms, verts, { pqr: o.atoms ? undefined : o.molecule, vert: vertPath, surface: generated ? 'the generated surface' : 'the given vertices', p: o.projLen });
 
   let params: GemParams;
   try {

@@ -132,7 +132,7 @@ export function mdHandle(s: Session): MdHandle {
       const { BUNDLED_WATER_GRO } = await import('../data.ts');
       const { runMdWorkload } = await import('./workload.ts');
       const gro = system === 'water' && o.gro === undefined && o.state === undefined ? BUNDLED_WATER_GRO : o.gro;
-      return runMdWorkload({ ...o, system, gro, threads: o.threads ?? s.threads, tuned: s.tunedPath });
+      return runMdWorkload({ ...o, system, gro, threads: o.threads ?? s.threads, tuned: s.tunedPath, maxMemory: o.maxMemory ?? s.maxMemoryGiven });
     },
   };
 }

@@ -15,6 +15,7 @@ import { rng, type MdSystem } from './system.ts';
 import { cellOrder, parseOrdering, ORDERINGS } from './orderings.ts';
 import { KB_GROMACS, type Constraints, type MdRun, type Thermostat } from './engine.ts';
 import { MdInputError } from './errors.ts';
+import { checkMemory, memoryLimit, mdMemory } from '../limits.ts';
 import { checkState, checkStateVelocities, checkTimeStep } from './sanity.ts';
 import { siblingKey, variantParams } from '../variants.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
@@ -51,6 +52,8 @@ export interface MdOptions {
   list?: 'half' | 'full';
   ordering?: string;
   nstcalcenergy?: number;
+  /** Memory limit (bytes, or a size such as '4G'; `--max-memory`); default: half of the machine's memory (runtime/limits.ts). A system whose estimate is above it is refused before it is built. */
+  maxMemory?: number | string;
   /** Threads for the non-bonded kernels: an integer 1..2 x CPUs (default 1); TypeScript and WebAssembly variants. */
   threads?: number | string;
   /** The tuned artefact to take the variant from (default: $KERNFORGE_TUNED, else ./kernforge-tuned.json); false: the documented default. */
@@ -135,6 +138,19 @@ export function columnOrder(name: string | undefined): ((ncx: number, ncy: numbe
   return (ncx, ncy) => cellOrder([ncx, ncy], canon).cells.map((c) => (c % ncx) * ncy + Math.floor(c / ncx));
 }
 
+/**
+ * The run's memory (runtime/limits.ts mdMemory) against the limit, before the system's arrays are
+ * built: `atoms` in `volume`, pair list out to `rlist`, the cluster shape, list and threads asked.
+ */
+function checkMdMemory(o: MdOptions, what: string, atoms: number, volume: number, rlist: number, smaller: string): void {
+  const parts = o.variant?.split('.') ?? [];
+  const cluster = o.cluster ?? parts.find((p) => /^\dx\d$/.test(p)) ?? '4x4';
+  const list = o.list ?? (parts.includes('full') ? 'full' : 'half');
+  const threads = Number(o.threads ?? 1);
+  const est = mdMemory({ atoms, volume, rlist, cluster, list, threads: Number.isInteger(threads) && threads > 0 ? threads : 1 });
+  checkMemory(`run md: ${what} (${atoms} atoms)`, est, memoryLimit(o.maxMemory), '--max-memory <size>', smaller);
+}
+
 export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
   const state = o.state ? readState(o.state) : undefined;
   const kind = state?.system ?? o.system;
@@ -164,7 +180,9 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
   let description: string;
   let temperature: number;
   if (kind === 'lj') {
-    const lj = ljFluid({ cells: state ? Math.round(Math.cbrt(state.x.length / 12)) : o.cells ?? 10, density: o.density, t0: o.t0 });
+    const cells = state ? Math.round(Math.cbrt(state.x.length / 12)) : o.cells ?? 10;
+    if (Number.isInteger(cells) && cells > 0) checkMdMemory(o, `the LJ fluid of ${cells} fcc cells per edge`, 4 * cells ** 3, (4 * cells ** 3) / (o.density ?? 0.8442), rc + (o.rb ?? DEFAULTS.lj.rb), 'fewer --cells');
+    const lj = ljFluid({ cells, density: o.density, t0: o.t0 });
     topology = lj.sys;
     mass = lj.mass;
     v = lj.v;
@@ -189,6 +207,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
       }
       frame = readGro(text, file);
     }
+    checkMdMemory(o, `water from ${file ?? o.state}`, frame.x.length / 3, frame.box[0] * frame.box[1] * frame.box[2], rc + (o.rb ?? 0.1), 'a smaller system');
     const place = state ? { at: (i: number) => `${o.state}: atom ${i + 1} (names[${i}])`, ref: (i: number) => `atom ${i + 1}` } : undefined;
     const w = waterSystemFromGro(frame, file ?? o.state, place);
     topology = w.sys;
