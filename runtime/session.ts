@@ -127,8 +127,10 @@ export class Session {
   }
 
   /** The thread count for a CPU target: the caller's (per call), the session's, the tuned one, else 1. */
-  threadsFor(target: string, perCall: number | undefined, tuned: number | undefined): number {
-    if (target !== 'ts' && target !== 'wasm') return 1;
+  async threadsFor(target: string, perCall: number | undefined, tuned: number | undefined): Promise<number> {
+    // only backends that split their work over worker threads take a count (ts, wasm)
+    const { backend } = await import('./backends/registry.ts');
+    if (!backend(target).threaded) return 1;
     if (perCall !== undefined) return integer('threads', perCall, 1, 1024);
     return this.threads ?? tuned ?? 1;
   }

@@ -101,7 +101,7 @@ async function choose(s: Session, filter: FilterName, o: Partial<BigdftApplyOpti
   if (p.precision !== precision && o.precision !== undefined) throw new ApiInputError(`${where}.variant: ${pick.key} is ${p.precision}, but precision ${precision} was asked`);
   const target = await targetOfKey(pick.key);
   if (!s.allows(target)) throw new ApiInputError(`${where}.variant: ${pick.key} runs on ${target}; allowed by open(): ${s.targets.join(', ')}`);
-  return { key: pick.key, target, threads: s.threadsFor(target, o.threads, pick.threads), source: pick.source };
+  return { key: pick.key, target, threads: await s.threadsFor(target, o.threads, pick.threads), source: pick.source };
 }
 
 /** One application of a filter with its variant, verified once per session. */

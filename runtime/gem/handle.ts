@@ -106,7 +106,7 @@ export function gemHandle(s: Session): GemHandle {
       checkGemInputs(atoms, vertices, { surface: 'vertices', p: params.p, prefix: 'gem.potential: ', error: ApiInputError });
       const { verifyGemKey } = await import('./gate.ts');
       await s.verifyOnce(key, () => verifyGemKey(key, atoms, vertices, params, region, count));
-      const threads = s.threadsFor(target, o.threads, choice.threads);
+      const threads = await s.threadsFor(target, o.threads, choice.threads);
       // the runner of the key's target (runtime/gem/targets.ts)
       const { runGemKey } = await import('./targets.ts');
       const phi = await runGemKey(key, target, atoms, vertices, { params, threads }, 'gem.potential');

@@ -38,6 +38,7 @@
 //
 // Writers: updateTuned reads, merges and writes the artefact under its lock file
 // (runtime/tune/locked.ts), so tuners running at once keep each other's winners.
+import { keyTarget } from '../keys.ts';
 import { platform } from '../platform.ts';
 import type { Device, DeviceId } from './devices.ts';
 import { writeFileAtomic } from '../files.ts';
@@ -354,7 +355,7 @@ export async function loadTuned<M = unknown>(family: string, problem?: string, o
   const finish = async (r: Omit<Tuned<M>, 'module'>): Promise<Tuned<M>> => {
     if (!load) return r;
     if (f.load) return { ...r, module: (await f.load(r.key)) as M };
-    if (r.key.split('.')[1] !== 'ts') return r;
+    if (keyTarget(r.key) !== 'ts') return r;
     const { loadTsModule } = await import('../variants.ts');
     return { ...r, module: await loadTsModule<M>(r.key) };
   };
