@@ -29,7 +29,7 @@ export async function benchPackage(o: { reps?: number } = {}): Promise<void> {
 
   const dir = mkdtempSync(join(tmpdir(), 'kf-bench-consumer-'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', join(out, packed.filename)], { cwd: dir, stdio: 'ignore' });
+  execFileSync('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', join(out, packed.filename)], { cwd: dir, stdio: 'ignore' });
   const env = { PATH: process.env.PATH!, HOME: process.env.HOME ?? dir, KERNFORGE_TUNED: 'none' };
   const run = (file: string, text: string) => {
     writeFileSync(join(dir, file), text);

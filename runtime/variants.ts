@@ -3,6 +3,7 @@
 // spec's space is rendered on demand through the generator's narrow renderVariant interface.
 // Files are read and the generator reached through the platform (runtime/platform.ts): a platform
 // without on-demand generation (a browser) runs library variants only.
+import { keyFamily } from './keys.ts';
 import { KernforgeError } from './errors.ts';
 import { assetPath, platform, type OnDemand } from './platform.ts';
 
@@ -180,7 +181,7 @@ export function familySpec(family: string): Promise<{ spec: import('../generator
 }
 
 function specFor(key: string) {
-  return familySpec(key.split('.')[0]!);
+  return familySpec(keyFamily(key));
 }
 
 // The one place the runtime reaches into the generator: rendering a point outside the library.

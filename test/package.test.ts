@@ -25,7 +25,9 @@ beforeAll(() => {
   files = packed[0]!.files.map((f) => f.path);
   dir = mkdtempSync(join(tmpdir(), 'kf-consumer-'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  execFileSync(npm, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+  // --ignore-scripts: no dependency of kernforge needs an install script on Linux; it keeps npm from
+  // compiling gpu.js's optional headless-gl addon from source (minutes on 2 cores) where build tools exist
+  execFileSync(npm, ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
 }, 400_000);
 
 const node = (args: string[], env: Record<string, string> = {}) =>

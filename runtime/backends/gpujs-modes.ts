@@ -5,3 +5,5 @@
 export type GpujsMode = 'cpu' | 'webasm' | 'headlessgl' | 'webgpu';
 /** Every gpu.js mode a gpujs variant may name. */
 export const GPUJS_MODES: readonly GpujsMode[] = ['cpu', 'webasm', 'headlessgl', 'webgpu'];
+/** The modes by the device they compute on: the CPU runs cpu and webasm, the GPU device headlessgl (WebGL) and webgpu. */
+export const GPUJS_MODES_ON = { cpu: ['cpu', 'webasm'], webgpu: ['headlessgl', 'webgpu'] } as const satisfies Record<string, readonly GpujsMode[]>;

@@ -20,7 +20,7 @@ let gpujsLib: Promise<typeof import('gpu.js')> | undefined;
 const loadGpujs = (): Promise<typeof import('gpu.js')> => (gpujsLib ??= import('gpu.js'));
 
 /** The gpu.js backend a gpujs variant runs on: cpu (JavaScript), webasm (WebAssembly), headlessgl (WebGL through `gl`, needs a display) or webgpu (Dawn). */
-import { GPUJS_MODES, type GpujsMode } from './gpujs-modes.ts';
+import { GPUJS_MODES, GPUJS_MODES_ON, type GpujsMode } from './gpujs-modes.ts';
 export { GPUJS_MODES, type GpujsMode };
 
 /** The kernel class gpu.js must pick for each mode. */
@@ -146,7 +146,7 @@ function turnedOff(): string | undefined {
 }
 
 /** The modes available() probes when no mode is named: those that cannot keep Dawn or headless-gl from opening later. */
-const SAFE_MODES: readonly GpujsMode[] = ['cpu', 'webasm'];
+const SAFE_MODES: readonly GpujsMode[] = GPUJS_MODES_ON.cpu;
 
 /**
  * The gpu.js target: a variant's module (its `kernel` a gpu.js kernel function) runs in the mode

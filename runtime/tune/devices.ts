@@ -8,7 +8,7 @@
 // backend (Vulkan, OpenGL ES, ...). Tuning results are stored per fingerprint
 // (runtime/tune/cache.ts), so a new machine, driver or Node version starts afresh.
 // A device that is absent is reported with `available: false` and the reason, never thrown.
-import type { GpujsMode } from '../backends/gpujs-modes.ts';
+import { GPUJS_MODES_ON, type GpujsMode } from '../backends/gpujs-modes.ts';
 import { platform } from '../platform.ts';
 import { probeWasmSimd, type WasmSimdProbe } from '../backends/wasm.ts';
 
@@ -20,7 +20,7 @@ export type DeviceTarget = 'ts' | 'wgsl' | 'wasm' | 'gpujs';
 /** gpu.js modes (runtime/backends/gpujs.ts), by the device they compute on. */
 export type GpujsModeName = GpujsMode;
 /** The CPU runs gpu.js's cpu and webasm modes; the GPU device its WebGL and WebGPU modes. */
-export const GPUJS_MODES_OF: Record<DeviceId, readonly GpujsModeName[]> = { cpu: ['cpu', 'webasm'], webgpu: ['headlessgl', 'webgpu'] };
+export const GPUJS_MODES_OF: Record<DeviceId, readonly GpujsModeName[]> = GPUJS_MODES_ON;
 
 /** A device as detected; an absent one is reported with `available: false` and the reason, never thrown. */
 export interface Device {
