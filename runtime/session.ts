@@ -66,6 +66,7 @@ export class Session {
   readonly maxMemoryGiven?: number | string;
   private readonly verified = new Map<string, Promise<void>>();
   private readonly said = new Set<string>();
+  private readonly tuned = new Map<string, Promise<{ key: string; threads: number; source: 'tuned' | 'nearest' } | undefined>>();
   private cpu?: Device;
   closed = false;
 
@@ -112,7 +113,18 @@ export class Session {
    * The tuned winner of a family's problem class on the CPU, or undefined (with one note saying
    * why) when there is none, tuning is off, or its target is not allowed.
    */
-  async tunedKey(family: string, problem: string): Promise<{ key: string; threads: number; source: 'tuned' | 'nearest' } | undefined> {
+  tunedKey(family: string, problem: string): Promise<{ key: string; threads: number; source: 'tuned' | 'nearest' } | undefined> {
+    // looked up once per family and problem: later calls do not read the artefact again
+    const id = `${family}|${problem}`;
+    let p = this.tuned.get(id);
+    if (!p) {
+      p = this.lookUpTuned(family, problem);
+      this.tuned.set(id, p);
+    }
+    return p;
+  }
+
+  private async lookUpTuned(family: string, problem: string): Promise<{ key: string; threads: number; source: 'tuned' | 'nearest' } | undefined> {
     if (this.tunedPath === false) return undefined;
     const { loadTuned } = await import('./tune/tuned.ts');
     const t = await loadTuned(family, problem, { device: await this.cpuDevice(), path: this.tunedPath, load: false, warn: (l) => this.note(l), notice: (l) => this.note(l) });
@@ -122,8 +134,7 @@ export class Session {
       this.note(`kernforge: the tuned ${family} ${problem} winner ${t.key} runs on ${target}, which open({ targets }) leaves out; using the default of an allowed target`);
       return undefined;
     }
-    const nearest = (t as { nearest?: string }).nearest;
-    return { key: t.key, threads: t.threads, source: nearest ? 'nearest' : 'tuned' };
+    return { key: t.key, threads: t.threads, source: t.nearest ? 'nearest' : 'tuned' };
   }
 
   /** The thread count for a CPU target: the caller's (per call), the session's, the tuned one, else 1. */

@@ -85,12 +85,7 @@ export async function prepare3d(key: string, dims: Dims, o: Apply3dOptions = {})
       return y;
     };
   } else if (algorithm === 'separable') {
-    // axis d: n, point stride, groups, group stride, lines per group, line stride
-    const geo = [
-      { n: n1, ps: 1, groups: 1, gs: 0, lines: n2 * n3, ls: n1 },
-      { n: n2, ps: n1, groups: n3, gs: n1 * n2, lines: n1, ls: 1 },
-      { n: n3, ps: n1 * n2, groups: 1, gs: 0, lines: n1 * n2, ls: 1 },
-    ];
+    const geo = separableGeometry(dims);
     const bufs = [alloc(), alloc()] as const;
     const zero = kinetic ? alloc() : bufs[0];
     run = (x) => {
@@ -170,11 +165,7 @@ export async function prepareParallel3d(key: string, dims: Dims, pool: Pool, o: 
   const task = (t: string, args: ConvTPassArgs | ConvSPassArgs) => ({ task: t, args: args as unknown as Record<string, unknown> });
   let run: (x: Real) => Promise<Real>;
   if (algorithm === 'separable') {
-    const geo = [
-      { n: n1, ps: 1, groups: 1, gs: 0, lines: n2 * n3, ls: n1 },
-      { n: n2, ps: n1, groups: n3, gs: n1 * n2, lines: n1, ls: 1 },
-      { n: n3, ps: n1 * n2, groups: 1, gs: 0, lines: n1 * n2, ls: 1 },
-    ];
+    const geo = separableGeometry(dims);
     const bufs = [alloc(), alloc()] as const;
     const zero = kinetic ? alloc() : bufs[0];
     const pass = (d: number, x: Real, y: Real, yin?: Real, sc?: number): Promise<unknown> => {
@@ -230,4 +221,13 @@ export async function prepareParallel3d(key: string, dims: Dims, pool: Pool, o: 
     };
   }
   return { key, filter: name, boundary, algorithm, precision, dims, threads: pool.size, run };
+}
+
+/** Per axis d, the strided lines of a separable pass: length n, point stride, groups, group stride, lines per group, line stride. */
+function separableGeometry([n1, n2, n3]: Dims): { n: number; ps: number; groups: number; gs: number; lines: number; ls: number }[] {
+  return [
+    { n: n1, ps: 1, groups: 1, gs: 0, lines: n2 * n3, ls: n1 },
+    { n: n2, ps: n1, groups: n3, gs: n1 * n2, lines: n1, ls: 1 },
+    { n: n3, ps: n1 * n2, groups: 1, gs: 0, lines: n1 * n2, ls: 1 },
+  ];
 }

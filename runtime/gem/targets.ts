@@ -95,12 +95,8 @@ const wasmRunner: GemTargetRunner = {
     const { prepareGemWasm } = await import('./wasm.ts');
     const prep = await prepareGemWasm(key, atoms, vertices, { params: o.params, ...(o.pool ? { pool: o.pool } : { threads: o.threads }) });
     const { precision } = await gemVariantInfo(key);
-    let phi: Float64Array | undefined;
     return {
-      run: async () => {
-        phi = await prep.run();
-      },
-      result: async () => phi ?? (await prep.run()),
+      ...keepResult(() => prep.run()),
       dispose: () => prep.destroy(),
       device: `WebAssembly SIMD (this process, ${prep.threads > 1 ? `${prep.threads} worker threads` : 'one thread'})`,
       precision,
@@ -133,12 +129,8 @@ const gpujsRunner: GemTargetRunner = {
   async prepare(key, atoms, vertices, o) {
     const { prepareGemGpujs } = await import('./gpujs.ts');
     const prep = await prepareGemGpujs(key, atoms, vertices, { params: o.params });
-    let phi: Float64Array | undefined;
     return {
-      run: async () => {
-        phi = await prep.run();
-      },
-      result: async () => phi ?? (await prep.run()),
+      ...keepResult(() => prep.run()),
       dispose: () => prep.destroy(),
       device: `gpu.js ${prep.mode} mode (this process)`,
       precision: 'f32',
@@ -166,4 +158,15 @@ export async function runGemKey(key: string, target: string, atoms: GemAtoms, ve
   } finally {
     await prep.dispose();
   }
+}
+
+/** run() and result() for a runner whose run returns the potentials: result() reads the last run's, running once if none was. */
+function keepResult(run: () => Promise<Float64Array>): { run(): Promise<void>; result(): Promise<Float64Array> } {
+  let phi: Float64Array | undefined;
+  return {
+    run: async () => {
+      phi = await run();
+    },
+    result: async () => phi ?? (await run()),
+  };
 }

@@ -16,7 +16,7 @@ import { cellOrder, parseOrdering, ORDERINGS } from './orderings.ts';
 import { KB_GROMACS, type Constraints, type MdRun, type Thermostat } from './engine.ts';
 import { MdInputError } from './errors.ts';
 import { checkMemory, memoryLimit, mdMemory } from '../limits.ts';
-import { checkState, checkStateVelocities, checkTimeStep } from './sanity.ts';
+import { checkState, checkStateVelocities, checkTimeStep, type CheckedState } from './sanity.ts';
 import { siblingKey, variantParams } from '../variants.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 
@@ -66,20 +66,8 @@ export interface MdOptions {
   forceDt?: boolean;
 }
 
-/** Saved run state: enough to continue exactly (JSON keeps doubles exact). */
-export interface MdState {
-  format: 'kernforge-md-state';
-  version: 1;
-  system: 'lj' | 'water';
-  box: [number, number, number];
-  step: number;
-  /** Time of step 0 is 0; time = step * dt. */
-  dt: number;
-  thermostatEnergy: number;
-  names?: GroAtom[];
-  x: number[];
-  v: number[];
-}
+/** Saved run state: enough to continue exactly (JSON keeps doubles exact); its fields and their checks are in runtime/md/sanity.ts. */
+export type MdState = CheckedState;
 
 export interface PreparedRun {
   run: MdRun;
