@@ -6,12 +6,14 @@
  * references and the verification gates of the md-nonbonded, gem-potential and bigdft-conv
  * families, variants, devices and the autotuner. Files, environment, stderr, CPU facts, hashing,
  * worker threads, WebGPU and on-demand generation come from the platform (runtime/platform.ts):
- * call setPlatform() before using it outside Node. The Node entry is runtime/index.ts.
+ * call setPlatform() before using it outside Node (in a browser: installBrowserPlatform()). The Node entry is runtime/index.ts.
  *
  * @module kernforge/core
  */
 // The platform adapter (runtime/platform.ts).
-export { platform, setPlatform, assetPath, NoPlatformError, type Platform, type CpuFacts, type WorkerHandlers, type TaskWorker, type PolledChannel, type FileWriter, type PathInfo, type ProgressBar, type OnDemand, type GeneratorModule } from './platform.ts';
+export { platform, setPlatform, assetPath, PACKAGE_ROOT, NoPlatformError, type Platform, type CpuFacts, type WorkerHandlers, type TaskWorker, type PolledChannel, type FileWriter, type PathInfo, type ProgressBar, type OnDemand, type GeneratorModule } from './platform.ts';
+// The browser platform (runtime/platform/browser.ts; docs/browser.md): installBrowserPlatform() before open() in a page.
+export { installBrowserPlatform, createBrowserPlatform, sha256Hex, type BrowserPlatform, type BrowserPlatformOptions, type PreloadOptions } from './platform/browser.ts';
 export { open, TARGETS, VerificationError, type Kernforge, type OpenOptions, type Target, type Choice, type VariantSource } from './open.ts';
 export type { GemHandle, GemPotential, GemPotentialOptions } from './gem/handle.ts';
 export type { BigdftHandle, BigdftApplyOptions, BigdftResult, HamiltonianResult } from './bigdft/handle.ts';

@@ -19,3 +19,5 @@ setPlatform(nodePlatform);
 export * from './core.ts';
 export { nodePlatform } from './platform/node.ts';
 export { readPqr, readVert } from './gem/io.ts';
+// `kernforge serve`'s static server with the isolation headers a page running the browser platform needs (docs/browser.md)
+export { serve, ServeError, MIME_TYPES, ISOLATION_HEADERS, type ServeOptions, type StaticServer } from './serve.ts';

@@ -3,7 +3,8 @@
 // tuner, strategies, cache, variants, verification) imports no `node:` module and no Node-only
 // package; it asks platform() for file access, environment variables, stderr, CPU facts,
 // hashing, worker threads, the WebGPU `GPU` object and on-demand generation. One implementation
-// exists today, runtime/platform/node.ts (Node); a browser one comes later.
+// exists for Node (runtime/platform/node.ts) and one for browsers (runtime/platform/browser.ts:
+// installBrowserPlatform(), docs/browser.md).
 //
 // Installing: runtime/index.ts (the Node entry, `import 'kernforge'` under Node) installs the Node
 // platform explicitly. Under Node, importing any runtime module directly installs it too: when
@@ -15,7 +16,7 @@
 // Paths: a `path` is what the platform reads and writes. Under Node it is a file-system path; the
 // runtime's own assets (generated/, data/) are found with assetPath(new URL(..., import.meta.url)),
 // which gives a file-system path for file: URLs and the URL itself otherwise (a browser platform
-// fetches those).
+// fetches those: runtime/platform/browser.ts maps what starts with PACKAGE_ROOT to its assets URL).
 /** Facts about the CPU and the JavaScript runtime (the CPU device's name, fingerprint and details). */
 export interface CpuFacts {
   /** CPU model, e.g. "AMD EPYC 7B13" ("unknown CPU" when the host does not say). */
@@ -190,6 +191,11 @@ export interface Platform {
   resolve(...paths: string[]): string;
   /** Import the JavaScript module at `path` (a file path or URL). */
   importModule(path: string): Promise<unknown>;
+  /**
+   * Compile the WebAssembly binary at `path` (a browser: streaming compilation from the network).
+   * Absent: the runtime compiles readBytes(path).
+   */
+  compileWasm?(path: string): Promise<WebAssembly.Module>;
   /** An environment variable (undefined when unset). */
   env(name: string): string | undefined;
   /** This process's id (for names of temporary files and runs). */
@@ -233,6 +239,14 @@ export function setPlatform(p: Platform): Platform | undefined {
   current = p;
   return before;
 }
+
+/**
+ * The package root as this build of the core sees it (`new URL('../', import.meta.url)` of
+ * runtime/: the repository, dist/, or a bundle's folder's parent), from which runtime/variants.ts
+ * and runtime/data.ts find generated/ and data/. A browser platform maps paths under it to where
+ * the assets are served.
+ */
+export const PACKAGE_ROOT = new URL('../', import.meta.url);
 
 /**
  * Where an asset of the package is, as the platform's `path`: the file-system path of a file:

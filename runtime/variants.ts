@@ -144,7 +144,10 @@ export function wasmModule(key: string, bytes?: Uint8Array): Promise<WebAssembly
   if (bytes) return WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
   let m = compiled.get(key);
   if (!m) {
-    m = wasmBytes(key).then((b) => WebAssembly.compile(b as Uint8Array<ArrayBuffer>));
+    const entry = manifest().get(key);
+    const p = platform();
+    // a platform that compiles from its source (a browser: streaming from the network) gets the library's binaries
+    m = entry?.target === 'wasm' && p.compileWasm ? p.compileWasm(`${GENERATED_ROOT}${entry.file}`) : wasmBytes(key).then((b) => WebAssembly.compile(b as Uint8Array<ArrayBuffer>));
     m.catch(() => compiled.delete(key));
     compiled.set(key, m);
   }

@@ -7,6 +7,8 @@
 //                         binaries, WGSL and gpu.js sources (not the per-variant .ts and .wat
 //                         sources, which the bundles and binaries already hold)
 //   specs/, templates/    for `kernforge generate` and variants rendered on demand
+//   runtime/platform/browser-worker.js   rebuilt as one self-contained module (esbuild), the
+//                         browser platform's worker entry
 // The package ships dist/ (package.json `files`); nothing else of the repository.
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync, existsSync, chmodSync, readdirSync, statSync } from 'node:fs';
@@ -30,6 +32,19 @@ const keep = (src) => {
   return !/\/ts\/[^/]+\.ts$/.test(rel) && !rel.endsWith('.wat');
 };
 for (const dir of ['data', 'generated', 'specs', 'templates']) cpSync(join(root, dir), join(dist, dir), { recursive: true, filter: keep });
+// The browser platform's task worker (runtime/platform/browser.ts workerUrl) as one self-contained
+// module: a page serves this file as it is (a bundler never sees it), so it carries the core it runs.
+const esbuild = await import('esbuild');
+await esbuild.build({
+  entryPoints: [join(root, 'runtime', 'platform', 'browser-worker.ts')],
+  outfile: join(dist, 'runtime', 'platform', 'browser-worker.js'),
+  allowOverwrite: true,
+  bundle: true,
+  platform: 'browser',
+  format: 'esm',
+  target: 'es2022',
+  logLevel: 'warning',
+});
 // The benches need the repository (C peers, fixtures): they are not part of the package.
 rmSync(join(dist, 'bench'), { recursive: true, force: true });
 
