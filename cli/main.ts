@@ -271,6 +271,8 @@ export async function main(argv: string[]): Promise<number> {
   registerReport(program);
   const { registerMergeTuned } = await import('./commands/merge-tuned.ts');
   registerMergeTuned(program);
+  const { registerServe } = await import('./commands/serve.ts');
+  registerServe(program);
   registerBigdft(run);
   const { registerMd } = await import('./commands/md.ts');
   registerMd(run);

@@ -69,6 +69,14 @@ export const ISOLATION_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
+/**
+ * The built page of the package (dist/web, made by web/build.mjs during the build): beside
+ * dist/runtime in the package, dist/web of a clone when run from the sources.
+ */
+export function webDir(): string {
+  return decodeURIComponent(new URL(import.meta.url.endsWith('.ts') ? '../dist/web/' : '../web/', import.meta.url).pathname);
+}
+
 /** Start serving `o.dir`; resolves once it listens. A busy or forbidden port is a ServeError naming it. */
 export async function serve(o: ServeOptions): Promise<StaticServer> {
   const port = o.port ?? 8080;
