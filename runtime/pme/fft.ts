@@ -1,0 +1,332 @@
+// The 3-D real-to-complex FFT of the PME mesh, in f64, for any grid size (GROMACS's sizes are
+// products of 2, 3, 5 and 7: 42, 48, 60, 84, ...).
+//
+// Why our own: no registry library does a mixed-radix f64 transform well (bench/pme-fft.ts and
+// docs/pme.md have the numbers): ndarray-fft is f64 but pads every size that is not a power of
+// two to a Bluestein convolution, kissfft-js and kissfft-wasm are mixed radix but f32 only,
+// fft.js is power-of-two only. So this is a Stockham autosort transform (radix 4, 2, 3, 5 and a
+// generic odd radix) applied to many lines at once: a grid axis of length n is transformed as
+// an [n][B] array whose B lines are contiguous, so every inner loop runs over adjacent numbers
+// with the twiddle factors held in registers.
+//
+// Layout. The real grid is x-major, [nx][ny][nz] (index (ix*ny + iy)*nz + iz, as the spread
+// writes it). forward() transforms x as two real halves packed into one complex transform,
+// keeping kx = 0..nx/2 (nx/2+1 planes), then y, then z after a transpose, so the spectrum is
+// [nz][nxc][ny] complex (re and im in two arrays; index (kz*nxc + kx)*ny + ky). backward()
+// undoes it exactly, without the 1/(nx ny nz) normalisation (as FFTW and GROMACS).
+
+/** The radices of a Stockham pass: 4, 2, 3, 5 first, any other prime as itself. */
+function factorize(n: number): number[] {
+  const out: number[] = [];
+  let m = n;
+  while (m % 4 === 0) { out.push(4); m /= 4; }
+  while (m % 2 === 0) { out.push(2); m /= 2; }
+  for (const p of [3, 5]) while (m % p === 0) { out.push(p); m /= p; }
+  for (let p = 7; m > 1; p += 2) while (m % p === 0) { out.push(p); m /= p; }
+  return out;
+}
+
+interface Pass { p: number; ns: number; wr: Float64Array; wi: Float64Array }
+
+/** A complex FFT of length n over B contiguous lines ([n][B] layout), forward (e^-) or backward (e^+), unnormalised. */
+export class BatchFft {
+  readonly n: number;
+  private readonly passes: { fwd: Pass[]; bwd: Pass[] };
+  /** Cosines and sines of the generic radix's DFT matrix, per generic radix. */
+  private readonly generic = new Map<number, { c: Float64Array; s: Float64Array }>();
+
+  constructor(n: number) {
+    if (!Number.isInteger(n) || n < 1) throw new RangeError(`FFT length ${n} is not a positive integer`);
+    this.n = n;
+    const make = (sign: number): Pass[] => {
+      const out: Pass[] = [];
+      let ns = 1;
+      for (const p of factorize(n)) {
+        const wr = new Float64Array(ns * (p - 1));
+        const wi = new Float64Array(ns * (p - 1));
+        for (let k = 0; k < ns; k++) {
+          for (let r = 1; r < p; r++) {
+            const a = (sign * 2 * Math.PI * r * k) / (ns * p);
+            wr[k * (p - 1) + r - 1] = Math.cos(a);
+            wi[k * (p - 1) + r - 1] = Math.sin(a);
+          }
+        }
+        out.push({ p, ns, wr, wi });
+        if (p > 5 && !this.generic.has(p)) {
+          const c = new Float64Array(p * p);
+          const s = new Float64Array(p * p);
+          for (let i = 0; i < p; i++) for (let j = 0; j < p; j++) {
+            c[i * p + j] = Math.cos((2 * Math.PI * ((i * j) % p)) / p);
+            s[i * p + j] = Math.sin((2 * Math.PI * ((i * j) % p)) / p);
+          }
+          this.generic.set(p, { c, s });
+        }
+        ns *= p;
+      }
+      return out;
+    };
+    this.passes = { fwd: make(-1), bwd: make(1) };
+  }
+
+  /**
+   * Transforms the B lines of (re, im) ([n][B] from `off`), using (tr, ti) of n*B as scratch;
+   * the result is back in (re, im).
+   */
+  run(re: Float64Array, im: Float64Array, off: number, B: number, tr: Float64Array, ti: Float64Array, inverse: boolean): void {
+    const passes = inverse ? this.passes.bwd : this.passes.fwd;
+    const sgn = inverse ? 1 : -1;
+    let xr = re, xi = im, xo = off, yr = tr, yi = ti, yo = 0;
+    for (const ps of passes) {
+      this.pass(ps, sgn, xr, xi, xo, yr, yi, yo, B);
+      const sr = xr, si = xi, so = xo;
+      xr = yr; xi = yi; xo = yo; yr = sr; yi = si; yo = so;
+    }
+    if (xr !== re) {
+      const len = this.n * B;
+      re.set(xr.subarray(xo, xo + len), off);
+      im.set(xi.subarray(xo, xo + len), off);
+    }
+  }
+
+  private pass(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: number, yr: Float64Array, yi: Float64Array, yo: number, B: number): void {
+    const { p, ns, wr, wi } = ps;
+    const n = this.n;
+    const m = n / p; // input stride between the p points of one butterfly, in lines
+    const sB = m * B;
+    const oB = ns * B;
+    for (let j = 0; j < m; j++) {
+      const k = j % ns;
+      const inBase = xo + j * B;
+      const outBase = yo + ((j - k) * p + k) * B;
+      const t = k * (p - 1);
+      if (p === 2) {
+        const w1r = wr[t], w1i = wi[t];
+        for (let b = 0; b < B; b++) {
+          const i0 = inBase + b;
+          const ar = xr[i0], ai = xi[i0];
+          const cr0 = xr[i0 + sB], ci0 = xi[i0 + sB];
+          const cr = cr0 * w1r - ci0 * w1i, ci = cr0 * w1i + ci0 * w1r;
+          const o = outBase + b;
+          yr[o] = ar + cr; yi[o] = ai + ci;
+          yr[o + oB] = ar - cr; yi[o + oB] = ai - ci;
+        }
+      } else if (p === 4) {
+        const w1r = wr[t], w1i = wi[t], w2r = wr[t + 1], w2i = wi[t + 1], w3r = wr[t + 2], w3i = wi[t + 2];
+        for (let b = 0; b < B; b++) {
+          const i0 = inBase + b;
+          const ar = xr[i0], ai = xi[i0];
+          let r = xr[i0 + sB], i = xi[i0 + sB];
+          const br = r * w1r - i * w1i, bi = r * w1i + i * w1r;
+          r = xr[i0 + 2 * sB]; i = xi[i0 + 2 * sB];
+          const cr = r * w2r - i * w2i, ci = r * w2i + i * w2r;
+          r = xr[i0 + 3 * sB]; i = xi[i0 + 3 * sB];
+          const dr = r * w3r - i * w3i, di = r * w3i + i * w3r;
+          const s0r = ar + cr, s0i = ai + ci, d0r = ar - cr, d0i = ai - ci;
+          const s1r = br + dr, s1i = bi + di;
+          // (b - d) times sgn*i
+          const d1r = -sgn * (bi - di), d1i = sgn * (br - dr);
+          const o = outBase + b;
+          yr[o] = s0r + s1r; yi[o] = s0i + s1i;
+          yr[o + oB] = d0r + d1r; yi[o + oB] = d0i + d1i;
+          yr[o + 2 * oB] = s0r - s1r; yi[o + 2 * oB] = s0i - s1i;
+          yr[o + 3 * oB] = d0r - d1r; yi[o + 3 * oB] = d0i - d1i;
+        }
+      } else if (p === 3) {
+        const w1r = wr[t], w1i = wi[t], w2r = wr[t + 1], w2i = wi[t + 1];
+        const c = -0.5, s = sgn * Math.sqrt(3) / 2;
+        for (let b = 0; b < B; b++) {
+          const i0 = inBase + b;
+          const ar = xr[i0], ai = xi[i0];
+          let r = xr[i0 + sB], i = xi[i0 + sB];
+          const br = r * w1r - i * w1i, bi = r * w1i + i * w1r;
+          r = xr[i0 + 2 * sB]; i = xi[i0 + 2 * sB];
+          const cr = r * w2r - i * w2i, ci = r * w2i + i * w2r;
+          const tr = br + cr, ti = bi + ci;
+          const mr = ar + c * tr, mi = ai + c * ti;
+          const ur = -s * (bi - ci), ui = s * (br - cr);
+          const o = outBase + b;
+          yr[o] = ar + tr; yi[o] = ai + ti;
+          yr[o + oB] = mr + ur; yi[o + oB] = mi + ui;
+          yr[o + 2 * oB] = mr - ur; yi[o + 2 * oB] = mi - ui;
+        }
+      } else if (p === 5) {
+        const w1r = wr[t], w1i = wi[t], w2r = wr[t + 1], w2i = wi[t + 1], w3r = wr[t + 2], w3i = wi[t + 2], w4r = wr[t + 3], w4i = wi[t + 3];
+        const c1 = Math.cos((2 * Math.PI) / 5), c2 = Math.cos((4 * Math.PI) / 5);
+        const s1 = sgn * Math.sin((2 * Math.PI) / 5), s2 = sgn * Math.sin((4 * Math.PI) / 5);
+        for (let b = 0; b < B; b++) {
+          const i0 = inBase + b;
+          const ar = xr[i0], ai = xi[i0];
+          let r = xr[i0 + sB], i = xi[i0 + sB];
+          const br = r * w1r - i * w1i, bi = r * w1i + i * w1r;
+          r = xr[i0 + 2 * sB]; i = xi[i0 + 2 * sB];
+          const cr = r * w2r - i * w2i, ci = r * w2i + i * w2r;
+          r = xr[i0 + 3 * sB]; i = xi[i0 + 3 * sB];
+          const dr = r * w3r - i * w3i, di = r * w3i + i * w3r;
+          r = xr[i0 + 4 * sB]; i = xi[i0 + 4 * sB];
+          const er = r * w4r - i * w4i, ei = r * w4i + i * w4r;
+          const p1r = br + er, p1i = bi + ei, m1r = br - er, m1i = bi - ei;
+          const p2r = cr + dr, p2i = ci + di, m2r = cr - dr, m2i = ci - di;
+          const a1r = ar + c1 * p1r + c2 * p2r, a1i = ai + c1 * p1i + c2 * p2i;
+          const a2r = ar + c2 * p1r + c1 * p2r, a2i = ai + c2 * p1i + c1 * p2i;
+          // i*(s1 m1 + s2 m2) and i*(s2 m1 - s1 m2)
+          const b1r = -(s1 * m1i + s2 * m2i), b1i = s1 * m1r + s2 * m2r;
+          const b2r = -(s2 * m1i - s1 * m2i), b2i = s2 * m1r - s1 * m2r;
+          const o = outBase + b;
+          yr[o] = ar + p1r + p2r; yi[o] = ai + p1i + p2i;
+          yr[o + oB] = a1r + b1r; yi[o + oB] = a1i + b1i;
+          yr[o + 2 * oB] = a2r + b2r; yi[o + 2 * oB] = a2i + b2i;
+          yr[o + 3 * oB] = a2r - b2r; yi[o + 3 * oB] = a2i - b2i;
+          yr[o + 4 * oB] = a1r - b1r; yi[o + 4 * oB] = a1i - b1i;
+        }
+      } else {
+        const g = this.generic.get(p)!;
+        const vr = new Float64Array(p), vi = new Float64Array(p);
+        for (let b = 0; b < B; b++) {
+          const i0 = inBase + b;
+          vr[0] = xr[i0]; vi[0] = xi[i0];
+          for (let r = 1; r < p; r++) {
+            const xr0 = xr[i0 + r * sB], xi0 = xi[i0 + r * sB];
+            const cw = wr[t + r - 1], sw = wi[t + r - 1];
+            vr[r] = xr0 * cw - xi0 * sw; vi[r] = xr0 * sw + xi0 * cw;
+          }
+          const o = outBase + b;
+          for (let q = 0; q < p; q++) {
+            let sr = 0, si = 0;
+            for (let r = 0; r < p; r++) {
+              const cc = g.c[q * p + r], ss = sgn * g.s[q * p + r];
+              sr += vr[r] * cc - vi[r] * ss;
+              si += vr[r] * ss + vi[r] * cc;
+            }
+            yr[o + q * oB] = sr; yi[o + q * oB] = si;
+          }
+        }
+      }
+    }
+  }
+}
+
+/** A 3-D real-to-complex FFT plan for one grid; see the file comment for the layouts. */
+export class RealFft3d {
+  readonly nx: number;
+  readonly ny: number;
+  readonly nz: number;
+  /** nx/2 + 1: the kx planes kept (kx = 0..nx/2). */
+  readonly nxc: number;
+  /** The spectrum's real and imaginary parts, [nz][nxc][ny]. */
+  readonly re: Float64Array;
+  readonly im: Float64Array;
+  private readonly fx: BatchFft;
+  private readonly fy: BatchFft;
+  private readonly fz: BatchFft;
+  private readonly ar: Float64Array;
+  private readonly ai: Float64Array;
+  private readonly tr: Float64Array;
+  private readonly ti: Float64Array;
+
+  constructor(grid: readonly [number, number, number]) {
+    const [nx, ny, nz] = grid;
+    this.nx = nx; this.ny = ny; this.nz = nz;
+    this.nxc = Math.floor(nx / 2) + 1;
+    const size = Math.max(nx, this.nxc * 2) * ny * nz;
+    this.re = new Float64Array(this.nxc * ny * nz);
+    this.im = new Float64Array(this.nxc * ny * nz);
+    this.ar = new Float64Array(size);
+    this.ai = new Float64Array(size);
+    this.tr = new Float64Array(size);
+    this.ti = new Float64Array(size);
+    this.fx = new BatchFft(nx);
+    this.fy = new BatchFft(ny);
+    this.fz = new BatchFft(nz);
+  }
+
+  /** Forward transform (e^{-2 pi i k.m/n}) of the real grid [nx][ny][nz] into re/im [nz][nxc][ny]. */
+  forward(grid: Float64Array): void {
+    const { nx, ny, nz, nxc, ar, ai, tr, ti } = this;
+    const B = ny * nz;
+    const h = B >> 1;
+    // x: pack lines b (< h) as real and b + h as imaginary parts; one complex transform of h lines
+    // (an odd B leaves one line, transformed alone with a zero imaginary part).
+    for (let ix = 0; ix < nx; ix++) {
+      const src = ix * B;
+      const dst = ix * h;
+      for (let b = 0; b < h; b++) { ar[dst + b] = grid[src + b]; ai[dst + b] = grid[src + h + b]; }
+    }
+    this.fx.run(ar, ai, 0, h, tr, ti, false);
+    // Unpack into [nxc][ny*nz] in (tr, ti): A(k) = (Z(k) + conj Z(-k))/2, C(k) = (Z(k) - conj Z(-k))/(2i).
+    for (let kx = 0; kx < nxc; kx++) {
+      const kn = kx === 0 ? 0 : nx - kx;
+      const zk = kx * h, zn = kn * h, o = kx * B;
+      for (let b = 0; b < h; b++) {
+        const zr = ar[zk + b], zi = ai[zk + b], wr = ar[zn + b], wi = -ai[zn + b];
+        tr[o + b] = 0.5 * (zr + wr); ti[o + b] = 0.5 * (zi + wi);
+        tr[o + h + b] = 0.5 * (zi - wi); ti[o + h + b] = -0.5 * (zr - wr);
+      }
+    }
+    if (B & 1) this.oddLineForward(grid, B - 1);
+    // y: per kx plane, [ny][nz] with nz lines.
+    for (let kx = 0; kx < nxc; kx++) this.fy.run(tr, ti, kx * B, nz, ar, ai, false);
+    // z: transpose [nxc*ny][nz] -> [nz][nxc*ny] into re/im, then transform nxc*ny lines.
+    const L = nxc * ny;
+    const { re, im } = this;
+    for (let l = 0; l < L; l++) {
+      const s = l * nz;
+      for (let kz = 0; kz < nz; kz++) { re[kz * L + l] = tr[s + kz]; im[kz * L + l] = ti[s + kz]; }
+    }
+    this.fz.run(re, im, 0, L, ar, ai, false);
+  }
+
+  /** Backward transform (e^{+2 pi i k.m/n}, unnormalised) of re/im [nz][nxc][ny] into the real grid [nx][ny][nz]; re/im are overwritten. */
+  backward(grid: Float64Array): void {
+    const { nx, ny, nz, nxc, ar, ai, tr, ti, re, im } = this;
+    const L = nxc * ny;
+    const B = ny * nz;
+    const h = B >> 1;
+    this.fz.run(re, im, 0, L, ar, ai, true);
+    for (let l = 0; l < L; l++) {
+      const s = l * nz;
+      for (let kz = 0; kz < nz; kz++) { tr[s + kz] = re[kz * L + l]; ti[s + kz] = im[kz * L + l]; }
+    }
+    for (let kx = 0; kx < nxc; kx++) this.fy.run(tr, ti, kx * B, nz, ar, ai, true);
+    // x: the planes kx > nx/2 are the conjugates of nx - kx. Pack Z = A + iC with A, C the
+    // Hermitian spectra of lines b and b + h; the complex inverse gives a + i c.
+    for (let kx = 0; kx < nx; kx++) {
+      const conj = kx >= nxc;
+      const ks = conj ? nx - kx : kx;
+      const src = ks * B, dst = kx * h;
+      for (let b = 0; b < h; b++) {
+        const aR = tr[src + b], aI = conj ? -ti[src + b] : ti[src + b];
+        const cR = tr[src + h + b], cI = conj ? -ti[src + h + b] : ti[src + h + b];
+        ar[dst + b] = aR - cI; ai[dst + b] = aI + cR;
+      }
+    }
+    if (B & 1) this.oddLineBackward(grid, B - 1);
+    const or = re, oi = im; // free scratch now
+    this.fx.run(ar, ai, 0, h, or, oi, true);
+    for (let ix = 0; ix < nx; ix++) {
+      const dst = ix * B, src = ix * h;
+      for (let b = 0; b < h; b++) { grid[dst + b] = ar[src + b]; grid[dst + h + b] = ai[src + b]; }
+    }
+  }
+
+  private oddLineForward(grid: Float64Array, b: number): void {
+    const { nx, nxc, ny, nz, tr, ti } = this;
+    const B = ny * nz;
+    const lr = new Float64Array(nx), li = new Float64Array(nx), sr = new Float64Array(nx), si = new Float64Array(nx);
+    for (let ix = 0; ix < nx; ix++) lr[ix] = grid[ix * B + b];
+    this.fx.run(lr, li, 0, 1, sr, si, false);
+    for (let kx = 0; kx < nxc; kx++) { tr[kx * B + b] = lr[kx]; ti[kx * B + b] = li[kx]; }
+  }
+
+  private oddLineBackward(grid: Float64Array, b: number): void {
+    const { nx, nxc, ny, nz, tr, ti } = this;
+    const B = ny * nz;
+    const lr = new Float64Array(nx), li = new Float64Array(nx), sr = new Float64Array(nx), si = new Float64Array(nx);
+    for (let kx = 0; kx < nx; kx++) {
+      const conj = kx >= nxc;
+      const ks = conj ? nx - kx : kx;
+      lr[kx] = tr[ks * B + b]; li[kx] = conj ? -ti[ks * B + b] : ti[ks * B + b];
+    }
+    this.fx.run(lr, li, 0, 1, sr, si, true);
+    for (let ix = 0; ix < nx; ix++) grid[ix * B + b] = lr[ix];
+  }
+}
