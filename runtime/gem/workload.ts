@@ -73,9 +73,9 @@ export interface GemWorkloadOptions {
   /**
    * Run on the vertices [first, end) only (a shard of a batch, runtime/batch/gem.ts): the inputs
    * are checked whole, then the variant is verified on and runs over that range; phi, the output
-   * and the summary hold the range's vertices only.
+   * and the summary hold the range's vertices only. A function gets the surface's vertex count.
    */
-  vertexRange?: [number, number];
+  vertexRange?: [number, number] | ((vertices: number) => [number, number]);
 }
 
 /** Where the vertices came from. */
@@ -293,7 +293,7 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
   // the atoms and the surface together, before any variant runs: the input is blamed, not a variant
   checkGemInputs(atoms, verts, { pqr: o.atoms ? undefined : o.molecule, vert: vertPath, surface: generated ? 'the generated surface' : 'the given vertices', p: o.projLen });
   if (o.vertexRange) {
-    const [v0, v1] = o.vertexRange;
+    const [v0, v1] = typeof o.vertexRange === 'function' ? o.vertexRange(verts.n) : o.vertexRange;
     if (!(Number.isInteger(v0) && Number.isInteger(v1) && v0 >= 0 && v0 < v1 && v1 <= verts.n)) throw new UserError(`vertex range [${v0}, ${v1}) is not within the ${verts.n} vertices`);
     const cut = (a: Float64Array) => a.slice(v0, v1);
     verts = { n: v1 - v0, x: cut(verts.x), y: cut(verts.y), z: cut(verts.z), nx: cut(verts.nx), ny: cut(verts.ny), nz: cut(verts.nz) };
