@@ -92,6 +92,11 @@ export interface TuneOptions {
    * TuningFamily.threadCounts); e.g. [1] tunes single-thread runs only.
    */
   threads?: number[];
+  /**
+   * Keep only some of each problem's candidates, given in the family's order (a shard of a tuning
+   * batch: runtime/batch/tune.ts); a problem left with none is not tuned.
+   */
+  candidateFilter?: (candidates: Candidate[], where: { device: DeviceId; family: string; problem: string }) => Candidate[];
 }
 
 /** The outcome of tuning one family's problem class on one device: the winner, the default and the speed-up. */
@@ -302,7 +307,9 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
           for (const n of counts.length > 0 ? counts : [1]) candidates.push({ key: candidateId(key, n), params: { ...p, threads: n } });
         }
         const dk = f.defaultKey(device, problem);
-        tasks.push({ device, family: f, problem, candidates, defaultKey: dk });
+        const mine = o.candidateFilter ? o.candidateFilter(candidates, { device: id, family: f.family, problem }) : candidates;
+        if (mine.length === 0) continue;
+        tasks.push({ device, family: f, problem, candidates: mine, defaultKey: dk });
       }
     }
   }
