@@ -43,6 +43,10 @@ await esbuild.build({
   platform: 'browser',
   format: 'esm',
   target: 'es2022',
+  // task workers run TypeScript and wasm kernels only: gpu.js (a dynamic import the bundle would inline) stays out
+  external: ['gpu.js'],
+  minify: true,
+  banner: { js: '// kernforge: the browser platform task worker (runtime/platform/browser-worker.ts), bundled' },
   logLevel: 'warning',
 });
 // The benches need the repository (C peers, fixtures): they are not part of the package.
