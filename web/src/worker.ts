@@ -1,0 +1,223 @@
+// The web app's worker: every long job of the page runs here, one job per worker (the page ends
+// the worker afterwards, or terminates it to cancel), so the tab never freezes. It installs the
+// browser platform (runtime/platform/browser.ts): assets fetched from the served folder, the
+// files the runtime writes (the tuning cache, kernforge-tuned.json) kept in IndexedDB, WebGPU
+// from navigator.gpu, worker threads from js/browser-worker.js. Everything else is the core:
+// tune() (every candidate verified against the f64 reference before it is timed), open() (the
+// tuned winner), the GEM surface generator and the MD engine.
+import { installBrowserPlatform, type BrowserPlatform } from '../../runtime/platform/browser.ts';
+import { platform } from '../../runtime/platform.ts';
+import { tune } from '../../runtime/tune/tuner.ts';
+import { detectDevices, type DeviceId } from '../../runtime/tune/devices.ts';
+import type { Progress } from '../../runtime/tune/progress.ts';
+import { open } from '../../runtime/open.ts';
+import { bundledMolecule, BUNDLED_MOLECULES, type BundledMolecule } from '../../runtime/data.ts';
+import { parsePqr, parseVert, type GemAtoms, type GemVertices } from '../../runtime/gem/io.ts';
+import { generateSurface } from '../../runtime/gem/surface.ts';
+import { checkGemPotentials, GEM_VERIFY_RTOL } from '../../runtime/gem/gate.ts';
+import { isUserError } from '../../runtime/errors.ts';
+import { DEFAULT_CACHE_DIR } from '../../runtime/tune/cache.ts';
+import { DEFAULT_TUNED_FILE } from '../../runtime/tune/tuned.ts';
+import { MAX_INPUT_BYTES, type Job, type Reply, type RowOut, type TuneJob, type GemJob, type MdJob } from './protocol.ts';
+
+/** One quick problem class per family, those whose candidates span the most targets. */
+export const ONE_PER_FAMILY = ['water-rf-f32-small', 'surface-small', 'magic-f32-small'];
+
+const scope = self as unknown as { postMessage(m: Reply, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent) => void) | null };
+const post = (m: Reply, transfer: Transferable[] = []) => scope.postMessage(m, transfer);
+const log = (line: string) => post({ type: 'log', line });
+const status = (text: string) => post({ type: 'status', text });
+
+let controller: AbortController | undefined;
+
+async function install(preload?: { families?: string[]; data?: string[] } | false): Promise<BrowserPlatform> {
+  return installBrowserPlatform({
+    workerUrl: new URL('./browser-worker.js', import.meta.url),
+    stderr: log,
+    ...(preload === undefined ? {} : { preload: preload === false ? false : { families: preload.families, data: preload.data ?? [] } }),
+  });
+}
+
+async function devicesJob(webgpu: boolean): Promise<void> {
+  await install(false);
+  const devices = await detectDevices(webgpu ? ['cpu', 'webgpu'] : ['cpu']);
+  post({ type: 'devices', devices: JSON.parse(JSON.stringify(devices)) });
+}
+
+async function tuneJob(j: TuneJob): Promise<void> {
+  status('fetching the kernels');
+  const bp = await install({ families: j.families, data: j.families.includes('gem-potential') ? ['data/gem/mb_hhelix.pqr', 'data/gem/mb_hhelix.vert'] : [] });
+  controller = new AbortController();
+  let done = 0;
+  let total = 0;
+  const progress: Progress = {
+    start(t) {
+      total = t;
+      post({ type: 'progress', done, total, label: 'starting' });
+    },
+    tick(label) {
+      done++;
+      post({ type: 'progress', done, total, label });
+    },
+    setTotal(t) {
+      total = t;
+      post({ type: 'progress', done, total, label: '' });
+    },
+    log,
+    stop() {},
+  };
+  const t0 = performance.now();
+  status('tuning');
+  const outcome = await tune({
+    families: j.families,
+    devices: j.devices as DeviceId[],
+    problems: j.problems === 'quick' ? ['quick'] : ONE_PER_FAMILY,
+    maxEvals: j.maxEvals,
+    reps: j.reps,
+    warmup: 1,
+    strategy: 'random',
+    seed: 1,
+    ...(j.threads ? { threads: j.threads } : {}),
+    log,
+    progress,
+    signal: controller.signal,
+  });
+  await bp.flush();
+  const rows: RowOut[] = outcome.rows.map((r) => ({
+    device: r.device, family: r.family, problem: r.problem, candidates: r.candidates, bestKey: r.bestKey, bestMs: r.bestMs, chosenKey: r.chosenKey,
+    defaultKey: r.defaultKey, defaultMs: r.defaultMs, speedup: r.speedup, measured: r.measured, cached: r.cached, failed: r.failed, note: r.note, bestByTarget: r.bestByTarget,
+  }));
+  post({ type: 'tuned', rows: JSON.parse(JSON.stringify(rows)), interrupted: outcome.interrupted, notes: outcome.notes, seconds: (performance.now() - t0) / 1000 });
+}
+
+async function filesJob(): Promise<void> {
+  const bp = await install(false);
+  const p = platform();
+  const dir = p.resolve(DEFAULT_CACHE_DIR);
+  const caches = bp.files().filter((f) => f.startsWith(`${dir}/`) && f.endsWith('.json')).map((file) => ({ file, text: p.readText(file) }));
+  const tunedFile = p.resolve(DEFAULT_TUNED_FILE);
+  post({ type: 'files', caches, ...(p.exists(tunedFile) ? { tuned: p.readText(tunedFile) } : {}) });
+}
+
+/** The text of a file the user gave, refused (one line) when it is far too large. */
+async function textOf(f: File): Promise<string> {
+  if (f.size > MAX_INPUT_BYTES) throw new InputError(`${f.name} is ${(f.size / 2 ** 20).toFixed(0)} MiB; the page reads files up to ${MAX_INPUT_BYTES / 2 ** 20} MiB`);
+  return f.text();
+}
+
+class InputError extends Error {}
+
+async function gemJob(j: GemJob): Promise<void> {
+  let atoms: GemAtoms;
+  let verts: GemVertices | undefined;
+  let name: string;
+  if (j.molecule) {
+    if (!(BUNDLED_MOLECULES as readonly string[]).includes(j.molecule)) throw new InputError(`no bundled molecule "${j.molecule}" (allowed: ${BUNDLED_MOLECULES.join(', ')})`);
+    const m = bundledMolecule(j.molecule as BundledMolecule);
+    const rel = (p: string) => `data/gem/${p.split('/').pop()}`;
+    status('fetching the molecule and the kernels');
+    await install({ families: ['gem-potential'], data: [rel(m.pqr), ...(m.vert ? [rel(m.vert)] : [])] });
+    name = j.molecule;
+    atoms = parsePqr(platform().readText(m.pqr), `${j.molecule}.pqr`);
+    if (m.vert) verts = parseVert(platform().readText(m.vert), `${j.molecule}.vert`);
+  } else {
+    const files = j.files ?? [];
+    const pqr = files.filter((f) => /\.pqr$/i.test(f.name));
+    const vert = files.filter((f) => /\.vert$/i.test(f.name));
+    const other = files.filter((f) => !/\.(pqr|vert)$/i.test(f.name));
+    if (other.length > 0) throw new InputError(`${other.map((f) => f.name).join(', ')}: not a .pqr or .vert file (give one .pqr and optionally its MSMS .vert)`);
+    if (pqr.length !== 1) throw new InputError(`${pqr.length === 0 ? 'no .pqr file' : `${pqr.length} .pqr files`} given: give one .pqr (atoms: x y z charge radius) and optionally its .vert`);
+    if (vert.length > 1) throw new InputError(`${vert.length} .vert files given: at most one`);
+    name = pqr[0]!.name;
+    status(`reading ${name}`);
+    const texts = await Promise.all([textOf(pqr[0]!), ...(vert[0] ? [textOf(vert[0])] : [])]);
+    await install({ families: ['gem-potential'], data: [] });
+    atoms = parsePqr(texts[0]!, pqr[0]!.name);
+    if (vert[0]) verts = parseVert(texts[1]!, vert[0].name);
+  }
+  let generated = false;
+  if (!verts) {
+    status(`generating the surface of ${atoms.n} atoms`);
+    const s = generateSurface(atoms);
+    log(`surface generated: ${s.n} vertices, ${s.totalArea.toFixed(0)} A^2, in ${s.seconds.toFixed(1)} s`);
+    verts = { n: s.n, x: s.x, y: s.y, z: s.z, nx: s.nx, ny: s.ny, nz: s.nz };
+    generated = true;
+  }
+  status(`computing the potential on ${verts.n} vertices`);
+  const kf = await open({ log, targets: j.webgpu ? ['ts', 'wasm', 'wgsl', 'gpujs'] : ['ts', 'wasm', 'gpujs'] });
+  const t0 = performance.now();
+  const r = await kf.gem.potential(atoms, verts, { epsIn: 1, epsOut: 80, salt: 0 });
+  const ms = performance.now() - t0;
+  status('checking every vertex against the f64 reference');
+  const idx = Array.from({ length: verts.n }, (_, i) => i);
+  const precision = /\.f64\./.test(r.key) ? 'f64' : 'f32';
+  const check = checkGemPotentials(r.phi, idx, GEM_VERIFY_RTOL[precision], atoms, verts, r.params, r.region);
+  const xyz = new Float32Array(3 * verts.n);
+  const normals = new Float32Array(3 * verts.n);
+  for (let i = 0; i < verts.n; i++) {
+    xyz.set([verts.x[i]!, verts.y[i]!, verts.z[i]!], 3 * i);
+    normals.set([verts.nx[i]!, verts.ny[i]!, verts.nz[i]!], 3 * i);
+  }
+  const params = Object.fromEntries(Object.entries(r.params).filter(([, v]) => typeof v === 'number')) as Record<string, number>;
+  post({ type: 'gem', name, atoms: atoms.n, n: verts.n, xyz, normals, phi: r.phi, key: r.key, target: r.target, source: r.source, generated, ms, check: { ok: check.ok, worst: check.worst, maxAbs: check.maxAbs, detail: check.detail }, params }, [xyz.buffer, normals.buffer]);
+  await kf.close();
+}
+
+async function mdJob(j: MdJob): Promise<void> {
+  status('fetching the kernels');
+  await install({ families: ['md-nonbonded'], data: j.system === 'water' ? ['data/md/spce-884.gro'] : [] });
+  const kf = await open({ log, targets: ['ts', 'wasm'] });
+  let header: string[] | undefined;
+  const thermoEvery = Math.max(1, Math.round(j.steps / 100));
+  const s = await kf.md.run({
+    system: j.system,
+    steps: j.steps,
+    thermo: thermoEvery,
+    threads: 1,
+    ...(j.system === 'lj' ? { cells: 6 } : { thermostat: 'v-rescale', refT: 300 }),
+    log(line) {
+      const f = line.trim().split(/\s+/);
+      if (f[0] === 'Step') header = f;
+      else if (header && /^\d+$/.test(f[0]!) && f.length >= header.length - 1) {
+        const values: Record<string, number> = {};
+        header.forEach((h, i) => {
+          const v = Number(f[i]);
+          if (h !== 'ETA' && Number.isFinite(v)) values[h] = v;
+        });
+        post({ type: 'thermo', step: Number(f[0]), values });
+        return;
+      }
+      log(line);
+    },
+  });
+  post({ type: 'md', steps: j.steps, stepsPerSecond: s.stepsPerSecond, key: s.prepared.run.keyF, drift: s.drift });
+  await kf.close();
+}
+
+async function forgetJob(): Promise<void> {
+  const bp = await install(false);
+  await bp.clear();
+}
+
+scope.onmessage = (e: MessageEvent) => {
+  const j = e.data as Job | { type: 'cancel' };
+  if ('type' in j) {
+    controller?.abort();
+    return;
+  }
+  void (async () => {
+    try {
+      if (j.job === 'devices') await devicesJob(j.webgpu);
+      else if (j.job === 'tune') await tuneJob(j);
+      else if (j.job === 'gem') await gemJob(j);
+      else if (j.job === 'md') await mdJob(j);
+      else if (j.job === 'files') await filesJob();
+      else if (j.job === 'forget') await forgetJob();
+      post({ type: 'done' });
+    } catch (err) {
+      const e = err instanceof Error ? err : new Error(String(err));
+      const user: boolean = e instanceof InputError || isUserError(err);
+      post({ type: 'error', message: user ? e.message : `${e.name}: ${e.message}`, user });
+    }
+  })();
+};
