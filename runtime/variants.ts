@@ -183,6 +183,26 @@ export function familySpec(family: string): Promise<{ spec: import('../generator
   return p;
 }
 
+/** The project specs (specs/ at the package root), with a trailing separator. */
+export const SPECS_ROOT = assetPath(new URL('../specs/', import.meta.url));
+
+/**
+ * Names of a family's semantic axes, read from its spec file as the library was generated from it
+ * (the manifest names the file and its SHA-256, checked here), without the generator: for
+ * platforms that have none (a browser), where familySpec cannot run.
+ */
+export async function librarySemanticAxes(family: string): Promise<Set<string>> {
+  const p = platform();
+  const m = JSON.parse(p.readText(`${GENERATED_ROOT}manifest.json`)) as { specs?: { family: string; file: string; sha256: string }[] };
+  const entry = m.specs?.find((s) => s.family === family);
+  if (!entry) throw new UnknownVariantError(`no spec for family "${family}" in the library's manifest`);
+  const text = p.readText(`${SPECS_ROOT}${entry.file}`);
+  if (p.sha256(text) !== entry.sha256) throw new UnknownVariantError(`specs/${entry.file} is not the spec the library was generated from (its SHA-256 differs from the manifest's): run kernforge generate`);
+  const { parse } = await import('yaml');
+  const axes = (parse(text) as { axes?: Record<string, { kind?: string }> }).axes ?? {};
+  return new Set(Object.entries(axes).filter(([, a]) => a?.kind === 'semantic').map(([n]) => n));
+}
+
 function specFor(key: string) {
   return familySpec(keyFamily(key));
 }

@@ -248,7 +248,7 @@ export async function createBrowserPlatform(o: BrowserPlatformOptions = {}): Pro
 
   /** The asset path ("generated/x") of a path the core gave, or undefined when it is not the package's. */
   const assetOf = (path: string): string | undefined => {
-    const ours = (rel: string): string | undefined => (/^(generated|data)\//.test(rel) ? rel : undefined);
+    const ours = (rel: string): string | undefined => (/^(generated|data|specs)\//.test(rel) ? rel : undefined);
     if (path.startsWith(assets)) return ours(path.slice(assets.length));
     for (const r of roots) if (path.startsWith(r)) return ours(path.slice(r.length));
     return undefined;
@@ -404,6 +404,8 @@ export async function createBrowserPlatform(o: BrowserPlatformOptions = {}): Pro
 
   // the manifest, then the sources and data asked for
   await preload(['generated/manifest.json']);
+  const specs = (JSON.parse(readText(`${assets}generated/manifest.json`)) as { specs?: { file: string }[] }).specs ?? [];
+  await preload(specs.map((x) => `specs/${x.file}`)); // the tuner reads their semantic axes
   if (o.preload !== false) {
     const pre = o.preload ?? {};
     const targets = pre.targets ?? ['wgsl', 'gpujs'];

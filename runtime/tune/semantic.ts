@@ -2,7 +2,8 @@
 // variants whose semantic axes (what is computed) equal those of a reference key, so only tuning
 // axes (how fast) vary, whatever axes the spec grows later.
 import { keyFamily } from '../keys.ts';
-import { familySpec, libraryKeys, manifest, variantParams } from '../variants.ts';
+import { familySpec, librarySemanticAxes, libraryKeys, manifest, variantParams } from '../variants.ts';
+import { platform } from '../platform.ts';
 
 const cache = new Map<string, Promise<Set<string>>>();
 
@@ -10,7 +11,8 @@ const cache = new Map<string, Promise<Set<string>>>();
 export function semanticAxes(family: string): Promise<Set<string>> {
   let p = cache.get(family);
   if (!p) {
-    p = familySpec(family).then(({ spec }) => new Set(spec.axes.filter((a) => a.kind === 'semantic').map((a) => a.name)));
+    // without the generator (a browser platform), from the spec file the library was made from
+    p = platform().onDemand ? familySpec(family).then(({ spec }) => new Set(spec.axes.filter((a) => a.kind === 'semantic').map((a) => a.name))) : librarySemanticAxes(family);
     cache.set(family, p);
   }
   return p;
@@ -31,7 +33,8 @@ export async function semanticParams(key: string): Promise<Record<string, string
 export async function sameSemantics(reference: string, space: 'library' | 'full' = 'library'): Promise<string[]> {
   const want = await semanticParams(reference);
   const family = keyFamily(reference);
-  if (space === 'full') {
+  // a platform without on-demand generation (a browser) runs library variants only: 'full' is the library there
+  if (space === 'full' && platform().onDemand) {
     const { spec, gen } = await familySpec(family);
     const choices = Object.fromEntries(Object.entries(want).map(([a, v]) => [a, [v]]));
     return gen.expand(spec, choices).map((v: Record<string, string | number>) => gen.variantKey(spec, v)).sort();
