@@ -10,6 +10,7 @@ import type { MdSettings } from './interaction.ts';
 import type { MdSystem } from './system.ts';
 import { MdBlowUpError, MdInputError } from './errors.ts';
 import { RunChecks, type MdSanity } from './sanity.ts';
+import type { LongRangeForce } from './pme.ts';
 
 /** kB in kJ mol^-1 K^-1 (GROMACS units); LJ units use 1. */
 export const KB_GROMACS = 0.0083144626;
@@ -35,7 +36,10 @@ export interface ThermoRow {
   /** Temperature (K, or LJ units). */
   T: number;
   vdw: number;
+  /** Coulomb (SR): the short-range kernels' electrostatics with the self and exclusion terms. */
   coul: number;
+  /** Coul. recip. (PME's mesh part with the net-charge term); 0 without a long-range part. */
+  recip: number;
   epot: number;
   ekin: number;
   etot: number;
@@ -71,6 +75,8 @@ export interface MdRun {
   thermostatEnergy?: number;
   /** Largest force component allowed before the run is declared blown up. */
   maxForce?: number;
+  /** The long-range electrostatics (PME's mesh), added to the forces after the short-range kernels every step. */
+  longRange?: LongRangeForce;
   /** Threads for the non-bonded kernels (default 1). Call MdEngine.close() when done. */
   threads?: number;
   /**
@@ -89,6 +95,8 @@ export interface MdCallbacks {
 export interface MdTimers {
   search: number;
   kernel: number;
+  /** The long-range part (PME mesh: spread, FFTs, solve, gather). */
+  mesh: number;
   integrate: number;
   output: number;
   total: number;
@@ -183,10 +191,10 @@ export class MdEngine {
     }
   }
 
-  private thermo(step: number, v: Float64Array, ekin: number, e: { vdw: number; coul: number; virial: Float64Array }, cvir: Float64Array): ThermoRow {
+  private thermo(step: number, v: Float64Array, ekin: number, e: { vdw: number; coul: number; recip: number; virial: Float64Array }, cvir: Float64Array): ThermoRow {
     const box = this.run.topology.box;
     const V = box[0] * box[1] * box[2];
-    const epot = e.vdw + e.coul;
+    const epot = e.vdw + e.coul + e.recip;
     const trXi = e.virial[0]! + e.virial[4]! + e.virial[8]! + cvir[0]! + cvir[4]! + cvir[8]!;
     const p = ((2 / (3 * V)) * (ekin - trXi)) * (this.run.units === 'lj' ? 1 : PRESSURE_BAR);
     return {
@@ -195,6 +203,7 @@ export class MdEngine {
       T: (2 * ekin) / (this.ndof * this.kB),
       vdw: e.vdw,
       coul: e.coul,
+      recip: e.recip,
       epot,
       ekin,
       etot: epot + ekin,
@@ -211,7 +220,17 @@ export class MdEngine {
     const n = run.mass.length;
     const step0 = run.step0 ?? 0;
     const nste = run.nstcalcenergy;
-    const timers: MdTimers = { search: 0, kernel: 0, integrate: 0, output: 0, total: 0 };
+    const timers: MdTimers = { search: 0, kernel: 0, mesh: 0, integrate: 0, output: 0, total: 0 };
+    const lr = run.longRange;
+    /** Short-range forces and energies, then the long-range part added (its energy and virial too). */
+    const forces = (xs: Float64Array, energies: boolean): { vdw: number; coul: number; recip: number; virial: Float64Array } | null => {
+      const sr = nb.compute(xs, f, energies);
+      const l = lr?.compute(xs, f, energies);
+      if (!sr) return null;
+      if (!l) return { ...sr, recip: 0 };
+      const virial = Float64Array.from(sr.virial, (w, k) => w + l.virial[k]!);
+      return { vdw: sr.vdw, coul: sr.coul, recip: l.recip, virial };
+    };
     const thermoRows: ThermoRow[] = [];
     const tStart = performance.now();
     const xOld = new Float64Array(3 * n);
@@ -239,7 +258,7 @@ export class MdEngine {
     // Forces at the start.
     nb.rebuild(x);
     checks?.listBuilt(step0, x);
-    let e = nb.compute(x, f, true)!;
+    let e = forces(x, true)!;
     this.guard(step0, x, lastGood);
     // Leap-frog: v holds v(t - dt/2); thermo at t uses the average of the two half-step kinetic energies.
     let ekinHalfOld = this.kinetic(v);
@@ -282,7 +301,7 @@ export class MdEngine {
         if (bad) throw new MdBlowUp(bad, lastGood);
       }
       const energies = isEnergyStep(next);
-      const r = nb.compute(x, f, energies);
+      const r = forces(x, energies);
       if (r) e = r;
       this.guard(next, x, lastGood);
       const t2 = performance.now();
@@ -323,6 +342,7 @@ export class MdEngine {
     }
     timers.search = nb.timers.search;
     timers.kernel = nb.timers.kernel;
+    timers.mesh = lr?.timers.mesh ?? 0;
     timers.total = performance.now() - tStart;
     return { steps: nsteps, thermo: thermoRows, timers, nonbonded: nb, x, v, step: step0 + nsteps, thermostatEnergy: this.thermostatEnergy, pairSearches: nb.timers.searches };
   }

@@ -30,6 +30,8 @@ export interface MdSettings {
   epsRf?: number;
   /** Ewald: erfc(beta rc) = ewaldRtol (GROMACS ewald-rtol, default 1e-5). */
   ewaldRtol?: number;
+  /** Ewald: beta (nm^-1) given instead of derived from ewaldRtol (PME runs pass the mesh's GROMACS-exact ewaldCoeff, so both halves use one beta). */
+  ewaldBeta?: number;
   /** The evaluable user potential when `interaction` names one; the reference throws when it is missing. */
   user?: UserPotential;
 }
@@ -64,7 +66,7 @@ export function derive(s: MdSettings): Derived {
   const epsRf = s.epsRf ?? 0;
   const rc = s.rc;
   const krf = epsRf === 0 ? 1 / (2 * rc ** 3) : (epsRf - epsR) / ((2 * epsRf + epsR) * rc ** 3);
-  const beta = s.interaction === 'lj-ewald' ? ewaldBeta(rc, s.ewaldRtol ?? 1e-5) : 0;
+  const beta = s.interaction === 'lj-ewald' ? s.ewaldBeta ?? ewaldBeta(rc, s.ewaldRtol ?? 1e-5) : 0;
   return {
     rc2: rc * rc,
     epsfac: ONE_4PI_EPS0 / epsR,

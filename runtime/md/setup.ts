@@ -9,8 +9,8 @@ import { readGro, type GroAtom } from './gro.ts';
 import { waterSystemFromGro } from './topology.ts';
 import { Settle, SPCE_DOH, SPCE_DHH } from './settle.ts';
 import { vrescaleFactor, berendsenFactor, refKinetic, gaussian } from './thermostat.ts';
-import { estimateVerletBuffer, spceVerletTypes } from './verletbuf.ts';
-import { derive, type MdSettings } from './interaction.ts';
+import { estimateVerletBuffer, spceVerletTypes, type VerletAtomType } from './verletbuf.ts';
+import { derive, ONE_4PI_EPS0, type MdSettings } from './interaction.ts';
 import { rng, type MdSystem } from './system.ts';
 import { cellOrder, parseOrdering, ORDERINGS } from './orderings.ts';
 import { KB_GROMACS, type Constraints, type MdRun, type Thermostat } from './engine.ts';
@@ -19,13 +19,17 @@ import { checkMemory, memoryLimit, mdMemory } from '../limits.ts';
 import { checkState, checkStateVelocities, checkTimeStep, type CheckedState } from './sanity.ts';
 import { siblingKey, variantParams } from '../variants.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
+import { readTop, systemFromTop } from './top.ts';
+import { pmeSettings, PmeLongRange, type CoulombOptions, type PmeSettings } from './pme.ts';
 
 export const CLUSTERS = ['1x1', '2x2', '4x2', '4x4', '4x8', '8x4', '8x8'] as const;
 
-export interface MdOptions {
-  /** 'lj' (MiniMD fcc LJ fluid) or 'water' (SPC/E from gro). */
+export interface MdOptions extends CoulombOptions {
+  /** 'lj' (MiniMD fcc LJ fluid) or 'water' (SPC/E from gro, or water and ions with a topology). */
   system: 'lj' | 'water';
   gro?: string;
+  /** A GROMACS .top (the subset runtime/md/top.ts reads) for the .gro: SETTLE water and monatomic ions; without it the built-in SPC/E model. */
+  top?: string;
   /** Continue from a state file written by a previous run. */
   state?: string;
   cells?: number;
@@ -79,6 +83,8 @@ export interface PreparedRun {
   rb: number;
   rbSource: string;
   settle?: Settle;
+  /** PME's settings when the run uses PME. */
+  pme?: PmeSettings;
 }
 
 const DEFAULTS = {
@@ -167,6 +173,14 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
   let settings: MdSettings;
   let description: string;
   let temperature: number;
+  const coulomb = o.coulomb ?? 'rf';
+  if (coulomb !== 'rf' && coulomb !== 'pme') throw new MdInputError(`--coulomb ${o.coulomb}: allowed rf (reaction field), pme (smooth particle-mesh Ewald)`);
+  let pme: PmeSettings | undefined;
+  let comb: 'geom' | 'lb' = 'geom';
+  let settleGeometry: { doh: number; dhh: number } | undefined;
+  let what: string | undefined;
+  let netCharge = 0;
+  if (kind === 'lj' && (coulomb === 'pme' || o.top)) throw new MdInputError(`${coulomb === 'pme' ? '--coulomb pme' : '--top'} needs a water system (--gro <file.gro>; the LJ fluid has no charges)`);
   if (kind === 'lj') {
     const cells = state ? Math.round(Math.cbrt(state.x.length / 12)) : o.cells ?? 10;
     if (Number.isInteger(cells) && cells > 0) checkMdMemory(o, `the LJ fluid of ${cells} fcc cells per edge`, 4 * cells ** 3, (4 * cells ** 3) / (o.density ?? 0.8442), rc + (o.rb ?? DEFAULTS.lj.rb), 'fewer --cells');
@@ -197,12 +211,30 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     }
     checkMdMemory(o, `water from ${file ?? o.state}`, frame.x.length / 3, frame.box[0] * frame.box[1] * frame.box[2], rc + (o.rb ?? 0.1), 'a smaller system');
     const place = state ? { at: (i: number) => `${o.state}: atom ${i + 1} (names[${i}])`, ref: (i: number) => `atom ${i + 1}` } : undefined;
-    const w = waterSystemFromGro(frame, file ?? o.state, place);
-    topology = w.sys;
-    mass = w.mass;
-    names = w.names;
-    molecules = w.molecules;
-    settings = { interaction: 'lj-rf', comb: 'geom', shift: true, rc, epsR: 1, epsRf: 0 };
+    if (o.top) {
+      const t = systemFromTop(readTop(o.top), frame, file ?? o.state!);
+      topology = t.sys;
+      mass = t.mass;
+      names = t.names;
+      molecules = t.waters.length ? t.waters : undefined;
+      comb = t.comb;
+      settleGeometry = t.settle;
+      what = `${t.counts} from ${o.top}`;
+      netCharge = t.netCharge;
+    } else {
+      const w = waterSystemFromGro(frame, file ?? o.state, place);
+      topology = w.sys;
+      mass = w.mass;
+      names = w.names;
+      molecules = w.molecules;
+    }
+    if (coulomb === 'pme') {
+      pme = pmeSettings(o, rc, topology.box, topology.q, ONE_4PI_EPS0);
+      settings = { interaction: 'lj-ewald', comb, shift: true, rc, epsR: 1, ewaldRtol: pme.ewaldRtol, ewaldBeta: pme.beta };
+    } else {
+      if (Math.abs(netCharge) > 1e-4) throw new MdInputError(`the system has a net charge of ${netCharge.toFixed(4)} e (allowed with --coulomb rf: a neutral system)`);
+      settings = { interaction: 'lj-rf', comb, shift: true, rc, epsR: 1, epsRf: 0 };
+    }
     temperature = o.refT ?? 300;
     if (!state && frame.v) v = frame.v;
     else v = new Float64Array(3 * mass.length);
@@ -211,7 +243,8 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
       const r = rng(o.seed ?? 1);
       for (let a = 0; a < mass.length; a++) for (let k = 0; k < 3; k++) v[3 * a + k] = gaussian(r) * Math.sqrt((KB_GROMACS * temperature) / mass[a]!);
     }
-    description = `SPC/E water: ${molecules.length / 3} molecules (${mass.length} atoms), box ${topology.box.map((b) => b.toFixed(3)).join(' x ')} nm, RF (eps_rf = inf) + LJ potential-shift, rc ${rc} nm, SETTLE`;
+    const elec = pme ? `PME (grid ${pme.grid.join('x')}, order ${pme.order}, ewald-rtol ${pme.ewaldRtol})` : 'RF (eps_rf = inf)';
+    description = `${what ?? `SPC/E water: ${(molecules?.length ?? 0) / 3} molecules`} (${mass.length} atoms), box ${topology.box.map((b) => b.toFixed(3)).join(' x ')} nm, ${elec} + LJ potential-shift${comb === 'lb' ? ' (Lorentz-Berthelot)' : ''}, rc ${rc} nm, SETTLE`;
   }
   let x = topology.x;
   let step0 = 0;
@@ -247,14 +280,16 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
   if (o.target !== undefined && !['ts', 'wasm'].includes(o.target)) throw new MdInputError(`--target ${o.target}: allowed ts (TypeScript), wasm (WebAssembly SIMD, f32)`);
   if (o.precision !== undefined && !['f32', 'f64'].includes(o.precision)) throw new MdInputError(`--precision ${o.precision}: allowed f32, f64`);
   // The key parts this system fixes: interaction, geometric LJ combination, shift.
-  const semantic = `${settings.interaction}.geom.${settings.shift ? 'shift' : 'plain'}`;
+  const semantic = `${settings.interaction}.${settings.comb}.${settings.shift ? 'shift' : 'plain'}`;
+  // lj-ewald variants have one more axis, the erfc correction: analytical by default
+  const ewaldAxis = settings.interaction === 'lj-ewald' ? 'analytical.' : '';
   if (!keyF && o.target === 'wasm') {
     // WebAssembly SIMD: f32 kernels with j-clusters of 4 in one vector register (4x4, 8x4).
     const cluster = o.cluster ?? '4x4';
     if (!['4x4', '8x4'].includes(cluster)) throw new MdInputError(`--cluster ${cluster} with --target wasm: allowed 4x4, 8x4`);
     if ((o.precision ?? 'f32') !== 'f32') throw new MdInputError(`--precision ${o.precision} with --target wasm: the WebAssembly SIMD kernels are f32`);
     if (o.list === 'full') throw new MdInputError('--list full needs --cluster 1x1 on the TypeScript target');
-    keyF = `md-nonbonded.wasm.${semantic}.f32.f.${cluster}.mask.mask`;
+    keyF = `md-nonbonded.wasm.${semantic}.f32.f.${ewaldAxis}${cluster}.mask.mask`;
   }
   // the thread count the tuned variant won with (when the run takes the tuned variant as it is)
   let tunedThreads: number | undefined;
@@ -264,7 +299,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     // SIMD; --target ts keeps TypeScript), else the f64 class's winner at f32; f64: the f64 class.
     const { loadTuned } = await import('../tune/tuned.ts');
     const precision = o.precision ?? 'f64';
-    const base = kind === 'lj' ? 'lj-fluid' : 'water-rf';
+    const base = kind === 'lj' ? 'lj-fluid' : settings.interaction === 'lj-ewald' ? 'water-pme' : 'water-rf';
     const held: string[] = [];
     let t = precision === 'f32' ? await loadTuned('md-nonbonded', `${base}-f32`, { load: false, path: o.tuned, warn: (l) => held.push(l) }) : undefined;
     if (!t?.tuned) t = await loadTuned('md-nonbonded', base, { load: false, path: o.tuned, ...(t ? { warn: () => {} } : {}) });
@@ -275,7 +310,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     if (t.tuned) {
       const tp = await variantParams(t.key);
       const target = o.target ?? (tp.target === 'wasm' && precision === 'f32' ? 'wasm' : 'ts');
-      const want = { interaction: settings.interaction, ljComb: 'geom', ljShift: settings.shift ? 'shift' : 'plain', output: 'f', target, precision };
+      const want = { interaction: settings.interaction, ljComb: settings.comb, ljShift: settings.shift ? 'shift' : 'plain', output: 'f', target, precision };
       const changes = Object.fromEntries(Object.entries(want).filter(([k, v]) => tp[k] !== v));
       keyF = Object.keys(changes).length === 0 ? t.key : await siblingKey(t.key, changes).catch(() => undefined);
       if (keyF === t.key) tunedThreads = t.threads;
@@ -287,11 +322,11 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     const precision = o.precision ?? 'f64';
     const list = cluster === '1x1' ? `.${o.list ?? 'half'}` : '';
     if (o.list === 'full' && cluster !== '1x1') throw new MdInputError('--list full needs --cluster 1x1');
-    keyF = `md-nonbonded.ts.${semantic}.${precision}.f.${cluster}${list}.mask.mask`;
+    keyF = `md-nonbonded.ts.${semantic}.${precision}.f.${ewaldAxis}${cluster}${list}.mask.mask`;
   }
   const p = await variantParams(keyF);
-  if (p.interaction !== settings.interaction || p.ljShift !== (settings.shift ? 'shift' : 'plain') || p.ljComb !== 'geom' || (p.target !== 'ts' && p.target !== 'wasm')) {
-    throw new MdInputError(`variant ${keyF} does not compute this system's interaction (${settings.interaction}, geometric LJ, ${settings.shift ? 'potential-shift' : 'plain'}) on the TypeScript or WebAssembly target`);
+  if (p.interaction !== settings.interaction || p.ljShift !== (settings.shift ? 'shift' : 'plain') || p.ljComb !== settings.comb || (p.target !== 'ts' && p.target !== 'wasm')) {
+    throw new MdInputError(`variant ${keyF} does not compute this system's interaction (${settings.interaction}, ${settings.comb === 'lb' ? 'Lorentz-Berthelot' : 'geometric'} LJ, ${settings.shift ? 'potential-shift' : 'plain'}) on the TypeScript or WebAssembly target`);
   }
   const keyE = p.output === 'fev' ? keyF : await siblingKey(keyF, { output: 'fev' });
   let threads: number;
@@ -319,7 +354,9 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     const types =
       kind === 'lj'
         ? [{ mass: 1, charge: 0, c6: 4, c12: 4, count: mass.length }]
-        : spceVerletTypes(mass.length / 3);
+        : o.top
+          ? verletTypes(topology, mass, molecules, settleGeometry)
+          : spceVerletTypes(mass.length / 3);
     const est = estimateVerletBuffer({
       types,
       volume,
@@ -328,7 +365,8 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
       dt,
       nstlist,
       rc,
-      interaction: settings.interaction as 'lj' | 'lj-rf',
+      interaction: settings.interaction as 'lj' | 'lj-rf' | 'lj-ewald',
+      beta: pme?.beta,
       ljShift: settings.shift,
       krf: dd.krf,
       epsfac: dd.epsfac,
@@ -342,7 +380,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
   let constraints: Constraints | undefined;
   let settle: Settle | undefined;
   if (molecules) {
-    const s = new Settle(molecules, mass, SPCE_DOH, SPCE_DHH);
+    const s = new Settle(molecules, mass, settleGeometry?.doh ?? SPCE_DOH, settleGeometry?.dhh ?? SPCE_DHH);
     settle = s;
     constraints = {
       positions: (xo, xn, vv, invdt, vir) => s.positions(xo, xn, vv, invdt, vir),
@@ -391,6 +429,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
       thermostatEnergy,
       threads,
       sanity: { temperature: sanityT },
+      longRange: pme ? new PmeLongRange(topology.box, topology.q, pme) : undefined,
     },
     names,
     molecules,
@@ -398,7 +437,42 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     rb,
     rbSource,
     settle,
+    pme,
   };
+}
+
+/**
+ * Atom types for the Verlet-buffer estimate of a topology's system: one per (LJ type, charge,
+ * mass, rigid or not), SETTLE atoms constrained to their heaviest partner at d(OH).
+ */
+function verletTypes(sys: MdSystem, mass: Float64Array, waters: Int32Array | undefined, settle: { doh: number } | undefined): VerletAtomType[] {
+  const partner = new Float64Array(mass.length);
+  if (waters) {
+    for (let m = 0; m < waters.length; m += 3) {
+      const [o, h1, h2] = [waters[m]!, waters[m + 1]!, waters[m + 2]!];
+      partner[o] = Math.max(mass[h1]!, mass[h2]!);
+      partner[h1] = mass[o]!;
+      partner[h2] = mass[o]!;
+    }
+  }
+  const types = new Map<string, VerletAtomType>();
+  for (let a = 0; a < mass.length; a++) {
+    const t = sys.ljTypes[sys.type[a]!]!;
+    const key = `${sys.type[a]}|${sys.q[a]}|${mass[a]}|${partner[a]}`;
+    const seen = types.get(key);
+    if (seen) seen.count++;
+    else {
+      types.set(key, {
+        mass: mass[a]!,
+        charge: sys.q[a]!,
+        c6: 4 * t.epsilon * t.sigma ** 6,
+        c12: 4 * t.epsilon * t.sigma ** 12,
+        count: 1,
+        ...(partner[a]! > 0 ? { constrained: { partnerMass: partner[a]!, length: settle?.doh ?? SPCE_DOH } } : {}),
+      });
+    }
+  }
+  return [...types.values()];
 }
 
 export function removeComMotion(v: Float64Array, mass: Float64Array): void {

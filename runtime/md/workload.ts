@@ -34,11 +34,14 @@ export interface RunMdSummary {
   stepsPerSecond: number;
 }
 
-/** Positions wrapped for output: whole water molecules by their oxygen, single atoms each. */
+/** Positions wrapped for output: whole water molecules by their oxygen, every other atom (ions, LJ) on its own. */
 function wrapped(x: Float64Array, box: [number, number, number], molecules?: Int32Array): Float64Array {
   const w = Float64Array.from(x);
   const n = x.length / 3;
-  const groups: number[][] = molecules ? Array.from({ length: molecules.length / 3 }, (_, m) => [molecules[3 * m]!, molecules[3 * m + 1]!, molecules[3 * m + 2]!]) : Array.from({ length: n }, (_, a) => [a]);
+  const inWater = new Uint8Array(n);
+  const groups: number[][] = molecules ? Array.from({ length: molecules.length / 3 }, (_, m) => [molecules[3 * m]!, molecules[3 * m + 1]!, molecules[3 * m + 2]!]) : [];
+  for (const g of groups) for (const a of g) inWater[a] = 1;
+  for (let a = 0; a < n; a++) if (!inWater[a]) groups.push([a]);
   for (const g of groups) {
     for (let d = 0; d < 3; d++) {
       const s = box[d]! * Math.floor(x[3 * g[0]! + d]! / box[d]!);
@@ -70,13 +73,17 @@ function trajFormat(path: string): 'gro' | 'xyz' {
   throw new MdInputError(`--traj ${path}: the trajectory must end in .gro or .xyz`);
 }
 
-function thermoHeader(units: 'lj' | 'gromacs'): string {
+function thermoHeader(units: 'lj' | 'gromacs', recip = false): string {
+  if (recip) return `${'Step'.padStart(8)} ${'Time(ps)'.padStart(9)} ${'T(K)'.padStart(8)} ${'LJ(SR)'.padStart(12)} ${'Coul(SR)'.padStart(13)} ${'Coul.recip.'.padStart(12)} ${'Potential'.padStart(13)} ${'Total'.padStart(13)} ${'Conserved'.padStart(13)} ${'Pres(bar)'.padStart(10)} ${'ETA'.padStart(8)}`;
   return units === 'lj'
     ? `${'Step'.padStart(8)} ${'Temp'.padStart(12)} ${'E_pair/N'.padStart(12)} ${'TotEng/N'.padStart(12)} ${'Press'.padStart(12)} ${'|p|'.padStart(9)} ${'ETA'.padStart(8)}`
     : `${'Step'.padStart(8)} ${'Time(ps)'.padStart(9)} ${'T(K)'.padStart(8)} ${'LJ(SR)'.padStart(12)} ${'Coul(SR)'.padStart(13)} ${'Potential'.padStart(13)} ${'Total'.padStart(13)} ${'Conserved'.padStart(13)} ${'Pres(bar)'.padStart(10)} ${'ETA'.padStart(8)}`;
 }
 
-function thermoLine(units: 'lj' | 'gromacs', r: ThermoRow, n: number, eta: string): string {
+function thermoLine(units: 'lj' | 'gromacs', r: ThermoRow, n: number, eta: string, recip = false): string {
+  if (recip) {
+    return `${String(r.step).padStart(8)} ${r.time.toFixed(3).padStart(9)} ${r.T.toFixed(2).padStart(8)} ${r.vdw.toFixed(3).padStart(12)} ${r.coul.toFixed(3).padStart(13)} ${r.recip.toFixed(3).padStart(12)} ${r.epot.toFixed(3).padStart(13)} ${r.etot.toFixed(3).padStart(13)} ${r.conserved.toFixed(3).padStart(13)} ${r.P.toFixed(1).padStart(10)} ${eta.padStart(8)}`;
+  }
   if (units === 'lj') {
     // MiniMD prints T, U per atom and P to 7 significant digits.
     return `${String(r.step).padStart(8)} ${r.T.toPrecision(7).padStart(12)} ${(r.epot / n).toPrecision(7).padStart(12)} ${(r.etot / n).toPrecision(7).padStart(12)} ${r.P.toPrecision(7).padStart(12)} ${r.momentum.toExponential(1).padStart(9)} ${eta.padStart(8)}`;
@@ -129,6 +136,7 @@ export async function runMdWorkload(o: RunMdOptions): Promise<RunMdSummary> {
       `rc ${run.settings.rc}, buffer ${p.rb.toFixed(4)} (${p.rbSource}), rlist ${run.rlist.toFixed(4)}, list every ${run.nstlist} steps${run.thermostat ? `, ${o.thermostat} thermostat` : ', NVE'}` +
       ((run.threads ?? 1) > 1 ? `; non-bonded kernels on ${run.threads} threads` : ''),
   );
+  if (run.longRange) log(run.longRange.description);
   const engine = await MdEngine.create(run);
   try {
     return await simulateAndReport(o, p, engine, steps, fmt, trajEvery, log);
@@ -150,14 +158,15 @@ async function simulateAndReport(
   const run = p.run;
   const n = run.mass.length;
   const units = run.units;
-  log(thermoHeader(units));
+  const pme = run.longRange !== undefined;
+  log(thermoHeader(units, pme));
   const t0 = performance.now();
   const start = run.step0 ?? 0;
   const onThermo = (r: ThermoRow) => {
     const done = r.step - start;
     const el = (performance.now() - t0) / 1000;
     const eta = done > 0 && done < steps ? fmtEta((el / done) * (steps - done)) : '';
-    log(thermoLine(units, r, n, eta));
+    log(thermoLine(units, r, n, eta, pme));
   };
   // The trajectory goes to a temporary file (runtime/output.ts openOutput) that takes its name at
   // the end, or after a blow-up; a failed write removes it and ends the run as one OutputError.
@@ -212,7 +221,7 @@ async function simulateAndReport(
   log('');
   log(`${steps} steps in ${seconds.toFixed(2)} s: ${(steps / seconds).toFixed(1)} steps/s, ${((steps * n) / seconds / 1e6).toFixed(2)} M atom-steps/s` + (units === 'gromacs' ? `, ${((steps * run.dt * 86400) / seconds / 1000).toFixed(3)} ns/day` : ''));
   log(
-    `time per step (ms): pair search ${perStep(tm.search)} (${outcome.pairSearches} searches), non-bonded kernel ${perStep(tm.kernel)}, integration${run.constraints ? ' + SETTLE' : ''} ${perStep(tm.integrate)}, output ${perStep(tm.output)}`,
+    `time per step (ms): pair search ${perStep(tm.search)} (${outcome.pairSearches} searches), non-bonded kernel ${perStep(tm.kernel)}${pme ? `, PME mesh ${perStep(tm.mesh)}` : ''}, integration${run.constraints ? ' + SETTLE' : ''} ${perStep(tm.integrate)}, output ${perStep(tm.output)}`,
   );
   log(`pair list: ${list.stats.clusterPairs} cluster pairs, ${list.stats.computedPairs} computed atom pairs (${(list.stats.computedPairs / n).toFixed(1)} per atom)`);
   if (outcome.thermo.length >= 2) {
