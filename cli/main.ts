@@ -278,6 +278,8 @@ export async function main(argv: string[]): Promise<number> {
   registerMd(run);
   const { registerTune } = await import('./commands/tune.ts');
   registerTune(program, (st) => (status = st));
+  const { registerBatch } = await import('./commands/batch.ts');
+  registerBatch(program, (st) => (status = st));
   program.command('main').description('the main job (npm start)').action(wrap(cmdMain));
   try {
     await program.parseAsync(argv, { from: 'user' });
