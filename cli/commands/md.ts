@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { runMdWorkload } from '../../runtime/md/workload.ts';
 import { MdInputError } from '../../runtime/md/errors.ts';
+import { rerunEnergies, rerunReport } from '../../runtime/md/rerun.ts';
 
 const int = (s: string) => (s === undefined ? undefined : Number(s));
 
@@ -14,6 +15,13 @@ export function registerMd(run: Command): void {
     .description('molecular dynamics with the generated kernels: the MiniMD LJ fluid (default) or SPC/E water from a .gro file')
     .option('--system <lj|water>', 'lj: fcc LJ fluid in LJ units (MiniMD/LAMMPS in.lj); water: SPC/E from --gro', 'lj')
     .option('--gro <file>', 'SPC/E water configuration (residues SOL/WAT/HOH: OW HW1 HW2); implies --system water')
+    .option('--top <file.top>', 'GROMACS topology for --gro/--rerun (SETTLE water and monatomic ions; force fields from data/md/ff, e.g. oplsaa.ff)')
+    .option('--coulomb <rf|pme>', 'electrostatics: rf (reaction field, eps_rf = inf) or pme (smooth particle-mesh Ewald)', 'rf')
+    .option('--fourier-spacing <nm>', 'PME: largest grid spacing (grid rounded up to sizes with small prime factors)', '0.12')
+    .option('--pme-order <p>', 'PME: B-spline order, 3 to 12', '4')
+    .option('--ewald-rtol <r>', 'PME: erfc(beta rc) = r sets the Ewald splitting', '1e-5')
+    .option('--net-charge-correction', 'PME: run a charged system with the uniform-background correction (as GROMACS does) instead of refusing it')
+    .option('--rerun <conf.gro>', 'print the energy terms of this configuration as gmx mdrun -rerun does (LJ (SR), Coulomb (SR), Coul. recip., Potential) and exit')
     .option('--continue <state.json>', 'continue from a state file written by --state-out')
     .option('--cells <n>', 'LJ: fcc unit cells per edge (4 atoms each; 10 -> 4,000 atoms, 20 -> 32,000)', '10')
     .option('--density <rho>', 'LJ: reduced density', '0.8442')
@@ -44,7 +52,15 @@ export function registerMd(run: Command): void {
     .option('--state-out <file.json>', 'exact final state for --continue')
     .option('--max-memory <size>', "refuse a system whose memory estimate is above this size, e.g. 4G or 512M (default: half of this machine's memory)")
     .action(async (o: Record<string, string | undefined>) => {
+      const coulomb = { coulomb: o.coulomb as 'rf' | 'pme', fourierSpacing: int(o.fourierSpacing!), pmeOrder: int(o.pmeOrder!), ewaldRtol: int(o.ewaldRtol!), netChargeCorrection: Boolean(o.netChargeCorrection) };
+      if (o.rerun) {
+        const r = await rerunEnergies({ gro: o.rerun, top: o.top, rc: int(o.rc!), ...coulomb });
+        for (const l of rerunReport(r)) console.log(l);
+        return;
+      }
       await runMdWorkload({
+        ...coulomb,
+        top: o.top,
         system: o.gro || o.system === 'water' ? 'water' : o.system === 'lj' ? 'lj' : (() => { throw new MdInputError(`--system ${o.system}: allowed lj, water`); })(),
         gro: o.gro,
         state: o.continue,

@@ -299,7 +299,8 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     // SIMD; --target ts keeps TypeScript), else the f64 class's winner at f32; f64: the f64 class.
     const { loadTuned } = await import('../tune/tuned.ts');
     const precision = o.precision ?? 'f64';
-    const base = kind === 'lj' ? 'lj-fluid' : settings.interaction === 'lj-ewald' ? 'water-pme' : 'water-rf';
+    // PME runs take the water winner's shape and target with the lj-ewald interaction (no PME class is tuned yet)
+    const base = kind === 'lj' ? 'lj-fluid' : 'water-rf';
     const held: string[] = [];
     let t = precision === 'f32' ? await loadTuned('md-nonbonded', `${base}-f32`, { load: false, path: o.tuned, warn: (l) => held.push(l) }) : undefined;
     if (!t?.tuned) t = await loadTuned('md-nonbonded', base, { load: false, path: o.tuned, ...(t ? { warn: () => {} } : {}) });
