@@ -71,8 +71,20 @@ export async function rerunEnergies(o: RerunOptions): Promise<RerunResult> {
     sys = waterSystemFromGro(frame, o.gro).sys;
     what = `SPC/E water, ${sys.q.length / 3} molecules (built-in model)`;
   }
+  const r = await evaluateEnergies(sys, comb, { ...o, rc, coulomb }, o.gro);
+  return { ...r, description: `${o.gro}: ${what}, ${sys.q.length} atoms; ${r.description}` };
+}
+
+/**
+ * The energy terms and forces of an in-memory system (what rerunEnergies does after reading the
+ * files): the f64 short-range kernel plus, with PME, the f64 reference mesh. `where` names the
+ * input in messages.
+ */
+export async function evaluateEnergies(sys: MdSystem, comb: 'geom' | 'lb', o: CoulombOptions & { rc?: number; epsfac?: number }, where = 'the system'): Promise<RerunResult> {
+  const rc = o.rc ?? 1.0;
+  const coulomb = o.coulomb ?? 'rf';
   const half = Math.min(...sys.box) / 2;
-  if (!(rc < half)) throw new MdInputError(`--rc ${rc}: the cut-off must be shorter than half the smallest box edge (${half.toFixed(4)} nm) of ${o.gro}`);
+  if (!(rc < half)) throw new MdInputError(`--rc ${rc}: the cut-off must be shorter than half the smallest box edge (${half.toFixed(4)} nm) of ${where}`);
   const epsfac = o.epsfac ?? ONE_4PI_EPS0;
   const epsR = ONE_4PI_EPS0 / epsfac;
   let settings: MdSettings;
@@ -83,7 +95,7 @@ export async function rerunEnergies(o: RerunOptions): Promise<RerunResult> {
   } else {
     let net = 0;
     for (let i = 0; i < sys.q.length; i++) net += sys.q[i]!;
-    if (Math.abs(net) > 1e-4) throw new MdInputError(`${o.gro}: the system has a net charge of ${net.toFixed(4)} e (allowed with --coulomb rf: a neutral system)`);
+    if (Math.abs(net) > 1e-4) throw new MdInputError(`${where}: the system has a net charge of ${net.toFixed(4)} e (allowed with --coulomb rf: a neutral system)`);
     settings = { interaction: 'lj-rf', comb, shift: true, rc, epsR, epsRf: 0 };
   }
   const key = `md-nonbonded.ts.${settings.interaction}.${comb}.shift.f64.fev.${coulomb === 'pme' ? 'tabulated.' : ''}4x4.mask.mask`;
@@ -105,7 +117,7 @@ export async function rerunEnergies(o: RerunOptions): Promise<RerunResult> {
   }
   terms.push(['Potential', potential]);
   const elec = pme ? `PME grid ${pme.grid.join('x')}, order ${pme.order}, beta ${pme.beta.toFixed(6)} nm^-1 (ewald-rtol ${pme.ewaldRtol})` : 'reaction field (eps_rf = inf)';
-  return { terms, f, virial, sys, pme, description: `${o.gro}: ${what}, ${sys.q.length} atoms; LJ potential-shift, ${elec}, rc ${rc} nm; kernel ${key}` };
+  return { terms, f, virial, sys, pme, description: `LJ potential-shift, ${elec}, rc ${rc} nm; kernel ${key}` };
 }
 
 /** The report lines of a rerun: GROMACS's energy block (names over %15.5e values, five a row) and every term at full precision. */
