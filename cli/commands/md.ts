@@ -3,11 +3,37 @@
 // report; the workload (setup, the run, thermo, output files) is runtime/md/workload.ts
 // runMdWorkload.
 import type { Command } from 'commander';
-import { runMdWorkload } from '../../runtime/md/workload.ts';
+import { runMdWorkload, type RunMdOptions } from '../../runtime/md/workload.ts';
 import { MdInputError } from '../../runtime/md/errors.ts';
 import { rerunEnergies, rerunReport } from '../../runtime/md/rerun.ts';
 
 const int = (s: string) => (s === undefined ? undefined : Number(s));
+
+/**
+ * run md --replicas R [--shard K/N]: the options as parsed go to the replica shard
+ * (runtime/batch/md.ts); without --shard, every replica as shard 0/1 and the table at once.
+ */
+function replicaRunner(o: Record<string, string | undefined>, cmd: Command) {
+  return async (md: RunMdOptions): Promise<void> => {
+    const { parseShard, BatchInputError } = await import('../../runtime/batch/shard.ts');
+    const { runMdShard } = await import('../../runtime/batch/md.ts');
+    if (o.replicas === undefined) throw new BatchInputError('--shard splits the replicas of a run: give --replicas R');
+    for (const [opt, name] of [['traj', '--traj'], ['confout', '-c'], ['stateOut', '--state-out']] as const) {
+      if (o[opt] !== undefined) throw new BatchInputError(`${name} names one file, but replicas write their summaries under --out-dir (${o.outDir})`);
+    }
+    const replicas = Number(o.replicas);
+    const shard = o.shard === undefined ? { k: 0, n: 1 } : parseShard(o.shard);
+    let root: Command = cmd;
+    while (root.parent) root = root.parent;
+    const command = [...((root as unknown as { rawArgs?: string[] }).rawArgs ?? [])];
+    const { log: _l, traj: _t, confout: _c, stateOut: _s, ...rest } = md;
+    void _l, _t, _c, _s;
+    const r = await runMdShard({ ...rest, replicas, shard, outDir: o.outDir!, command, log: (l) => console.log(l) });
+    if (o.shard !== undefined) return console.log(`${r.status === 'done' ? 'wrote' : 'kept'} shard ${r.dir}`);
+    const { gatherBatch } = await import('../../runtime/batch/gather.ts');
+    for (const l of gatherBatch(o.outDir!).lines) console.log(l);
+  };
+}
 
 export function registerMd(run: Command): void {
   run
@@ -51,14 +77,17 @@ export function registerMd(run: Command): void {
     .option('-c, --confout <file.gro>', 'final configuration with velocities')
     .option('--state-out <file.json>', 'exact final state for --continue')
     .option('--max-memory <size>', "refuse a system whose memory estimate is above this size, e.g. 4G or 512M (default: half of this machine's memory)")
-    .action(async (o: Record<string, string | undefined>) => {
+    .option('--replicas <R>', 'run R replicas (seeds derived from --seed and the replica index), each a summary in --out-dir; with --shard only the shard\'s replicas (docs/batch.md)')
+    .option('--shard <K/N>', 'run shard K (0-based) of N of the --replicas; files go to <out-dir>/shards/K-of-N/, `kernforge gather <out-dir>` makes one table')
+    .option('--out-dir <folder>', 'the folder of --replicas and --shard', 'kernforge-batch')
+    .action(async (o: Record<string, string | undefined>, cmd: Command) => {
       const coulomb = { coulomb: o.coulomb as 'rf' | 'pme', fourierSpacing: int(o.fourierSpacing!), pmeOrder: int(o.pmeOrder!), ewaldRtol: int(o.ewaldRtol!), netChargeCorrection: Boolean(o.netChargeCorrection) };
       if (o.rerun) {
         const r = await rerunEnergies({ gro: o.rerun, top: o.top, rc: int(o.rc!), ...coulomb });
         for (const l of rerunReport(r)) console.log(l);
         return;
       }
-      await runMdWorkload({
+      await (o.replicas !== undefined || o.shard !== undefined ? replicaRunner(o, cmd) : runMdWorkload)({
         ...coulomb,
         top: o.top,
         system: o.gro || o.system === 'water' ? 'water' : o.system === 'lj' ? 'lj' : (() => { throw new MdInputError(`--system ${o.system}: allowed lj, water`); })(),
