@@ -169,6 +169,37 @@ const pos = (name: string) => (v: string): number => {
   return x;
 };
 
+/** tune --shard K/N: the shard's part of the candidates, into <out-dir>/shards/K-of-N (runtime/batch/tune.ts). */
+async function tuneShard(families: string[], o: TuneCliOptions & { shard?: string; outDir: string }, cmd: Command): Promise<number> {
+  const { parseShard } = await import('../../runtime/batch/shard.ts');
+  const { runTuneShard } = await import('../../runtime/batch/tune.ts');
+  const shard = parseShard(o.shard!);
+  for (const [opt, name] of [['out', '--out'], ['cache', '--cache'], ['remeasure', '--remeasure'], ['retryFailed', '--retry-failed']] as const) {
+    if (cmd.getOptionValueSource(opt) === 'cli') throw new UserError(`${name}: a tuning shard keeps its cache and winners in <out-dir>/shards/K-of-N (${o.outDir}); leave ${name} out`);
+  }
+  let root: Command = cmd;
+  while (root.parent) root = root.parent;
+  const log = o.log ?? ((l: string) => console.log(l));
+  let r: Awaited<ReturnType<typeof runTuneShard>>;
+  try {
+    r = await runTuneShard({
+      families, shard, outDir: o.outDir, command: [...((root as unknown as { rawArgs?: string[] }).rawArgs ?? [])],
+      devices: devicesOf(o.device), strategy: (o.strategy ?? 'exhaustive') as StrategyName, space: spaceOf(o.space), maxEvals: o.maxEvals, timeLimitS: o.timeLimit,
+      problems: o.problem?.flatMap((p) => p.split(',')).filter(Boolean), seed: o.seed, reps: o.reps, warmup: o.warmup, runTimeoutS: o.runTimeout,
+      threads: o.threads === undefined ? undefined : parseThreadList(o.threads), log, progress: createProgress({ every: o.progressEvery, quiet: o.quiet }),
+    });
+  } catch (e) {
+    if (e instanceof TuneOptionsError) throw new UserError(e.message);
+    throw e;
+  }
+  if (r.outcome) {
+    log('');
+    log(formatSummary(r.outcome.rows));
+  }
+  log(`${r.status === 'done' ? 'wrote' : 'kept'} shard ${r.dir}`);
+  return 0;
+}
+
 /** Add `tune` to the program; `setStatus` receives the exit status. */
 export function registerTune(program: Command, setStatus: (s: number) => void): void {
   program
@@ -193,8 +224,11 @@ export function registerTune(program: Command, setStatus: (s: number) => void): 
     .option('--retry-failed', 'measure again the cached timeouts, lost devices and exceptions')
     .option('--list', 'list the families, their problem classes and candidate counts, and exit')
     .option('--progress-every <n>', 'without a terminal: one progress line every n evaluations', int('--progress-every', 1), 10)
-    .action(async (families: string[], o: TuneCliOptions) => {
+    .option('--shard <K/N>', "measure shard K (0-based) of N of every problem's candidates (identical nodes); cache and winners go to <out-dir>/shards/K-of-N/, `kernforge gather <out-dir>` merges the caches (docs/batch.md)")
+    .option('--out-dir <folder>', 'the folder of --shard', 'kernforge-batch')
+    .action(async (families: string[], o: TuneCliOptions & { shard?: string; outDir: string }, cmd: Command) => {
       if (o.list) return setStatus(await listTuning(families, o));
+      if (o.shard !== undefined) return setStatus(await tuneShard(families, o, cmd));
       const { status } = await runTuneCommand(families, o);
       setStatus(status);
     });
