@@ -192,43 +192,120 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     pairVars: { i: '', j: '', diagK: 'dk', fast: false },
     workgroup: v.workgroup ?? 0,
     jsplit: v.jsplit ?? 1,
-    wasm: v.target === 'wasm' ? wasmContext(M, N) : false,
+    wasm: v.target === 'wasm' ? wasmContext(M, N, String(v.precision), v.fma === 'relaxed') : false,
   };
 }
 
-/** Bytes per 4-atom cluster of the wasm memory layout: x, y, z, q, sqrt C6, sqrt C12 (4 f32 each); forces fx, fy, fz. */
+/** Bytes per 4-atom cluster of the wasm memory layout (f32): x, y, z, q, sqrt C6, sqrt C12 (4 each); forces fx, fy, fz. f64 doubles both. */
 export const WASM_XQ_BYTES = 96;
 export const WASM_F_BYTES = 48;
+/** Bytes at address 0 of a wasm kernel's memory that the kernel uses as scratch (constants, i-atom splats); the runtime leaves them free. */
+export const WASM_SCRATCH_BYTES = 2048;
+/** Scratch: splat constants from 0 (16 bytes each), i-atom i's splats at WASM_ISPLAT + 96 i, its LJ flag (i32) at WASM_IFLAG + 4 i. */
+const WASM_ISPLAT = 640;
+const WASM_IFLAG = 1408;
+/** Bytes per Ewald table point in wasm memory: F, F' , V, V' (precision's reals), so one point is one or two vector loads. */
+export const WASM_TAB_POINT = { f32: 16, f64: 32 } as const;
+/** exp(y) = 2^n p(f), f = y - n ln 2 in [-ln2/2, ln2/2]: Taylor terms (error below 1.3e-7 in f32, 7e-15 in f64), ln 2 split (Cephes), the floor of y. */
+const EXP = {
+  f32: { degree: 6, ln2hi: 0.693359375, ln2lo: -2.12194440e-4, min: -87 },
+  f64: { degree: 12, ln2hi: 0.693145751953125, ln2lo: 1.42860682030941723212e-6, min: -708 },
+} as const;
 
 /**
- * The wasm (M x 4, f32x4) layout: i-atom i of a cluster lies in 4-atom block i >> 2, lane i & 3;
- * its mask lanes are bits 4i..4i+3; the RF pair-once test of lane j compares d with i - j.
+ * The wasm layout (128-bit SIMD): f32x4 (4 lanes, M x 4) or f64x2 (2 lanes, M x 2 or M x 4: two
+ * vectors per j-cluster). Memory is in 4-atom blocks whatever the shape: atom p lies in block
+ * p >> 2, lane p & 3, each component 4 reals; an i-cluster is M / 4 blocks, an M x 2 j-cluster
+ * half a block. i-atom i's mask lanes of j-vector v are bits i N + v L + l; the pair-once test of
+ * lane l compares d with i - (v L + l). fma: a*b+c as relaxed_madd (relaxed SIMD).
  */
-function wasmContext(M: number, N: number): Record<string, unknown> {
-  if (N !== 4 || M % 4 !== 0) throw new Error(`wasm md-nonbonded kernels need M x 4 clusters with M a multiple of 4 (got ${M}x${N})`);
+function wasmContext(M: number, N: number, precision: string, fma: boolean): Record<string, unknown> {
+  const f64 = precision === 'f64';
+  const e = f64 ? 8 : 4;
+  const L = 16 / e;
+  if (M % 4 !== 0 || N % L !== 0 || N > 4) throw new Error(`wasm md-nonbonded kernels need M x ${f64 ? '2 or M x 4' : '4'} clusters with M a multiple of 4 in ${precision} (got ${M}x${N})`);
+  const vt = f64 ? 'f64x2' : 'f32x4';
+  const st = f64 ? 'f64' : 'f32';
+  const it = f64 ? 'i64x2' : 'i32x4';
+  const B = 6 * 4 * e;
+  const FB = 3 * 4 * e;
   const hex = (x: number): string => `0x${(x >>> 0).toString(16)}`;
+  // splat constants, 16 bytes each from address 0: run-time parameters first, then numbers
+  const names = ['one', 'minR2', 'rc2', 'twoKrf', 'beta', 'c2bsp', 'shEw', 'tabScale', 'erfcP', 'expMin', 'log2e', 'ln2hi', 'ln2lo'];
+  const ex = EXP[f64 ? 'f64' : 'f32'];
+  const numbers: Record<string, number> = {
+    one: 1, minR2: 3.82e-7, erfcP: ERFC_AS.p, expMin: ex.min, log2e: Math.LOG2E, ln2hi: ex.ln2hi, ln2lo: ex.ln2lo,
+  };
+  const erfcA = [ERFC_AS.a5, ERFC_AS.a4, ERFC_AS.a3, ERFC_AS.a2, ERFC_AS.a1];
+  erfcA.forEach((a, k) => { names.push(`a${5 - k}`); numbers[`a${5 - k}`] = a; });
+  let fact = 1;
+  const expC: number[] = [];
+  for (let k = 0; k <= ex.degree; k++) {
+    if (k > 0) fact *= k;
+    expC.push(1 / fact);
+  }
+  for (let k = ex.degree; k >= 0; k--) { names.push(`e${k}`); numbers[`e${k}`] = expC[k]!; }
+  const c: Record<string, number> = {};
+  names.forEach((n, k) => (c[n] = 16 * k));
+  if (16 * names.length > WASM_ISPLAT) throw new Error('wasm md-nonbonded: too many scratch constants');
+  const lit = (x: number): string => {
+    const s = String(f64 ? x : Math.fround(x));
+    return s;
+  };
+  const consts = Object.entries(numbers).map(([n, x]) => ({ off: c[n], val: Array.from({ length: L }, () => lit(x)).join(' ') }));
+  // Horner chains as sequential steps p = p * x + c_k (descending), starting from the top coefficient
+  const steps = (prefix: string, top: number) => Array.from({ length: top }, (_, k) => ({ off: c[`${prefix}${top - 1 - k}`] }));
+  const jv = Array.from({ length: N / L }, (_, v) => ({ v, s: v === 0 ? '' : String(v), ox: 16 * v, oy: 16 * v + 4 * e, oz: 16 * v + 8 * e, oq: 16 * v + 12 * e, oc6: 16 * v + 16 * e, oc12: 16 * v + 20 * e }));
+  const iList = Array.from({ length: M }, (_, i) => {
+    const o = (i >> 2) * B + (i & 3) * e;
+    const sp = WASM_ISPLAT + 96 * i;
+    return { i, x: o, y: o + 4 * e, z: o + 8 * e, q: o + 12 * e, c6: o + 16 * e, c12: o + 20 * e, sx: sp, sy: sp + 16, sz: sp + 32, sq: sp + 48, sc6: sp + 64, sc12: sp + 80, flag: WASM_IFLAG + 4 * i };
+  });
+  const common = { vt, st, it, fma, f64 };
+  const pairs = [];
+  for (const a of iList) {
+    for (const j of jv) {
+      const lanes = Array.from({ length: L }, (_, l) => j.v * L + l);
+      pairs.push({ ...a, ...common, c, s: j.s, lanes: lanes.join(', '), bits: lanes.map((jj) => hex(2 ** (a.i * N + jj))).join(' '), diag: lanes.map((jj) => a.i - jj).join(' ') });
+    }
+  }
+  // i-force reduction: L i-atoms' vectors into one vector (lane k = atom k of the group)
+  const groups = Array.from({ length: M / L }, (_, g) => {
+    const i0 = L * g;
+    const o = (i0 >> 2) * FB + (i0 & 3) * e;
+    return { ...common, g, ia: i0, ib: i0 + 1, ic: i0 + 2, id: i0 + 3, fx: o, fy: o + 4 * e, fz: o + 8 * e };
+  });
+  // gather of L table points: byte shuffles that transpose them (f32: 4 points of F F' V V')
+  const sh32 = (lanes: number[]): string => lanes.flatMap((l) => [0, 1, 2, 3].map((b) => 4 * l + b)).join(' ');
+  const sh64 = (lanes: number[]): string => lanes.flatMap((l) => [0, 1, 2, 3, 4, 5, 6, 7].map((b) => 8 * l + b)).join(' ');
   return {
-    iStride: (M / 4) * WASM_XQ_BYTES,
-    fiStride: (M / 4) * WASM_F_BYTES,
-    xqBytes: WASM_XQ_BYTES,
-    /** The mask word of a j-entry whose M x 4 pairs all interact. */
+    ...common,
+    e,
+    L,
+    c,
+    consts,
+    expSteps: steps('e', ex.degree),
+    expTop: c[`e${ex.degree}`],
+    erfcSteps: [4, 3, 2, 1].map((k) => ({ off: c[`a${k}`] })),
+    erfcTop: c.a5,
+    loadSplat: f64 ? 'v128.load64_splat' : 'v128.load32_splat',
+    iStride: (M / 4) * B,
+    fiStride: (M / 4) * FB,
+    xqBytes: B,
+    fBytes: FB,
+    /** An M x 2 j-cluster (f64) is half a 4-atom block. */
+    jHalf: N * e === 16 && N < 4,
+    tabShift: f64 ? 5 : 4,
+    shuf: {
+      lo: sh32([0, 4, 1, 5]), hi: sh32([2, 6, 3, 7]), first: sh32([0, 1, 4, 5]), second: sh32([2, 3, 6, 7]),
+      d0: sh64([0, 2]), d1: sh64([1, 3]),
+    },
+    /** The mask word of a j-entry whose M x N pairs all interact. */
     fullMask: hex(2 ** (M * N) - 1),
-    fBytes: WASM_F_BYTES,
-    iList: Array.from({ length: M }, (_, i) => {
-      const o = (i >> 2) * WASM_XQ_BYTES + (i & 3) * 4;
-      return {
-        i,
-        x: o,
-        y: o + 16,
-        z: o + 32,
-        q: o + 48,
-        c6: o + 64,
-        c12: o + 80,
-        bits: [0, 1, 2, 3].map((j) => hex(2 ** (i * N + j))).join(' '),
-        diag: [0, 1, 2, 3].map((j) => i - j).join(' '),
-      };
-    }),
-    groups: Array.from({ length: M / 4 }, (_, g) => ({ g, ia: 4 * g, ib: 4 * g + 1, ic: 4 * g + 2, id: 4 * g + 3, fx: g * WASM_F_BYTES, fy: g * WASM_F_BYTES + 16, fz: g * WASM_F_BYTES + 32 })),
+    jv,
+    iList,
+    pairs,
+    groups,
   };
 }
 

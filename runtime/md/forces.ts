@@ -290,7 +290,7 @@ export class NonbondedForce {
 }
 
 /** Forces in the wasm cluster layout (slot p: word 12 (p >> 2) + (p & 3), + 4 per component) summed over blocks into atom order. */
-function wasmForcesToAtoms(blocks: Float32Array[], slotOf: Int32Array, f: Float64Array): void {
+function wasmForcesToAtoms(blocks: (Float32Array | Float64Array)[], slotOf: Int32Array, f: Float64Array): void {
   const n = slotOf.length;
   const b0 = blocks[0]!;
   if (blocks.length === 2) {

@@ -43,7 +43,7 @@ function zero(out: Record<string, Float32Array | Float64Array>): void {
 
 /**
  * A runner for kernels behind the TypeScript kernel interface (TS modules, wasm instances):
- * one call on this thread over the problem's arguments in `precision` (the variant's, or f32 for wasm).
+ * one call on this thread over the problem's arguments in `precision` (the variant's).
  */
 function kernelRunner(load: (key: string) => Promise<MdTsModule>, precisionOf: (p: Precision) => Precision, device: string): MdTargetRunner {
   return {
@@ -71,8 +71,8 @@ function kernelRunner(load: (key: string) => Promise<MdTsModule>, precisionOf: (
 /** TypeScript: the module's kernel on this thread, in the variant's precision. */
 const tsRunner = kernelRunner(async (key) => (await backend('ts').load(key)) as MdTsModule, (p) => p, 'TypeScript (this process, one thread)');
 
-/** WebAssembly SIMD: the variant's instance behind the TS kernel interface (runtime/md/wasm.ts), in f32. */
-const wasmRunner = kernelRunner(async (key) => (await import('./wasm.ts')).loadWasmKernel(key), () => 'f32', 'WebAssembly SIMD (this process, one thread)');
+/** WebAssembly SIMD: the variant's instance behind the TS kernel interface (runtime/md/wasm.ts), in its precision (f32x4 or f64x2). */
+const wasmRunner = kernelRunner(async (key) => (await import('./wasm.ts')).loadWasmKernel(key), (p) => p, 'WebAssembly SIMD (this process, one thread)');
 
 /** WGSL: the problem uploaded to the WebGPU adapter (runtime/md/wgsl.ts prepareWgsl); run is one dispatch. */
 const wgslRunner: MdTargetRunner = {

@@ -1,6 +1,8 @@
-// md-nonbonded WebAssembly SIMD variants (templates/wasm/md-nonbonded): the kernel works on an
-// M x 4 cluster layout in linear memory, one 4-atom cluster as x[4] y[4] z[4] q[4] sqrtC6[4]
-// sqrtC12[4] and forces fx[4] fy[4] fz[4]. WasmMd owns one instance and its memory: bind() copies
+// md-nonbonded WebAssembly SIMD variants (templates/wasm/md-nonbonded): the kernel works on a
+// layout of 4-atom blocks in linear memory, one block as x[4] y[4] z[4] q[4] sqrtC6[4] sqrtC12[4]
+// and forces fx[4] fy[4] fz[4], in the variant's precision (f32 kernels: f32x4, M x 4 clusters;
+// f64 kernels: f64x2, M x 2 and M x 4; the same word indices in a Float32Array or Float64Array
+// view), and the Ewald table, if any, as F, F', V, V' per point. WasmMd owns one instance and its memory: bind() copies
 // a problem's list and particle data in (once per pair search), positions() writes moved
 // positions straight from the engine's f64 coordinates, run() computes a range of i-entries, and
 // the outputs are read from memory. loadWasmKernel wraps the same steps behind the TS kernel
@@ -11,21 +13,22 @@ import { backend } from '../backends/registry.ts';
 import type { MdProblem } from './problem.ts';
 import type { MdResult } from './reference.ts';
 import { checkShape, mdShape, type MdTsModule } from './kernels.ts';
+import type { Precision } from './problem.ts';
 
-/** Bytes per 4-atom cluster: coordinates, charges, LJ parameters; forces (generator/families/md-nonbonded.ts). */
-const XQ_BYTES = 96;
-const F_BYTES = 48;
-/** f32 words per cluster of the same. */
-export const WASM_XQ_WORDS = XQ_BYTES / 4;
-export const WASM_F_WORDS = F_BYTES / 4;
+/** Words (reals of the variant's precision) per 4-atom block: coordinates, charges, LJ parameters; forces (generator/families/md-nonbonded.ts). */
+export const WASM_XQ_WORDS = 24;
+export const WASM_F_WORDS = 12;
 const PAGE = 65536;
 /** Bytes at address 0 the kernels use as scratch: constants and i-atom splats read from memory in the j loop (templates/wasm/md-nonbonded/kernel.wat.hbs). */
-const SCRATCH_BYTES = 1024;
+const SCRATCH_BYTES = 2048;
 
 type KernelFn = (
-  nci: number, ciP: number, cjP: number, exP: number, xP: number, fP: number, svP: number, eP: number, fsP: number,
-  rc2: number, sh6: number, sh12: number, krf: number, crf: number,
+  nci: number, ciP: number, cjP: number, exP: number, xP: number, fP: number, svP: number, eP: number, fsP: number, tabP: number,
+  rc2: number, sh6: number, sh12: number, krf: number, crf: number, beta: number, shEw: number, tabScale: number,
 ) => void;
+
+/** A Float32Array or Float64Array view of a wasm memory, by the variant's precision. */
+export type WasmReals = Float32Array | Float64Array;
 
 /** The list arrays a WasmMd holds: the problem's i-entries, j-entries, masks and shift vectors. */
 export type WasmList = Pick<MdArgs, 'ci' | 'cj' | 'excl' | 'shiftVec' | 'params'>;
@@ -40,27 +43,31 @@ interface Layout {
   svP: number;
   eP: number;
   fsP: number;
+  tabP: number;
+  /** Ewald table points held (0: none). */
+  tabN: number;
   bytes: number;
 }
 
 const up16 = (n: number): number => (n + 15) & ~15;
 
-function layoutFor(nc: number, a: Pick<MdArgs, 'ci' | 'cj' | 'excl'>): Layout {
+function layoutFor(nc: number, a: Pick<MdArgs, 'ci' | 'cj' | 'excl'>, bytes: number, tabN: number): Layout {
   let o = SCRATCH_BYTES;
   const take = (n: number): number => {
     const at = o;
     o = up16(o + n);
     return at;
   };
-  const xP = take(nc * XQ_BYTES);
-  const fP = take(nc * F_BYTES);
+  const xP = take(nc * WASM_XQ_WORDS * bytes);
+  const fP = take(nc * WASM_F_WORDS * bytes);
   const ciP = take(4 * a.ci.length);
   const cjP = take(4 * a.cj.length);
   const exP = take(4 * a.excl.length);
-  const svP = take(4 * 81);
+  const svP = take(bytes * 81);
   const eP = take(16);
   const fsP = take(8 * 81);
-  return { nc, xP, fP, ciP, cjP, exP, svP, eP, fsP, bytes: o };
+  const tabP = take(4 * bytes * tabN);
+  return { nc, xP, fP, ciP, cjP, exP, svP, eP, fsP, tabP, tabN, bytes: o };
 }
 
 /** One instance of a wasm md-nonbonded variant and its memory. */
@@ -68,28 +75,40 @@ export class WasmMd {
   private L: Layout | undefined;
   /** The list arrays and LJ parameters last copied in (by identity). */
   private bound: { list: WasmList; ljp?: MdArgs['ljp'] } | undefined;
-  private f32 = new Float32Array(0);
+  /** The memory as reals of the variant's precision, and as f64 (energies, shift forces). */
+  private mr: WasmReals;
   private f64 = new Float64Array(0);
+  /** Bytes per real. */
+  private readonly rb: number;
 
   private constructor(
     private readonly memory: WebAssembly.Memory,
     private readonly kernel: KernelFn,
-  ) {}
+    /** The kernel's precision: f32 (f32x4) or f64 (f64x2). */
+    readonly precision: Precision,
+  ) {
+    this.rb = precision === 'f64' ? 8 : 4;
+    this.mr = precision === 'f64' ? new Float64Array(0) : new Float32Array(0);
+  }
 
-  static async instantiate(bytes: Uint8Array | WebAssembly.Module): Promise<WasmMd> {
+  static async instantiate(bytes: Uint8Array | WebAssembly.Module, precision: Precision = 'f32'): Promise<WasmMd> {
     const module = bytes instanceof WebAssembly.Module ? bytes : await WebAssembly.compile(bytes as Uint8Array<ArrayBuffer>);
     const instance = await WebAssembly.instantiate(module, {});
     const ex = instance.exports as { memory: WebAssembly.Memory; kernel: KernelFn };
-    return new WasmMd(ex.memory, ex.kernel);
+    return new WasmMd(ex.memory, ex.kernel, precision);
   }
 
-  /** Padded particles (4 per cluster) of the bound problem. */
   /** Views of the whole memory (renewed after it grows). */
   private views(): void {
-    if (this.f32.buffer !== this.memory.buffer) {
-      this.f32 = new Float32Array(this.memory.buffer);
+    if (this.f64.buffer !== this.memory.buffer) {
+      this.mr = this.precision === 'f64' ? new Float64Array(this.memory.buffer) : new Float32Array(this.memory.buffer);
       this.f64 = new Float64Array(this.memory.buffer);
     }
+  }
+
+  /** Index of byte offset `o` in the reals view. */
+  private w(o: number): number {
+    return this.rb === 8 ? o >> 3 : o >> 2;
   }
 
   /**
@@ -98,8 +117,10 @@ export class WasmMd {
    */
   bindList(list: WasmList, nPadded: number): boolean {
     const b = this.bound;
-    if (b && b.list.ci === list.ci && b.list.cj === list.cj && b.list.excl === list.excl && b.list.shiftVec === list.shiftVec && this.L!.nc === nPadded >> 2) return false;
-    const L = layoutFor(nPadded >> 2, list);
+    if (b && b.list.ci === list.ci && b.list.cj === list.cj && b.list.excl === list.excl && b.list.shiftVec === list.shiftVec && b.list.params.tabF === list.params.tabF && this.L!.nc === nPadded >> 2) return false;
+    const tab = list.params.tabF;
+    const tabN = tab.length > 1 ? tab.length - 1 : 0;
+    const L = layoutFor(nPadded >> 2, list, this.rb, tabN);
     const need = Math.ceil(L.bytes / PAGE);
     const have = this.memory.buffer.byteLength / PAGE;
     if (need > have) this.memory.grow(need - have);
@@ -109,7 +130,16 @@ export class WasmMd {
     new Int32Array(buf, L.cjP, list.cj.length).set(list.cj);
     new Uint32Array(buf, L.exP, list.excl.length).set(list.excl);
     const sv = list.shiftVec;
-    for (let k = 0; k < 81; k++) this.f32[(L.svP >> 2) + k] = sv[k]!;
+    const mr = this.mr;
+    for (let k = 0; k < 81; k++) mr[this.w(L.svP) + k] = sv[k]!;
+    // Ewald table: per point k, F(k), F(k+1) - F(k), V(k), V(k+1) - V(k) (one or two vector loads per lane)
+    const tv = list.params.tabV;
+    for (let k = 0, o = this.w(L.tabP); k < tabN; k++, o += 4) {
+      mr[o] = tab[k]!;
+      mr[o + 1] = tab[k + 1]! - tab[k]!;
+      mr[o + 2] = tv[k]!;
+      mr[o + 3] = tv[k + 1]! - tv[k]!;
+    }
     this.L = L;
     this.bound = { list };
     return true;
@@ -122,8 +152,8 @@ export class WasmMd {
     const fresh = this.bindList(a, np);
     if (!fresh && this.bound!.ljp === a.ljp) return;
     this.setXq(a.xq);
-    const mf = this.f32;
-    const x0 = this.L!.xP >> 2;
+    const mf = this.mr;
+    const x0 = this.w(this.L!.xP);
     const ljp = a.ljp;
     for (let p = 0; p < np; p++) {
       const b = x0 + 24 * (p >> 2) + (p & 3);
@@ -135,8 +165,8 @@ export class WasmMd {
 
   /** Copy x, y, z, q of every padded particle from an MdArgs xq array (4 per particle). */
   setXq(xq: MdArgs['xq']): void {
-    const mf = this.f32;
-    const x0 = this.L!.xP >> 2;
+    const mf = this.mr;
+    const x0 = this.w(this.L!.xP);
     const np = xq.length >> 2;
     for (let p = 0; p < np; p++) {
       const b = x0 + 24 * (p >> 2) + (p & 3);
@@ -149,11 +179,11 @@ export class WasmMd {
 
   /**
    * Positions of the atoms' slots: slot p holds atom atomOf[p] at x[atom] + off[p] (rounded to
-   * f32 once); dummy slots keep theirs.
+   * the kernel's precision once); dummy slots keep theirs.
    */
   positions(x: Float64Array, atomOf: Int32Array, off: Float64Array): void {
-    const mf = this.f32;
-    const x0 = this.L!.xP >> 2;
+    const mf = this.mr;
+    const x0 = this.w(this.L!.xP);
     const np = atomOf.length;
     for (let p = 0; p < np; p++) {
       const a = atomOf[p]!;
@@ -166,15 +196,15 @@ export class WasmMd {
   }
 
   /** The particle data in memory (WASM_XQ_WORDS per cluster): read it, or set() another copy's. */
-  get xqBlock(): Float32Array {
+  get xqBlock(): WasmReals {
     const L = this.L!;
-    return this.f32.subarray(L.xP >> 2, (L.xP >> 2) + WASM_XQ_WORDS * L.nc);
+    return this.mr.subarray(this.w(L.xP), this.w(L.xP) + WASM_XQ_WORDS * L.nc);
   }
 
   /** Forces of the last run (WASM_F_WORDS per cluster: fx[4] fy[4] fz[4]). */
-  get forces(): Float32Array {
+  get forces(): WasmReals {
     const L = this.L!;
-    return this.f32.subarray(L.fP >> 2, (L.fP >> 2) + WASM_F_WORDS * L.nc);
+    return this.mr.subarray(this.w(L.fP), this.w(L.fP) + WASM_F_WORDS * L.nc);
   }
 
   /** V_LJ and V_Coulomb of the last run. */
@@ -190,10 +220,11 @@ export class WasmMd {
   /** Zero the outputs and run the kernel over i-entries [e0, e1) of the bound list. */
   run(params: MdArgs['params'], e0: number, e1: number): void {
     const L = this.L!;
-    this.f32.fill(0, L.fP >> 2, (L.fP >> 2) + WASM_F_WORDS * L.nc);
+    this.mr.fill(0, this.w(L.fP), this.w(L.fP) + WASM_F_WORDS * L.nc);
     this.f64.fill(0, L.eP >> 3, (L.eP >> 3) + 2);
     this.f64.fill(0, L.fsP >> 3, (L.fsP >> 3) + 81);
-    this.kernel(e1 - e0, L.ciP + 16 * e0, L.cjP, L.exP, L.xP, L.fP, L.svP, L.eP, L.fsP, params.rc2, params.sh6, params.sh12, params.krf, params.crf);
+    this.kernel(e1 - e0, L.ciP + 16 * e0, L.cjP, L.exP, L.xP, L.fP, L.svP, L.eP, L.fsP, L.tabP,
+      params.rc2, params.sh6, params.sh12, params.krf, params.crf, params.beta, params.shEwald, params.tabScale);
   }
 
   /** Add the forces of the last run into `f` (3 per padded slot). */
@@ -203,7 +234,7 @@ export class WasmMd {
 }
 
 /** Add forces in the wasm cluster layout (WASM_F_WORDS per cluster of 4: x, y, z lanes) into f, 3 per padded slot. */
-export function addWasmForces(b: Float32Array, f: MdArgs['f'] | Float64Array): void {
+export function addWasmForces(b: WasmReals, f: MdArgs['f'] | Float64Array): void {
   const np = (b.length / WASM_F_WORDS) * 4;
   for (let p = 0; p < np; p++) {
     const k = WASM_F_WORDS * (p >> 2) + (p & 3);
@@ -235,7 +266,7 @@ export function adoptWasmModule(key: string, module: WebAssembly.Module): void {
 export async function wasmInstance(key: string): Promise<WasmMd> {
   let p = instances.get(key);
   if (!p) {
-    p = wasmModule(key).then((m) => WasmMd.instantiate(m));
+    p = Promise.all([wasmModule(key), mdShape(key)]).then(([m, shape]) => WasmMd.instantiate(m, shape.precision));
     p.catch(() => instances.delete(key));
     instances.set(key, p);
   }
@@ -244,7 +275,8 @@ export async function wasmInstance(key: string): Promise<WasmMd> {
 
 /** One call through the TS kernel interface: bind, copy xq, run, add the outputs into a.f, a.energy, a.fshift. */
 function call(w: WasmMd, M: number, a: MdArgs): void {
-  if (!(a.xq instanceof Float32Array)) throw new Error('wasm md-nonbonded kernels take f32 arrays (MdProblem.args("f32"))');
+  const want = w.precision === 'f64' ? Float64Array : Float32Array;
+  if (!(a.xq instanceof want)) throw new Error(`this wasm md-nonbonded kernel takes ${w.precision} arrays (MdProblem.args("${w.precision}"))`);
   const np = a.xq.length >> 2;
   if (np % M !== 0 || np % 4 !== 0) throw new Error(`wasm kernel: ${np} padded particles is not a whole number of ${M}-atom clusters`);
   w.bind(a);
@@ -270,11 +302,11 @@ function call(w: WasmMd, M: number, a: MdArgs): void {
 export async function loadWasmKernel(key: string, bytes?: Uint8Array): Promise<MdTsModule> {
   const shape = await mdShape(key);
   if (shape.target !== 'wasm') throw new Error(`variant ${key} is a ${shape.target} variant, not WebAssembly`);
-  const inst = bytes ? await WasmMd.instantiate(bytes) : await wasmInstance(key);
+  const inst = bytes ? await WasmMd.instantiate(bytes, shape.precision) : await wasmInstance(key);
   return { key, M: shape.M, N: shape.N, kernel: (a: MdArgs) => call(inst, shape.M, a) };
 }
 
-/** Run a wasm variant once over the problem's list (f32) and post-process its outputs, as runTs does. */
+/** Run a wasm variant once over the problem's list (in its precision) and post-process its outputs, as runTs does. */
 export async function runWasm(key: string, problem: MdProblem): Promise<MdResult> {
   return runWasmWith(key, problem);
 }
@@ -284,7 +316,7 @@ export async function runWasmWith(key: string, problem: MdProblem, bytes?: Uint8
   const mod = await loadWasmKernel(key, bytes);
   const shape = await mdShape(key);
   checkShape(key, shape, problem);
-  const out = problem.outputs('f32');
-  mod.kernel({ ...problem.args('f32'), ...out });
-  return problem.finish('f32', out);
+  const out = problem.outputs(shape.precision);
+  mod.kernel({ ...problem.args(shape.precision), ...out });
+  return problem.finish(shape.precision, out);
 }

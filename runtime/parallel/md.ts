@@ -15,7 +15,8 @@ import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import { need, type PolledChannel } from '../platform.ts';
 import { Pool, toShared, type Task } from './pool.ts';
 import { columnRanges, columnWork, searchColumns, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
-import { wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList } from '../md/wasm.ts';
+import { wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList, type WasmReals } from '../md/wasm.ts';
+import { mdShape } from '../md/kernels.ts';
 
 export type MdInputs = Omit<MdArgs, 'f' | 'energy' | 'fshift'>;
 
@@ -327,10 +328,10 @@ export interface MdWasmSetupArgs {
   nPadded: number;
   e0: number;
   e1: number;
-  /** Particle data in the wasm cluster layout (WASM_XQ_WORDS per 4-atom cluster), written by the caller before each step. */
-  xq: Float32Array;
+  /** Particle data in the wasm cluster layout (WASM_XQ_WORDS per 4-atom cluster, reals of the variants' precision), written by the caller before each step. */
+  xq: WasmReals;
   /** This worker's outputs: forces in the wasm layout (WASM_F_WORDS per cluster), energies, shift forces. */
-  f: Float32Array;
+  f: WasmReals;
   energy: Float64Array;
   fshift: Float64Array;
   ctl: Int32Array;
@@ -341,7 +342,7 @@ export interface MdWasmSetupArgs {
 
 /** Outputs of one worker's range in the wasm layout. */
 export interface MdWasmChunk {
-  f: Float32Array;
+  f: WasmReals;
   energy: Float64Array;
   fshift: Float64Array;
 }
@@ -355,7 +356,7 @@ export interface MdWasmChunk {
  */
 export class MdWasmThreads extends MdWorkers {
   /** Particle block handed to the workers, and their outputs (worker w: chunks[w]). */
-  xq: Float32Array<ArrayBufferLike> = new Float32Array(0);
+  xq: WasmReals = new Float32Array(0);
   chunks: MdWasmChunk[] = [];
   /** i-entries [0, mine) are this thread's. */
   mine = 0;
@@ -365,6 +366,8 @@ export class MdWasmThreads extends MdWorkers {
     pool: Pool,
     readonly keyF: string,
     readonly keyE: string,
+    /** The variants' precision: the reals of the shared blocks. */
+    readonly precision: 'f32' | 'f64',
   ) {
     super(threads, pool);
     this.openPorts();
@@ -375,7 +378,7 @@ export class MdWasmThreads extends MdWorkers {
     const modules: Record<string, WebAssembly.Module> = {};
     for (const k of new Set([keyF, keyE])) modules[k] = await wasmModule(k);
     const pool = await MdWorkers.startPool(threads, { task: 'md-wasm-load', args: { modules } });
-    return new MdWasmThreads(threads, pool, keyF, keyE);
+    return new MdWasmThreads(threads, pool, keyF, keyE, (await mdShape(keyF)).precision);
   }
 
   /** A new list (after a pair search) of nPadded particles: split by work and handed to the workers. */
@@ -385,12 +388,13 @@ export class MdWasmThreads extends MdWorkers {
     const b = splitByWork(list.ci, this.threads);
     this.mine = b[1]!;
     const nc = nPadded >> 2;
-    this.xq = new Float32Array(new SharedArrayBuffer(4 * WASM_XQ_WORDS * nc));
+    const reals = (n: number): WasmReals => (this.precision === 'f64' ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float32Array(new SharedArrayBuffer(4 * n)));
+    this.xq = reals(WASM_XQ_WORDS * nc);
     this.chunks = [];
     this.stopSpinning();
     for (let w = 0; w < this.threads - 1; w++) {
       const c: MdWasmChunk = {
-        f: new Float32Array(new SharedArrayBuffer(4 * WASM_F_WORDS * nc)),
+        f: reals(WASM_F_WORDS * nc),
         energy: new Float64Array(new SharedArrayBuffer(2 * 8)),
         fshift: new Float64Array(new SharedArrayBuffer(81 * 8)),
       };

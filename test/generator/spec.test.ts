@@ -99,8 +99,7 @@ describe('valid specs', () => {
     expect(s.axes.find((a) => a.name === 'workgroup')!.values).toEqual([32, 64, 128, 256]);
     expect(s.rules.map((r) => r.name)).toEqual([
       'wgsl-is-f32', 'pair-fits-workgroup', 'wgsl-masked',
-      'wasm-is-f32', 'wasm-geom', 'wasm-excl-mask', 'wasm-no-ewald', 'wasm-no-user-potential',
-      'wasm-n4-1x1', 'wasm-n4-2x2', 'wasm-n4-4x2', 'wasm-n4-4x8', 'wasm-n4-8x8',
+      'wasm-shapes-f32', 'wasm-shapes-f64', 'wasm-geom', 'wasm-excl-mask', 'wasm-no-user-potential',
       'gpujs-is-f32', 'gpujs-full-list', 'gpujs-square', 'gpujs-builtin',
     ]);
     expect(s.axes.find((a) => a.name === 'target')!.values).toEqual(['ts', 'wgsl', 'wasm', 'gpujs']);

@@ -19,9 +19,15 @@ const cases = verificationCases('full');
 const keys = libraryKeys('md-nonbonded', 'wasm');
 
 describe('md-nonbonded WebAssembly SIMD library', () => {
-  it('has the MD workloads kernels: lj and lj-rf, shift and plain, f/fe/fev, 4x4 and 8x4, cut-off mask and branch, f32 only', () => {
-    expect(keys.length).toBe(48);
-    for (const k of keys) expect(k).toMatch(/^md-nonbonded\.wasm\.(lj|lj-rf)\.geom\.(shift|plain)\.f32\.(f|fe|fev)\.(4x4|8x4)\.mask\.(mask|branch)$/);
+  it('has the MD workloads kernels: lj and lj-rf in f32 (4x4, 8x4) and f64 (4x2, 4x4, 8x4), lj-ewald (analytical and tabulated) in both', () => {
+    expect(keys.length).toBe(92);
+    const f32 = keys.filter((k) => k.includes('.f32.'));
+    expect(f32.filter((k) => !k.includes('lj-ewald'))).toHaveLength(48);
+    for (const k of f32) expect(k).toMatch(/^md-nonbonded\.wasm\.(lj\.geom\.(shift|plain)\.f32\.(f|fe|fev)|lj-rf\.geom\.(shift|plain)\.f32\.(f|fe|fev)|lj-ewald\.geom\.shift\.f32\.(f|fev)\.(analytical|tabulated))\.(4x4|8x4)\.mask\.(mask|branch)$/);
+    const f64 = keys.filter((k) => k.includes('.f64.'));
+    expect(f64).toHaveLength(36);
+    for (const k of f64) expect(k).toMatch(/^md-nonbonded\.wasm\.(lj\.geom\.plain|lj-rf\.geom\.shift|lj-ewald\.geom\.shift)\.f64\.(f|fev)\.((analytical|tabulated)\.)?(4x2|4x4|8x4)\.mask\.(mask|branch)$/);
+    expect(keys.filter((k) => k.includes('lj-ewald'))).toHaveLength(20);
     // The binary is committed next to its text, and the manifest names the binary.
     for (const k of keys) expect(manifest().get(k)!.file).toMatch(/\.wasm$/);
   });
@@ -60,11 +66,13 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
     expect(out.energy[1]).toBeCloseTo(2 * e1, 6);
   });
 
-  it('refuses f64 arrays and non-wasm keys', async () => {
+  it('refuses arrays of the other precision and non-wasm keys', async () => {
     const key = 'md-nonbonded.wasm.lj.geom.plain.f32.f.4x4.mask.mask';
     const p = new MdProblem(waterBox(216, 7), { interaction: 'lj', comb: 'geom', shift: false, rc: 0.8 }, 4, 4, 0.85);
     const mod = await loadWasmKernel(key);
     expect(() => mod.kernel({ ...p.args('f64'), ...p.outputs('f64') })).toThrow(/f32/);
+    const mod64 = await loadWasmKernel('md-nonbonded.wasm.lj.geom.plain.f64.f.4x4.mask.mask');
+    expect(() => mod64.kernel({ ...p.args('f32'), ...p.outputs('f32') })).toThrow(/f64/);
     await expect(loadWasmKernel('md-nonbonded.ts.lj.geom.plain.f32.f.4x4.mask.mask')).rejects.toThrow(/not WebAssembly/);
   });
 
@@ -103,12 +111,46 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
       .rejects.toThrow(/TypeScript \(or both WebAssembly\)/);
   });
 
+  it('runs f64 kernels on two threads (shared f64 blocks) like TypeScript f64 on one', async () => {
+    const { ljFluid } = await import('../../runtime/md/ljfluid.ts');
+    const sys = ljFluid({ cells: 5 }).sys;
+    const settings = { interaction: 'lj', comb: 'geom', shift: false, rc: 2.5 } as const;
+    const make = (t: string, cl: string, threads: number) => NonbondedForce.create({
+      topology: sys, settings, rlist: 2.8, threads,
+      keyF: `md-nonbonded.${t}.lj.geom.plain.f64.f.${cl}.mask.mask`, keyE: `md-nonbonded.${t}.lj.geom.plain.f64.fev.${cl}.mask.mask`,
+    });
+    const t = await make('ts', '4x4', 1);
+    const w = await make('wasm', '4x2', 2);
+    try {
+      t.rebuild(sys.x);
+      w.rebuild(sys.x);
+      const x = Float64Array.from(sys.x, (v, i) => v + 0.01 * Math.sin(i));
+      for (const energies of [false, true]) {
+        const [ft, fw] = [new Float64Array(sys.x.length), new Float64Array(sys.x.length)];
+        const et = t.compute(x, ft, energies);
+        const ew = w.compute(x, fw, energies);
+        let worst = 0;
+        let scale = 0;
+        for (let i = 0; i < ft.length; i++) {
+          worst = Math.max(worst, Math.abs(fw[i]! - ft[i]!));
+          scale = Math.max(scale, Math.abs(ft[i]!));
+        }
+        expect(worst).toBeLessThan(1e-12 * scale);
+        if (et && ew) expect(Math.abs(ew.vdw - et.vdw)).toBeLessThan(1e-12 * Math.abs(et.vdw));
+      }
+    } finally {
+      await w.close();
+    }
+  });
+
   // The MD engine with the wasm kernels in place of the TS f32 ones (setup.ts picks TS keys; the
   // run's keys are swapped here): the same trajectory to f32 accuracy over a short run.
   it.each([
     ['MiniMD LJ fluid', { system: 'lj', cells: 6, cluster: '4x4', precision: 'f32', nstcalcenergy: 20 } as MdOptions, 40],
     ['SPC/E water', { system: 'water', gro: new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname, cluster: '4x4', precision: 'f32', nstcalcenergy: 10 } as MdOptions, 20],
-  ])('runs the MD engine (%s) like the TS f32 kernels', async (_name, o, steps) => {
+    ['MiniMD LJ fluid, f64', { system: 'lj', cells: 6, cluster: '4x4', precision: 'f64', nstcalcenergy: 20 } as MdOptions, 40],
+    ['SPC/E water, f64', { system: 'water', gro: new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname, cluster: '4x4', precision: 'f64', nstcalcenergy: 10 } as MdOptions, 20],
+  ])('runs the MD engine (%s) like the TS kernels of its precision', async (_name, o, steps) => {
     const thermo = async (target: string) => {
       const p = await prepareRun(o);
       const run = { ...p.run, keyF: p.run.keyF.replace('.ts.', `.${target}.`), keyE: p.run.keyE.replace('.ts.', `.${target}.`) };
@@ -118,9 +160,11 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
     const [w, t] = [await thermo('wasm'), await thermo('ts')];
     expect(t.length).toBeGreaterThan(1);
     expect(w.map((r) => r.step)).toEqual(t.map((r) => r.step));
+    // f32: to f32 accuracy; f64: the same trajectory up to the summation order
+    const tol = o.precision === 'f64' ? 1e-10 : 1e-4;
     for (let i = 0; i < t.length; i++) {
-      expect(Math.abs(w[i]!.epot - t[i]!.epot)).toBeLessThan(1e-4 * Math.abs(t[i]!.epot));
-      expect(Math.abs(w[i]!.T - t[i]!.T)).toBeLessThan(1e-3 * t[i]!.T);
+      expect(Math.abs(w[i]!.epot - t[i]!.epot)).toBeLessThan(tol * Math.abs(t[i]!.epot));
+      expect(Math.abs(w[i]!.T - t[i]!.T)).toBeLessThan(10 * tol * t[i]!.T);
     }
   });
 
@@ -130,6 +174,11 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
     ['j force with the wrong sign', 'md-nonbonded.wasm.lj.geom.plain.f32.f.8x4.mask.branch', '(local.set $fjx (f32x4.sub (local.get $fjx)', '(local.set $fjx (f32x4.add (local.get $fjx)'],
     ['RF self pair counted (d >= i - j)', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fe.4x4.mask.mask', '(i32x4.gt_s (local.get $dv)', '(i32x4.ge_s (local.get $dv)'],
     ['shift forces dropped', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.8x4.mask.mask', '(f64.promote_f32 (local.get $fsy))', '(f64.promote_f32 (f32.const 0))'],
+    ['Ewald exclusion correction dropped', 'md-nonbonded.wasm.lj-ewald.geom.shift.f32.fev.analytical.4x4.mask.mask', '(v128.and (local.get $wel) (v128.bitselect', '(v128.and (local.get $wi) (v128.bitselect'],
+    ['exp(-beta^2 r^2) off by 2x (exponent bias)', 'md-nonbonded.wasm.lj-ewald.geom.shift.f32.f.analytical.8x4.mask.mask', 'i32x4 127 127 127 127', 'i32x4 128 128 128 128'],
+    ['Ewald table not interpolated', 'md-nonbonded.wasm.lj-ewald.geom.shift.f64.fev.tabulated.4x2.mask.mask', '(f64x2.mul (local.get $te)', '(f64x2.mul (local.get $t)'],
+    ['f64 exclusion lanes inverted', 'md-nonbonded.wasm.lj-rf.geom.shift.f64.fev.4x4.mask.mask', '(i64x2.ne (v128.and (local.get $m)', '(i64x2.eq (v128.and (local.get $m)'],
+    ['f64 M x 2 j-cluster read from the wrong half block', 'md-nonbonded.wasm.lj.geom.plain.f64.f.4x2.mask.mask', '(i32.shl (i32.and (local.get $cj) (i32.const 1)) (i32.const 4))', '(i32.shl (i32.and (local.get $cj) (i32.const 1)) (i32.const 3))'],
   ];
   it.each(broken)('fails a build with the %s', async (_what, key, from, to) => {
     const wat = readFileSync(join(GENERATED_ROOT, manifest().get(key)!.file.replace(/\.wasm$/, '.wat')), 'utf8');
