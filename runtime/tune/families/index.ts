@@ -1,5 +1,5 @@
 // The registry of tunable families: one line per family module (each family's tuning module
-// lives in its own folder: runtime/<md|gem|bigdft>/family.ts). Extra modules (each exporting
+// lives in its own folder: runtime/<md|gem|bigdft|pme>/family.ts). Extra modules (each exporting
 // `family` or a default TuningFamily) can be added without touching this file through the
 // environment variable KERNFORGE_TUNE_FAMILIES (comma-separated paths), as the tests do.
 import { platform } from '../../platform.ts';
@@ -9,6 +9,7 @@ const BUILTIN: (() => Promise<TuningFamily>)[] = [
   async () => (await import('../../md/family.ts')).family,
   async () => (await import('../../gem/family.ts')).family,
   async () => (await import('../../bigdft/family.ts')).family,
+  async () => (await import('../../pme/family.ts')).family,
 ];
 
 let all: Promise<TuningFamily[]> | undefined;
