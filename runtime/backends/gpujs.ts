@@ -5,7 +5,8 @@
 // Promises, the others return their result).
 //   cpu         JavaScript on this thread
 //   webasm      gpu.js's WebAssembly backend
-//   headlessgl  WebGL through the `gl` package: needs it built and a display (xvfb-run -a)
+//   headlessgl  WebGL through the `gl` package: needs it built and a display (xvfb-run -a); on
+//               the browser platform the browser's own WebGL2 (gpu.js mode webgl2)
 //   webgpu      WGSL compute shaders through Dawn (the `webgpu` package), on the adapter the
 //               WGSL target uses (runtime/backends/webgpu.ts): navigator.gpu is wired to it
 // gpujsBackend (at the end) is the gpujs target's Backend (runtime/backends/backend.ts).
@@ -26,6 +27,15 @@ export { GPUJS_MODES, type GpujsMode };
 /** The kernel class gpu.js must pick for each mode. */
 const KERNEL_CLASS: Record<GpujsMode, string> = { cpu: 'CPUKernel', webasm: 'WebAssemblyKernel', headlessgl: 'HeadlessGLKernel', webgpu: 'WebGPUKernel' };
 
+/**
+ * The gpu.js mode a variant's mode is run in here, and the kernel class gpu.js must pick: the
+ * mode itself, but in a browser WebGL is the page's own (gpu.js webgl2), not headless-gl.
+ */
+function libMode(mode: GpujsMode): { mode: string; cls: string } {
+  if (mode === 'headlessgl' && platform().name === 'browser') return { mode: 'webgl2', cls: 'WebGL2Kernel' };
+  return { mode, cls: KERNEL_CLASS[mode] };
+}
+
 /** A gpu.js mode that is not available here; the message says why and what it takes. */
 export class GpujsModeError extends KernforgeError {}
 
@@ -34,13 +44,15 @@ export type GpujsProbe = { ok: true } | { ok: false; why: string };
 const probes = new Map<GpujsMode, Promise<GpujsProbe>>();
 let navigatorReady: Promise<void> | undefined;
 
-/** Define globalThis.navigator.gpu (Node has none) from the shared Dawn instance, once. */
+/** Define globalThis.navigator.gpu (Node has none) from the shared WebGPU instance (Dawn, or the browser's), once. */
 function wireNavigator(): Promise<void> {
   navigatorReady ??= (async () => {
     const { navigatorGpu } = await import('./webgpu.ts');
     const g = await navigatorGpu();
     const nav = (globalThis as unknown as { navigator?: Record<string, unknown> }).navigator;
-    if (nav && nav.gpu) return;
+    // a browser's own navigator.gpu is shadowed too: gpu.js's devices then get the adapter's
+    // storage-buffer limits (webgpu.ts navigatorGpu), not WebGPU's default of 8 per stage
+    if (nav && nav.gpu && platform().name !== 'browser') return;
     if (nav) Object.defineProperty(nav, 'gpu', { value: g, configurable: true });
     else Object.defineProperty(globalThis, 'navigator', { value: { gpu: g }, configurable: true, writable: true });
   })();
@@ -57,6 +69,7 @@ export function kernelClass(kernel: unknown): string | undefined {
 
 /** A hint on what a mode needs, appended to probe failures. */
 function hint(mode: GpujsMode): string {
+  if (mode === 'headlessgl' && platform().name === 'browser') return ' (the browser gives no WebGL2 context)';
   if (mode === 'headlessgl') return platform().env('DISPLAY') ? ' (the gl package may not be built)' : ' (no DISPLAY: run under xvfb-run -a; the gl package must be built)';
   if (mode === 'webgpu') return ' (needs a WebGPU adapter from Dawn: a GPU, or Mesa llvmpipe with libegl1 libegl-mesa0 libgl1-mesa-dri)';
   return '';
@@ -75,20 +88,22 @@ export function probeGpujsMode(mode: GpujsMode): Promise<GpujsProbe> {
       try {
         const webgpu = await import('./webgpu.ts');
         // headless-gl (GLX) and Dawn on Mesa's GL cannot share a process (an X error kills it)
-        if (mode === 'headlessgl' && webgpu.dawnOpened()) {
+        const browser = platform().name === 'browser';
+        if (mode === 'headlessgl' && !browser && webgpu.dawnOpened()) {
           return { ok: false, why: 'gpu.js mode headlessgl is not available in this process: WebGPU (Dawn) is open here, and Mesa cannot serve headless-gl and Dawn in one process (run headlessgl variants in a process of their own, e.g. kernforge run gem --variant ...headlessgl under xvfb-run)' };
         }
         if (mode === 'webgpu') await wireNavigator();
         const { GPU } = await loadGpujs();
-        gpu = new GPU({ mode });
+        const lib = libMode(mode);
+        gpu = new GPU({ mode: lib.mode as GpujsMode });
         const k = gpu.createKernel(function (this: { thread: { x: number } }, a: number[]) {
           return a[this.thread.x]! * 2.5;
         }, { output: [3], precision: 'single' });
         const out = Array.from((await k(new Float32Array([1, 2, 3]))) as Float32Array);
         const cls = kernelClass(k);
-        if (cls !== KERNEL_CLASS[mode]) throw new Error(`gpu.js chose ${cls ?? 'no kernel'} instead of ${KERNEL_CLASS[mode]}`);
+        if (cls !== lib.cls) throw new Error(`gpu.js chose ${cls ?? 'no kernel'} instead of ${lib.cls}`);
         if (out.join() !== '2.5,5,7.5') throw new Error(`a test kernel gave ${out.join(', ')}`);
-        if (mode === 'headlessgl') webgpu.markHeadlessGlInUse('gpu.js headlessgl mode is in use');
+        if (mode === 'headlessgl' && !browser) webgpu.markHeadlessGlInUse('gpu.js headlessgl mode is in use');
         return { ok: true };
       } catch (e) {
         return { ok: false, why: `gpu.js mode ${mode} is not available here: ${(e as Error).message}${hint(mode)}` };
@@ -122,7 +137,7 @@ export async function gpujsFor(mode: GpujsMode): Promise<GPU> {
   const r = await probeGpujsMode(mode);
   if (!r.ok) throw new GpujsModeError(r.why);
   const { GPU } = await loadGpujs();
-  return new GPU({ mode });
+  return new GPU({ mode: libMode(mode).mode as GpujsMode });
 }
 
 /**
@@ -134,7 +149,8 @@ export async function callKernel<T = Float32Array>(kernel: unknown, args: readon
   const out = (await (kernel as (...a: unknown[]) => unknown)(...args)) as T;
   if (expect) {
     const cls = kernelClass(kernel);
-    if (cls !== KERNEL_CLASS[expect.mode]) throw new GpujsModeError(`gpu.js ran ${expect.key} as ${cls ?? 'no kernel'}, not ${KERNEL_CLASS[expect.mode]}`);
+    const want = libMode(expect.mode).cls;
+    if (cls !== want) throw new GpujsModeError(`gpu.js ran ${expect.key} as ${cls ?? 'no kernel'}, not ${want}`);
   }
   return out;
 }
