@@ -80,7 +80,7 @@ export async function rerunEnergies(o: RerunOptions): Promise<RerunResult> {
  * files): the f64 short-range kernel plus, with PME, the f64 reference mesh. `where` names the
  * input in messages.
  */
-export async function evaluateEnergies(sys: MdSystem, comb: 'geom' | 'lb', o: CoulombOptions & { rc?: number; epsfac?: number }, where = 'the system'): Promise<RerunResult> {
+export async function evaluateEnergies(sys: MdSystem, comb: 'geom' | 'lb', o: CoulombOptions & { rc?: number; epsfac?: number; ewald?: 'tabulated' | 'analytical' }, where = 'the system'): Promise<RerunResult> {
   const rc = o.rc ?? 1.0;
   const coulomb = o.coulomb ?? 'rf';
   const half = Math.min(...sys.box) / 2;
@@ -98,7 +98,7 @@ export async function evaluateEnergies(sys: MdSystem, comb: 'geom' | 'lb', o: Co
     if (Math.abs(net) > 1e-4) throw new MdInputError(`${where}: the system has a net charge of ${net.toFixed(4)} e (allowed with --coulomb rf: a neutral system)`);
     settings = { interaction: 'lj-rf', comb, shift: true, rc, epsR, epsRf: 0 };
   }
-  const key = `md-nonbonded.ts.${settings.interaction}.${comb}.shift.f64.fev.${coulomb === 'pme' ? 'tabulated.' : ''}4x4.mask.mask`;
+  const key = `md-nonbonded.ts.${settings.interaction}.${comb}.shift.f64.fev.${coulomb === 'pme' ? `${o.ewald ?? 'tabulated'}.` : ''}4x4.mask.mask`;
   const sr = await runTs(key, new MdProblem(sys, settings, 4, 4));
   const f = sr.f;
   const virial = Float64Array.from(sr.virial);
