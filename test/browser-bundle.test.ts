@@ -5,8 +5,8 @@
 // SwiftShader. In the page: no console error, no failed request, crossOriginIsolated; the GEM
 // potential of the bundled 1uwo_A through open() on wasm within the f32 bar of the f64
 // reference, the same on 2 worker threads (Web Workers over SharedArrayBuffer); a WGSL variant
-// passes the gate on SwiftShader; a quick tune reloaded in its middle continues from the cache
-// kept in IndexedDB. Also printed (not asserted: speed goals live in bench/): the same wasm GEM
+// passes the gate on SwiftShader, and a gpu.js WebGL-mode variant on the page's WebGL2; a quick
+// tune reloaded in its middle continues from the cache kept in IndexedDB. Also printed (not asserted: speed goals live in bench/): the same wasm GEM
 // kernel timed in the page and in Node from the same installed package, and their ratio.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -61,6 +61,11 @@ const APP = `
       const wgslKey = libraryKeys('gem-potential', 'wgsl').find((k) => k.includes('.region1.f32.zero.'));
       const g = await kw.gem.potential(atoms, vertices, { variant: wgslKey });
       out.wgsl = { key: g.key, target: g.target, ...worstOf(g.phi, ref) };
+      // gpu.js's WebGL mode (keys ending .headlessgl) on the page's own WebGL2
+      const kg = await open({ tuned: false, targets: ['gpujs'], log: (l) => out.lines.push(l) });
+      const glKey = libraryKeys('gem-potential', 'gpujs').find((k) => k.includes('.region1.f32.zero.') && k.endsWith('.headlessgl'));
+      const gl = await kg.gem.potential(atoms, vertices, { variant: glKey });
+      out.gpujs = { key: gl.key, target: gl.target, ...worstOf(gl.phi, ref) };
       out.devices = (await kw.devices({ webgpu: true })).map((d) => ({ id: d.id, available: d.available, name: d.name, vendor: d.vendor, architecture: d.architecture, fingerprint: d.fingerprint }));
     } else if (q.get('mode') === 'tune') {
       out.cacheAtStart = bp.files().filter((f) => f.startsWith('/.kernforge/tune/')).map((f) => Object.keys(JSON.parse(platform().readText(f)).results).length);
@@ -163,7 +168,7 @@ describe.skipIf(!haveChromium && !inCi)('the browser build in headless Chromium'
     return page.evaluate(() => (window as unknown as { kf: Out }).kf);
   };
 
-  it('serves the page cross-origin isolated; GEM 1uwo_A on wasm (1 and 2 threads) within the f32 bar of the f64 reference; a WGSL variant verified on SwiftShader', async () => {
+  it('serves the page cross-origin isolated; GEM 1uwo_A on wasm (1 and 2 threads) within the f32 bar of the f64 reference; a WGSL variant verified on SwiftShader; gpu.js WebGL mode on the page WebGL2', async () => {
     const context = await browser!.newContext();
     const page = await newPage(context);
     await page.goto(`${url}site/index.html?mode=gem&reps=5`);
@@ -184,6 +189,9 @@ describe.skipIf(!haveChromium && !inCi)('the browser build in headless Chromium'
     const wgsl = out.wgsl as { key: string; target: string; worst: number };
     expect(wgsl.target).toBe('wgsl');
     expect(wgsl.worst).toBeLessThan(1e-4);
+    const gpujs = out.gpujs as { key: string; target: string; worst: number };
+    expect(gpujs.key).toMatch(/\.headlessgl$/);
+    expect(gpujs.worst).toBeLessThan(1e-4);
     const devices = out.devices as { id: string; available: boolean; vendor?: string; architecture?: string; fingerprint: string }[];
     expect(devices.map((d) => [d.id, d.available])).toEqual([['cpu', true], ['webgpu', true]]);
     expect(devices[1]!.architecture).toBe('swiftshader'); // the adapter info feeds the fingerprint
