@@ -1,13 +1,14 @@
 // The `browser` build of the package, as a web app gets it: `npm pack`, laid out in an empty
-// folder as npm installs it, a tiny app that imports 'kernforge' bundled with esbuild (platform browser: the
-// package's `browser` condition, dist/runtime/core.js), served by the installed package's
-// `kernforge serve` (cross-origin isolated) and opened in headless Debian Chromium with WebGPU on
-// SwiftShader. In the page: no console error, no failed request, crossOriginIsolated; the GEM
-// potential of the bundled 1uwo_A through open() on wasm within the f32 bar of the f64
+// folder as npm installs it, a tiny app that imports 'kernforge' bundled with esbuild (platform
+// browser: the package's `browser` condition, dist/runtime/core.js), served by the installed
+// package's `kernforge serve` (cross-origin isolated) and opened in headless Debian Chromium with
+// WebGPU on SwiftShader. In the page: no console error, no failed request, crossOriginIsolated;
+// the GEM potential of the bundled 1uwo_A through open() on wasm within the f32 bar of the f64
 // reference, the same on 2 worker threads (Web Workers over SharedArrayBuffer); a WGSL variant
 // passes the gate on SwiftShader, and a gpu.js WebGL-mode variant on the page's WebGL2; a quick
-// tune reloaded in its middle continues from the cache kept in IndexedDB. Also printed (not asserted: speed goals live in bench/): the same wasm GEM
-// kernel timed in the page and in Node from the same installed package, and their ratio.
+// tune reloaded in its middle continues from the cache kept in IndexedDB. Also printed (not
+// asserted: speed goals live in bench/): the same wasm GEM kernel timed in the page and in Node
+// from the same installed package, and their ratio.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
