@@ -3,7 +3,8 @@
 import filtersJson from '../data/bigdft/filters.json' with { type: 'json' };
 
 /** The folder of the bundled data (data/ at the package root). */
-export const DATA_URL = new URL('../data/', import.meta.url);
+// a folder, not an asset for a bundler to copy (@vite-ignore: Vite leaves it to run time)
+export const DATA_URL = new URL(/* @vite-ignore */ '../data/', import.meta.url);
 
 /** The bundled molecules: GEM's Mb.Hhelix and 1UWO chain A with their MSMS surfaces, and a nucleosome (atoms only). */
 export const BUNDLED_MOLECULES = ['mb_hhelix', '1uwo_A', 'nucleosome'] as const;

@@ -246,7 +246,7 @@ export function setPlatform(p: Platform): Platform | undefined {
  * and runtime/data.ts find generated/ and data/. A browser platform maps paths under it to where
  * the assets are served.
  */
-export const PACKAGE_ROOT = new URL('../', import.meta.url);
+export const PACKAGE_ROOT = new URL(/* @vite-ignore */ '../', import.meta.url);
 
 /**
  * Where an asset of the package is, as the platform's `path`: the file-system path of a file:

@@ -8,7 +8,7 @@ import { KernforgeError } from './errors.ts';
 import { assetPath, platform, type OnDemand } from './platform.ts';
 
 /** The committed kernel library (generated/ at the package root), with a trailing separator. */
-export const GENERATED_ROOT = assetPath(new URL('../generated/', import.meta.url));
+export const GENERATED_ROOT = assetPath(new URL(/* @vite-ignore */ '../generated/', import.meta.url));
 
 export interface ManifestEntry {
   key: string;
@@ -184,7 +184,7 @@ export function familySpec(family: string): Promise<{ spec: import('../generator
 }
 
 /** The project specs (specs/ at the package root), with a trailing separator. */
-export const SPECS_ROOT = assetPath(new URL('../specs/', import.meta.url));
+export const SPECS_ROOT = assetPath(new URL(/* @vite-ignore */ '../specs/', import.meta.url));
 
 /**
  * Names of a family's semantic axes, read from its spec file as the library was generated from it
