@@ -9,9 +9,14 @@ export function preferredPmeMeshKey(order: number, target: 'ts' | 'wasm' = 'wasm
   return `pme-mesh.${target}.order${order}.f64.full.tile0`;
 }
 
-/** The default variant of an order: wasm when WebAssembly SIMD runs here, else TypeScript; library keys for orders 4..6, rendered on demand otherwise. */
+/**
+ * The default variant of an order: the preferred wasm key when WebAssembly SIMD runs here, else
+ * the TypeScript one; for orders the kernels do not cover (3, 7..12), 'reference' (the f64
+ * reference spread and gather, mesh.ts REFERENCE_MESH).
+ */
 export async function defaultPmeMeshKey(order: number): Promise<string> {
+  if (order < 4 || order > 6) return 'reference';
   const simd = await backend('wasm').available();
   const key = preferredPmeMeshKey(order, simd.ok ? 'wasm' : 'ts');
-  return libraryKeys('pme-mesh').includes(key) || order < 4 || order > 6 ? key : preferredPmeMeshKey(order, 'ts');
+  return libraryKeys('pme-mesh').includes(key) ? key : preferredPmeMeshKey(order, 'ts');
 }

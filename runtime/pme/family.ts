@@ -16,7 +16,7 @@ import { sameSemantics } from '../tune/semantic.ts';
 import { problemOf, type PreparedProblem, type ProblemClass, type TuningFamily, type CandidateOptions } from '../tune/family.ts';
 import type { Device } from '../tune/devices.ts';
 import { ewaldCoeff, pmeGrid, PmeSolver } from './reference.ts';
-import type { Box3, PreparedMesh } from './mesh.ts';
+import type { Box3, PreparedMesh } from './layout.ts';
 
 const PROBLEMS: ProblemClass[] = [
   { name: 'water-mesh', description: 'PME mesh of 12,288 water-like charges (4,096 SPC/E molecules) in a 4.97 nm cube, grid 42^3, order 4: spread + gather' },

@@ -3,7 +3,7 @@
 // f64 variants must agree to rounding (energy 1e-11 relative, forces 1e-10 of the RMS force);
 // f32 grids (TypeScript f32, WGSL) to single precision (energy 2e-5, forces 2e-4).
 import { ewaldCoeff, pmeGrid, pmeReciprocal, PmeSolver, type PmeParams } from './reference.ts';
-import { meshShape, type Box3 } from './mesh.ts';
+import { meshShape, type Box3 } from './layout.ts';
 
 /** The gate's outcome: ok, the worst error as a fraction of its tolerance, what failed. */
 export interface PmeGateResult {

@@ -8,3 +8,7 @@ export {
 } from './reference.ts';
 export { ewaldDirect, type EwaldSum, type EwaldDirectOptions } from './direct.ts';
 export { RealFft3d, BatchFft } from './fft.ts';
+export { createPmeMesh, REFERENCE_MESH, type PmeMesh, type PmeMeshOptions } from './mesh.ts';
+export type { PreparedMesh, Box3 } from './layout.ts';
+export { verifyPmeKey, PME_GATE_TOLERANCE, type PmeGateResult } from './gate.ts';
+export { defaultPmeMeshKey, preferredPmeMeshKey } from './defaults.ts';

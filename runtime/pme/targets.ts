@@ -4,7 +4,7 @@
 // target up here. There are no gpu.js pme-mesh variants: that line answers with the error.
 import { backend } from '../backends/registry.ts';
 import { MissingRunnerError, TargetTable } from '../backends/table.ts';
-import { cellsAndFractions, fold, meshShape, paddedDims, tileOrder, unfold, type Box3, type PreparedMesh } from './mesh.ts';
+import { cellsAndFractions, fold, meshShape, paddedDims, tileOrder, unfold, type Box3, type PreparedMesh } from './layout.ts';
 
 /** pme-mesh's runner for one target. */
 export interface PmeTargetRunner {

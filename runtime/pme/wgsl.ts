@@ -6,7 +6,7 @@
 import { backend } from '../backends/registry.ts';
 import { grid2d, readBack, runPass, storage, uniform, bindBuffers } from '../backends/webgpu.ts';
 import { variantParams } from '../variants.ts';
-import { cellsAndFractions, meshShape, type Box3, type PreparedMesh } from './mesh.ts';
+import { cellsAndFractions, meshShape, type Box3, type PreparedMesh } from './layout.ts';
 
 /** Prepare a WGSL pme-mesh variant for a box, grid and n atoms (buffers allocated once; positions uploaded per spread). */
 export async function prepareMeshWgsl(key: string, box: Box3, grid: readonly [number, number, number], n: number): Promise<PreparedMesh> {

@@ -1,0 +1,105 @@
+// The layout the CPU pme-mesh kernels read (runtime/pme/mesh.ts has the whole picture): per atom
+// its grid cell and the fraction within it per dimension (in f64 from the positions), an atom
+// order (tile by tile of t^3 cells for a variant's tile axis t > 0), and the grid padded by the
+// order (padded point c + a, a = 0..p-1, for an atom in cell c), folded onto the periodic grid
+// after the spread and unfolded from the potential mesh before the gather. Also the interface of
+// a prepared variant (PreparedMesh) that every target's runner (targets.ts) returns.
+import { keyTarget } from '../keys.ts';
+import { variantParams } from '../variants.ts';
+import { PmeInputError } from './reference.ts';
+
+/** Box edges (nm) of a rectangular box. */
+export type Box3 = readonly [number, number, number];
+
+/** What a pme-mesh key fixes: its target, order, precision and tile. */
+export interface MeshShape {
+  target: string;
+  order: number;
+  precision: 'f64' | 'f32';
+  tile: number;
+}
+
+/** The key's shape, or a PmeInputError when the key is not a pme-mesh variant. */
+export async function meshShape(key: string): Promise<MeshShape> {
+  const p = await variantParams(key);
+  if (!key.startsWith('pme-mesh.')) throw new PmeInputError(`${key} is not a pme-mesh variant`);
+  return { target: keyTarget(key), order: Number(p.order), precision: p.precision as 'f64' | 'f32', tile: Number(p.tile ?? 0) };
+}
+
+/** Padded grid dimensions of the CPU kernels: n + p - 1 along x and y, n + p along z (the wasm z run reads ceil(p/2) pairs). */
+export function paddedDims(grid: readonly [number, number, number], order: number): [number, number, number] {
+  return [grid[0] + order - 1, grid[1] + order - 1, grid[2] + order];
+}
+
+/** The cell floor(u) and fraction u - floor(u) of every atom and dimension, u = n x / L wrapped into [0, n). */
+export function cellsAndFractions(x: Float64Array, box: Box3, grid: readonly [number, number, number], cell: Int32Array, frac: Float64Array | Float32Array): void {
+  const n = cell.length / 3;
+  for (let i = 0; i < n; i++) {
+    for (let d = 0; d < 3; d++) {
+      const nd = grid[d]!;
+      let s = x[3 * i + d]! / box[d]!;
+      s -= Math.floor(s);
+      const u = s * nd;
+      let c = Math.floor(u);
+      if (c >= nd) c -= nd; // s just below 1 rounding up
+      cell[3 * i + d] = c;
+      frac[3 * i + d] = u - Math.floor(u);
+    }
+  }
+}
+
+/** The atoms tile by tile of t^3 cells (a counting sort on the tile index), into `order`. */
+export function tileOrder(cell: Int32Array, grid: readonly [number, number, number], t: number, order: Int32Array): void {
+  const n = cell.length / 3;
+  const tx = Math.ceil(grid[0] / t), ty = Math.ceil(grid[1] / t), tz = Math.ceil(grid[2] / t);
+  const count = new Int32Array(tx * ty * tz + 1);
+  const tileOf = (i: number): number => (Math.floor(cell[3 * i]! / t) * ty + Math.floor(cell[3 * i + 1]! / t)) * tz + Math.floor(cell[3 * i + 2]! / t);
+  for (let i = 0; i < n; i++) count[tileOf(i) + 1]++;
+  for (let k = 1; k < count.length; k++) count[k] += count[k - 1]!;
+  for (let i = 0; i < n; i++) order[count[tileOf(i)]++] = i;
+}
+
+/** Adds the padded grid onto the periodic grid (overwritten): real point (pi - (p-1)) mod n gets padded point pi. */
+export function fold(padded: Float64Array | Float32Array, grid: readonly [number, number, number], order: number, out: Float64Array): void {
+  const [nx, ny, nz] = grid;
+  const [px, py, pz] = paddedDims(grid, order);
+  const mx = wrapTable(px, nx, order), my = wrapTable(py, ny, order), mz = wrapTable(pz, nz, order);
+  out.fill(0);
+  for (let a = 0; a < px; a++) {
+    for (let b = 0; b < py; b++) {
+      const src = (a * py + b) * pz;
+      const dst = (mx[a]! * ny + my[b]!) * nz;
+      for (let c = 0; c < pz; c++) out[dst + mz[c]!] += padded[src + c]!;
+    }
+  }
+}
+
+/** Copies the periodic grid onto the padded one (the inverse layout of fold). */
+export function unfold(grid3: Float64Array, grid: readonly [number, number, number], order: number, padded: Float64Array | Float32Array): void {
+  const [nx, ny, nz] = grid;
+  const [px, py, pz] = paddedDims(grid, order);
+  const mx = wrapTable(px, nx, order), my = wrapTable(py, ny, order), mz = wrapTable(pz, nz, order);
+  for (let a = 0; a < px; a++) {
+    for (let b = 0; b < py; b++) {
+      const dst = (a * py + b) * pz;
+      const src = (mx[a]! * ny + my[b]!) * nz;
+      for (let c = 0; c < pz; c++) padded[dst + c] = grid3[src + mz[c]!]!;
+    }
+  }
+}
+
+const wrapTable = (len: number, n: number, order: number): Int32Array => Int32Array.from({ length: len }, (_, i) => (((i - (order - 1)) % n) + n) % n);
+
+/** A pme-mesh variant prepared for one box, grid and atom count: spread and gather (sync on the CPU targets, a Promise on WGSL). */
+export interface PreparedMesh {
+  /** Spreads charges q at x (3N, nm) onto `out`, the periodic grid [nx][ny][nz] (overwritten, f64). */
+  spread(x: Float64Array, q: Float64Array, out: Float64Array): void | Promise<void>;
+  /** Adds the forces of the atoms of the last spread, gathered from the potential mesh phi ([nx][ny][nz], f64), to f (3N). */
+  gather(phi: Float64Array, f: Float64Array): void | Promise<void>;
+  /** Frees what prepare took. */
+  dispose(): void;
+  /** Where it runs (e.g. `WebAssembly SIMD (this process, one thread)`). */
+  device: string;
+  /** The grid's precision. */
+  precision: 'f64' | 'f32';
+}

@@ -1,0 +1,116 @@
+// The pme-mesh family (generated spread and gather kernels) against the f64 reference: every
+// library variant of the CPU targets through the family's gate, the WGSL ones where WebGPU has an
+// adapter, the CPU layout (tiles, fold/unfold), and createPmeMesh as the MD engine calls it.
+import { describe, it, expect } from 'vitest';
+import { libraryKeys } from '../../runtime/variants.ts';
+import { probeGpu } from '../../runtime/backends/webgpu.ts';
+import {
+  createPmeMesh, verifyPmeKey, pmeReciprocal, ewaldCoeff, pmeGrid, PmeInputError, REFERENCE_MESH, PME_GATE_TOLERANCE, defaultPmeMeshKey,
+} from '../../runtime/pme/index.ts';
+import { fold, unfold, paddedDims, tileOrder, cellsAndFractions } from '../../runtime/pme/layout.ts';
+import { waterCharges } from '../../runtime/pme/family.ts';
+
+const cpuKeys = [...libraryKeys('pme-mesh', 'ts'), ...libraryKeys('pme-mesh', 'wasm')];
+
+describe('pme-mesh library', () => {
+  it('has every order 4..6 on ts, wasm and wgsl, and only those targets', () => {
+    for (const t of ['ts', 'wasm', 'wgsl']) for (const o of [4, 5, 6]) expect(libraryKeys('pme-mesh', t).some((k) => k.includes(`.order${o}.`))).toBe(true);
+    expect(libraryKeys('pme-mesh').length).toBe(28);
+    expect(libraryKeys('pme-mesh', 'gpujs')).toEqual([]);
+  });
+
+  it.each(cpuKeys)('%s matches the f64 reference (gate)', async (key) => {
+    const r = await verifyPmeKey(key);
+    expect(r.ok, r.detail).toBe(true);
+    if (key.includes('.f64.')) {
+      // f64 kernels agree with the reference to rounding
+      expect(r.energyError).toBeLessThan(1e-13);
+      expect(r.forceError).toBeLessThan(1e-13);
+    } else {
+      expect(r.energyError).toBeLessThan(PME_GATE_TOLERANCE.f32.energy);
+      expect(r.forceError).toBeGreaterThan(1e-12); // really computed in f32
+    }
+  });
+});
+
+describe('the CPU layout', () => {
+  const grid = [10, 12, 14] as const;
+  const order = 5;
+  it('fold and unfold are adjoint: <fold(P), G> = <P, unfold(G)>', () => {
+    const d = paddedDims(grid, order);
+    const P = Float64Array.from({ length: d[0] * d[1] * d[2] }, (_, i) => Math.sin(i));
+    const G = Float64Array.from({ length: grid[0] * grid[1] * grid[2] }, (_, i) => Math.cos(0.3 * i));
+    const fp = new Float64Array(G.length);
+    fold(P, grid, order, fp);
+    const ug = new Float64Array(P.length);
+    unfold(G, grid, order, ug);
+    const a = fp.reduce((s, v, i) => s + v * G[i]!, 0);
+    const b = P.reduce((s, v, i) => s + v * ug[i]!, 0);
+    expect(Math.abs(a - b) / Math.abs(a)).toBeLessThan(1e-12);
+  });
+
+  it('tileOrder visits every atom once, tile by tile', () => {
+    const { x, box } = waterCharges(200, 2.0);
+    const n = x.length / 3;
+    const cell = new Int32Array(3 * n);
+    cellsAndFractions(x, box, grid, cell, new Float64Array(3 * n));
+    const ord = new Int32Array(n);
+    tileOrder(cell, grid, 4, ord);
+    expect([...ord].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i));
+    const tileOf = (i: number): number => (Math.floor(cell[3 * i]! / 4) * 3 + Math.floor(cell[3 * i + 1]! / 4)) * 4 + Math.floor(cell[3 * i + 2]! / 4);
+    for (let k = 1; k < n; k++) expect(tileOf(ord[k]!)).toBeGreaterThanOrEqual(tileOf(ord[k - 1]!));
+  });
+});
+
+describe('createPmeMesh (the MD engine fast path)', () => {
+  const { x, q, box } = waterCharges(300, 2.1);
+  const beta = ewaldCoeff(0.9, 1e-5);
+
+  it.each([4, 5, 6])('order %i: the default variant gives the reference energy, virial and forces', async (order) => {
+    const params = { beta, grid: pmeGrid(box, 0.12), order };
+    const mesh = await createPmeMesh(box, params, q.length);
+    expect(mesh.key).toBe(await defaultPmeMeshKey(order));
+    const f = new Float64Array(x.length);
+    const r = mesh.compute(x, q, f);
+    const fr = new Float64Array(x.length);
+    const ref = pmeReciprocal(x, q, box, params, fr);
+    expect(Math.abs(r.energy - ref.energy) / Math.abs(ref.energy)).toBeLessThan(1e-13);
+    for (let k = 0; k < 9; k++) expect(r.virial[k]).toBeCloseTo(ref.virial[k]!, 9);
+    for (let i = 0; i < f.length; i++) expect(f[i]).toBeCloseTo(fr[i]!, 9);
+    // a second call on moved atoms (the MD step) still agrees
+    const x2 = x.map((v, i) => v + 0.01 * Math.sin(i));
+    const r2 = mesh.compute(x2, q);
+    expect(Math.abs(r2.energy - pmeReciprocal(x2, q, box, params).energy) / Math.abs(ref.energy)).toBeLessThan(1e-13);
+    expect(mesh.timers.calls).toBe(2);
+    mesh.dispose();
+  });
+
+  it('orders without kernels run on the reference; a variant of another order is refused', async () => {
+    const params = { beta, grid: pmeGrid(box, 0.12), order: 8 };
+    const mesh = await createPmeMesh(box, params, q.length);
+    expect(mesh.key).toBe(REFERENCE_MESH);
+    expect(mesh.compute(x, q).energy).toBe(pmeReciprocal(x, q, box, params).energy);
+    await expect(createPmeMesh(box, { ...params, order: 4 }, q.length, { variant: 'pme-mesh.ts.order6.f64.full.tile0' })).rejects.toThrow(/has order 6, the mesh order 4/);
+    const m4 = await createPmeMesh(box, { ...params, order: 4 }, q.length, { variant: 'pme-mesh.ts.order4.f64.loop.tile8' });
+    expect(() => m4.compute(x, q.subarray(1))).toThrow(PmeInputError);
+  });
+});
+
+const gpu = await probeGpu();
+describe.skipIf(!gpu.ok)('pme-mesh WGSL (f32, on the WebGPU adapter)', () => {
+  it.each(['pme-mesh.wgsl.order4.f32.workgroup64.split1', 'pme-mesh.wgsl.order4.f32.workgroup128.split4', 'pme-mesh.wgsl.order6.f32.workgroup64.split1'])('%s matches the f64 reference within the f32 bar', async (key) => {
+    const r = await verifyPmeKey(key);
+    expect(r.ok, r.detail).toBe(true);
+    expect(r.forceError).toBeGreaterThan(1e-9);
+  }, 60_000);
+
+  it('createPmeMesh with a WGSL variant: computeAsync, and compute says to use it', async () => {
+    const { x, q, box } = waterCharges(100, 1.6);
+    const params = { beta: ewaldCoeff(0.7, 1e-5), grid: pmeGrid(box, 0.12), order: 4 };
+    const mesh = await createPmeMesh(box, params, q.length, { variant: 'pme-mesh.wgsl.order4.f32.workgroup64.split2' });
+    expect(() => mesh.compute(x, q)).toThrow(/computeAsync/);
+    const r = await mesh.computeAsync(x, q);
+    expect(Math.abs(r.energy / pmeReciprocal(x, q, box, params).energy - 1)).toBeLessThan(2e-5);
+    mesh.dispose();
+  }, 60_000);
+});
