@@ -46,6 +46,7 @@ export function registerMd(run: Command): void {
     .option('--fourier-spacing <nm>', 'PME: largest grid spacing (grid rounded up to sizes with small prime factors)', '0.12')
     .option('--pme-order <p>', 'PME: B-spline order, 3 to 12', '4')
     .option('--ewald-rtol <r>', 'PME: erfc(beta rc) = r sets the Ewald splitting', '1e-5')
+    .option('--pme-mesh <key>', 'PME: the pme-mesh spread/gather variant (a ts or wasm key, or reference; default the fastest CPU one here)')
     .option('--net-charge-correction', 'PME: run a charged system with the uniform-background correction (as GROMACS does) instead of refusing it')
     .option('--rerun <conf.gro>', 'print the energy terms of this configuration as gmx mdrun -rerun does (LJ (SR), Coulomb (SR), Coul. recip., Potential) and exit')
     .option('--continue <state.json>', 'continue from a state file written by --state-out')
@@ -90,6 +91,7 @@ export function registerMd(run: Command): void {
       await (o.replicas !== undefined || o.shard !== undefined ? replicaRunner(o, cmd) : runMdWorkload)({
         ...coulomb,
         top: o.top,
+        pmeMesh: o.pmeMesh,
         system: o.gro || o.system === 'water' ? 'water' : o.system === 'lj' ? 'lj' : (() => { throw new MdInputError(`--system ${o.system}: allowed lj, water`); })(),
         gro: o.gro,
         state: o.continue,

@@ -5,7 +5,7 @@
 // counts them); the mesh (runtime/pme) gives "Coul. recip.", to which the net-charge correction
 // of a charged system is added, as GROMACS does. The checks here refuse a grid too coarse for
 // the accuracy asked, an order out of range and a net charge without a correction.
-import { ewaldCoeff, pmeGrid, PmeSolver, spreadReference, gatherReference, ewaldNetCharge, PME_ORDER_MIN, PME_ORDER_MAX, PmeInputError } from '../pme/index.ts';
+import { ewaldCoeff, pmeGrid, createPmeMesh, ewaldNetCharge, PME_ORDER_MIN, PME_ORDER_MAX, PmeInputError, type PmeMesh } from '../pme/index.ts';
 import { MdInputError } from './errors.ts';
 
 /** How a run computes electrostatics: the options of `run md --coulomb rf|pme`. */
@@ -102,37 +102,52 @@ export interface LongRangeForce {
 }
 
 /**
- * PME's reciprocal part for a fixed box and charges: one solver (FFT plan, B-spline moduli) and
- * one grid for the whole run, the f64 spread, solve and gather of runtime/pme.
+ * PME's reciprocal part for a fixed box and charges: one mesh for the whole run (runtime/pme
+ * createPmeMesh: a generated pme-mesh spread/gather variant, verified once against the f64
+ * reference, around the f64 FFT solve; or the reference itself), plus the net-charge term.
  */
 export class PmeLongRange implements LongRangeForce {
   readonly timers = { mesh: 0, calls: 0 };
   readonly description: string;
-  private readonly solver: PmeSolver;
-  private readonly grid: Float64Array;
   private readonly netTerm: number;
 
-  constructor(
+  private constructor(
     readonly box: readonly [number, number, number],
     readonly q: Float64Array,
     readonly p: PmeSettings,
+    /** The mesh the run uses. */
+    readonly mesh: PmeMesh,
   ) {
-    this.solver = new PmeSolver(box, { beta: p.beta, grid: p.grid, order: p.order, epsfac: p.epsfac });
-    this.grid = new Float64Array(p.grid[0] * p.grid[1] * p.grid[2]);
     this.netTerm = p.netChargeCorrection ? ewaldNetCharge(q, p.beta, box[0] * box[1] * box[2], p.epsfac) : 0;
-    this.description = `PME grid ${p.grid.join('x')}, order ${p.order}, beta ${p.beta.toFixed(5)} nm^-1 (ewald-rtol ${p.ewaldRtol}), f64 reference mesh` + (this.netTerm ? `, net charge ${p.netCharge.toFixed(4)} e corrected` : '');
+    this.description =
+      `PME grid ${p.grid.join('x')}, order ${p.order}, beta ${p.beta.toFixed(5)} nm^-1 (ewald-rtol ${p.ewaldRtol}); mesh ${mesh.key} (${mesh.device})` +
+      (this.netTerm ? `; net charge ${p.netCharge.toFixed(4)} e corrected` : '');
+  }
+
+  /**
+   * The long-range part of a run: `variant` is a pme-mesh key, 'reference' (the f64 reference
+   * spread and gather), or undefined for createPmeMesh's default (the fastest CPU target here
+   * for orders 4..6). A WGSL variant is refused: the engine's force call is synchronous.
+   */
+  static async create(box: readonly [number, number, number], q: Float64Array, p: PmeSettings, variant?: string): Promise<PmeLongRange> {
+    if (variant !== undefined && /^pme-mesh\.wgsl\./.test(variant)) throw new MdInputError(`--pme-mesh ${variant}: run md runs the mesh synchronously (allowed: a ts or wasm pme-mesh variant, or reference)`);
+    let mesh: PmeMesh;
+    try {
+      mesh = await createPmeMesh([box[0], box[1], box[2]], { beta: p.beta, grid: p.grid, order: p.order, epsfac: p.epsfac }, q.length, { variant });
+    } catch (e) {
+      if (e instanceof PmeInputError) throw new MdInputError(e.message);
+      throw e;
+    }
+    return new PmeLongRange(box, q, p, mesh);
   }
 
   compute(x: Float64Array, f: Float64Array, energies: boolean): { recip: number; virial: Float64Array } | null {
     const t0 = performance.now();
-    const { box, q, p } = this;
-    spreadReference(x, q, box, p.grid, p.order, this.grid);
-    const r = this.solver.solve(this.grid);
-    gatherReference(x, q, box, p.grid, p.order, this.grid, f);
+    const r = this.mesh.compute(x, this.q, f);
     this.timers.mesh += performance.now() - t0;
     this.timers.calls++;
     if (!energies) return null;
-    const virial = r.virial;
+    const virial = Float64Array.from(r.virial);
     // the net-charge energy scales as 1/V: its virial is -E/2 on the diagonal
     if (this.netTerm) for (const k of [0, 4, 8]) virial[k]! -= 0.5 * this.netTerm;
     return { recip: r.energy + this.netTerm, virial };

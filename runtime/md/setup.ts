@@ -30,6 +30,8 @@ export interface MdOptions extends CoulombOptions {
   gro?: string;
   /** A GROMACS .top (the subset runtime/md/top.ts reads) for the .gro: SETTLE water and monatomic ions; without it the built-in SPC/E model. */
   top?: string;
+  /** PME: the pme-mesh variant (a ts or wasm key, or 'reference'); default createPmeMesh's (the fastest CPU target here). */
+  pmeMesh?: string;
   /** Continue from a state file written by a previous run. */
   state?: string;
   cells?: number;
@@ -290,7 +292,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     if (!['4x4', '8x4'].includes(cluster)) throw new MdInputError(`--cluster ${cluster} with --target wasm: allowed 4x4, 8x4`);
     if ((o.precision ?? 'f32') !== 'f32') throw new MdInputError(`--precision ${o.precision} with --target wasm: the WebAssembly SIMD kernels are f32`);
     if (o.list === 'full') throw new MdInputError('--list full needs --cluster 1x1 on the TypeScript target');
-    keyF = `md-nonbonded.wasm.${semantic}.f32.f.${ewaldAxis}${cluster}.mask.mask`;
+    keyF = `md-nonbonded.wasm.${semantic}.f32.f.${ewaldAxis}${cluster}.mask.mask.simd128`;
   }
   // the thread count the tuned variant won with (when the run takes the tuned variant as it is)
   let tunedThreads: number | undefined;
@@ -431,7 +433,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
       thermostatEnergy,
       threads,
       sanity: { temperature: sanityT },
-      longRange: pme ? new PmeLongRange(topology.box, topology.q, pme) : undefined,
+      longRange: pme ? await PmeLongRange.create(topology.box, topology.q, pme, o.pmeMesh) : undefined,
     },
     names,
     molecules,
