@@ -1,14 +1,15 @@
 // The `browser` build of the package, as a web app gets it: `npm pack`, laid out in an empty
 // folder as npm installs it, a tiny app that imports 'kernforge' bundled with esbuild (platform
-// browser: the package's `browser` condition, dist/runtime/core.js), served by the installed
-// package's `kernforge serve` (cross-origin isolated) and opened in headless Debian Chromium with
-// WebGPU on SwiftShader. In the page: no console error, no failed request, crossOriginIsolated;
-// the GEM potential of the bundled 1uwo_A through open() on wasm within the f32 bar of the f64
-// reference, the same on 2 worker threads (Web Workers over SharedArrayBuffer); a WGSL variant
-// passes the gate on SwiftShader, and a gpu.js WebGL-mode variant on the page's WebGL2; a quick
-// tune reloaded in its middle continues from the cache kept in IndexedDB. Also printed (not
-// asserted: speed goals live in bench/): the same wasm GEM kernel timed in the page and in Node
-// from the same installed package, and their ratio.
+// browser: the package's `browser` condition, dist/runtime/core.js) and with Vite, served by the
+// installed package's `kernforge serve` (cross-origin isolated) and opened in headless Debian
+// Chromium with WebGPU on SwiftShader. In the page: no console error, no failed request,
+// crossOriginIsolated; the GEM potential of the bundled 1uwo_A through open() on wasm within the
+// f32 bar of the f64 reference, the same on 2 worker threads (Web Workers over
+// SharedArrayBuffer); a WGSL variant passes the gate on SwiftShader, and a gpu.js WebGL-mode
+// variant on the page's WebGL2; the Vite build computes Mb.Hhelix's; a quick tune reloaded in its
+// middle continues from the cache kept in IndexedDB. Also printed (not asserted: speed goals live
+// in bench/): the same wasm GEM kernel timed in the page and in Node from the same installed
+// package, and their ratio.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -68,6 +69,12 @@ const APP = `
       const gl = await kg.gem.potential(atoms, vertices, { variant: glKey });
       out.gpujs = { key: gl.key, target: gl.target, ...worstOf(gl.phi, ref) };
       out.devices = (await kw.devices({ webgpu: true })).map((d) => ({ id: d.id, available: d.available, name: d.name, vendor: d.vendor, architecture: d.architecture, fingerprint: d.fingerprint }));
+    } else if (q.get('mode') === 'small') {
+      const m = bundledMolecule('mb_hhelix');
+      const atoms = parsePqr(platform().readText(m.pqr)), vertices = parseVert(platform().readText(m.vert));
+      const kf = await open({ tuned: false, targets: ['wasm'], log: (l) => out.lines.push(l) });
+      const r = await kf.gem.potential(atoms, vertices);
+      out.small = { key: r.key, n: r.phi.length, ...worstOf(r.phi, gemReference(atoms, vertices, r.params)) };
     } else if (q.get('mode') === 'tune') {
       out.cacheAtStart = bp.files().filter((f) => f.startsWith('/.kernforge/tune/')).map((f) => Object.keys(JSON.parse(platform().readText(f)).results).length);
       const res = await tune({ families: ['gem-potential'], devices: ['cpu'], problems: ['quick'], reps: 2, threads: [1], log: (l) => out.lines.push(l),
@@ -123,6 +130,14 @@ describe.skipIf(!haveChromium && !inCi)('the browser build in headless Chromium'
     writeFileSync(join(dir, 'site', 'main.js'), APP);
     writeFileSync(join(dir, 'site', 'index.html'), '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>kernforge</title></head><body><script type="module" src="app.js"></script></body></html>\n');
     await esbuild.build({ entryPoints: [join(dir, 'site', 'main.js')], absWorkingDir: dir, bundle: true, platform: 'browser', format: 'esm', target: 'es2022', outfile: join(dir, 'site', 'app.js'), logLevel: 'silent' });
+    // and with Vite (vitest's own), its defaults but the base
+    mkdirSync(join(dir, 'vite'));
+    writeFileSync(join(dir, 'vite', 'main.js'), APP);
+    writeFileSync(join(dir, 'vite', 'index.html'), '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>kernforge</title></head><body><script type="module" src="./main.js"></script></body></html>\n');
+    const vite = await import('vite');
+    const warnings: string[] = [];
+    await vite.build({ root: join(dir, 'vite'), base: '/vite/dist/', configFile: false, logLevel: 'warn', customLogger: { ...vite.createLogger('warn'), warn: (m: string) => void (/chunks are larger/.test(m) || warnings.push(m)), warnOnce: (m: string) => void warnings.push(m) }, build: { outDir: join(dir, 'vite', 'dist'), emptyOutDir: true } });
+    expect(warnings).toEqual([]);
     // served by the installed package's command, on any free port
     server = spawn(process.execPath, [join(dir, 'node_modules', 'kernforge', 'dist', 'cli', 'bin.js'), 'serve', '--port', '0', '--dir', dir], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     url = await new Promise<string>((resolve, reject) => {
@@ -207,6 +222,22 @@ describe.skipIf(!haveChromium && !inCi)('the browser build in headless Chromium'
     expect(pageMs).toBeGreaterThan(0);
     console.log(`browser-bundle: ${wasm.key} on 1uwo_A (1441 atoms x 16529 vertices), 1 thread, median of 5: page ${pageMs.toFixed(1)} ms, Node ${n.ms.toFixed(1)} ms, page speed / Node speed ${(n.ms / pageMs).toFixed(2)}x`);
   }, 180_000);
+
+  it('bundled by Vite instead: the GEM potential of Mb.Hhelix on wasm within the f32 bar', async () => {
+    const context = await browser!.newContext();
+    const page = await newPage(context);
+    await page.goto(`${url}vite/dist/index.html?mode=small`);
+    const out = await result(page);
+    await context.close();
+    expect(out.error).toBeUndefined();
+    expect(problems).toEqual([]);
+    expect(out.isolated).toBe(true);
+    const small = out.small as { key: string; n: number; worst: number; scale: number };
+    expect(small.key).toMatch(/^gem-potential\.wasm\./);
+    expect(small.n).toBe(5884);
+    expect(small.worst).toBeLessThan(1e-4);
+    expect(small.scale).toBeGreaterThan(1);
+  }, 120_000);
 
   it('a quick tune reloaded in its middle continues from the cache kept in IndexedDB', async () => {
     const context = await browser!.newContext();
