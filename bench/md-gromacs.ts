@@ -24,6 +24,8 @@ export interface GromacsWaterOptions {
   rebuild?: boolean;
   /** GROMACS binary (default `gmx`, mixed precision). */
   gmx?: string;
+  /** Electrostatics of the timed run: 'rf' (bench.mdp, default) or 'pme' (bench-pme.mdp: spacing 0.12, order 4, ewald-rtol 1e-5); the same equilibrated input. */
+  coulomb?: 'rf' | 'pme';
 }
 
 export interface GromacsWaterResult {
@@ -37,6 +39,8 @@ export interface GromacsWaterResult {
   msPerStep: number;
   nonbondedMsPerStep: number;
   searchMsPerStep: number;
+  /** The 'PME mesh' row per step (spread, 3D FFTs, solve, gather on this rank); NaN without PME. */
+  pmeMsPerStep: number;
   /** Steps the accounting covers (after -resethway). */
   timedSteps: number;
   /** Every accounting row: wall seconds per timed step, in ms (e.g. 'Update', 'Constraints', 'NB X/F buffer ops.'). */
@@ -68,7 +72,7 @@ function withSteps(mdp: string, steps: number): string {
 }
 
 /** Parse md.log of a GROMACS 2022 run: accounting rows, performance, SIMD kernel. */
-export function parseMdLog(log: string): Pick<GromacsWaterResult, 'nsPerDay' | 'msPerStep' | 'nonbondedMsPerStep' | 'searchMsPerStep' | 'timedSteps' | 'rowsMsPerStep' | 'kernel'> {
+export function parseMdLog(log: string): Pick<GromacsWaterResult, 'nsPerDay' | 'msPerStep' | 'nonbondedMsPerStep' | 'searchMsPerStep' | 'pmeMsPerStep' | 'timedSteps' | 'rowsMsPerStep' | 'kernel'> {
   const start = log.indexOf('R E A L   C Y C L E   A N D   T I M E   A C C O U N T I N G');
   if (start < 0) throw new Error('md.log has no cycle and time accounting table (did mdrun finish?)');
   const table = log.slice(start, log.indexOf('Performance:', start) + 200);
@@ -94,6 +98,7 @@ export function parseMdLog(log: string): Pick<GromacsWaterResult, 'nsPerDay' | '
     msPerStep: perStep(total),
     nonbondedMsPerStep: perStep(force.wall),
     searchMsPerStep: perStep(rows['Neighbor search']?.wall ?? 0),
+    pmeMsPerStep: rows['PME mesh'] ? perStep(rows['PME mesh'].wall) : NaN,
     timedSteps: steps,
     rowsMsPerStep: Object.fromEntries(Object.entries(rows).map(([k, r]) => [k, perStep(r.wall)])),
     kernel: `${kernel}${compiled ? `, ${compiled}` : ''}${host && host !== compiled ? ` (host supports ${host})` : ''}`,
@@ -107,7 +112,7 @@ export async function gromacsWaterBench(o: GromacsWaterOptions): Promise<Gromacs
   const work = resolve(o.workDir);
   const gro = join(work, `water-${molecules}.gro`);
   const empty: GromacsWaterResult = {
-    available: false, gro, natoms: 0, nsPerDay: NaN, msPerStep: NaN, nonbondedMsPerStep: NaN, searchMsPerStep: NaN,
+    available: false, gro, natoms: 0, nsPerDay: NaN, msPerStep: NaN, nonbondedMsPerStep: NaN, searchMsPerStep: NaN, pmeMsPerStep: NaN,
     timedSteps: 0, rowsMsPerStep: {}, kernel: '', version: '', log: '',
   };
   const probe = spawnSync(gmx, ['--version'], { encoding: 'utf8' });
@@ -136,10 +141,12 @@ export async function gromacsWaterBench(o: GromacsWaterOptions): Promise<Gromacs
     }
     const natoms = natomsOf(gro);
     const t = top(natoms / 3);
-    writeFileSync(join(work, 'bench.mdp'), withSteps('bench.mdp', steps));
-    await run(gmx, ['grompp', '-f', 'bench.mdp', '-c', gro, '-p', t, '-o', 'bench.tpr', '-po', 'bench-out.mdp'], work, cmdLog);
-    await run(gmx, ['mdrun', '-s', 'bench.tpr', '-deffnm', 'bench', '-nb', 'cpu', '-ntmpi', '1', '-ntomp', '1', '-nsteps', String(steps), '-notunepme', '-resethway', '-noconfout'], work, cmdLog);
-    const log = join(work, 'bench.log');
+    const name = o.coulomb === 'pme' ? 'bench-pme' : 'bench';
+    writeFileSync(join(work, `${name}.mdp`), withSteps(`${name}.mdp`, steps));
+    await run(gmx, ['grompp', '-f', `${name}.mdp`, '-c', gro, '-p', t, '-o', `${name}.tpr`, '-po', `${name}-out.mdp`], work, cmdLog);
+    // -pme cpu: the mesh on this rank's CPU thread too (GROMACS would otherwise pick it for us)
+    await run(gmx, ['mdrun', '-s', `${name}.tpr`, '-deffnm', name, '-nb', 'cpu', ...(o.coulomb === 'pme' ? ['-pme', 'cpu'] : []), '-ntmpi', '1', '-ntomp', '1', '-nsteps', String(steps), '-notunepme', '-resethway', '-noconfout'], work, cmdLog);
+    const log = join(work, `${name}.log`);
     return { available: true, gro, natoms, version, log, ...parseMdLog(readFileSync(log, 'utf8')) };
   } catch (e) {
     return { ...empty, why: `GROMACS run failed (commands and output in ${cmdLog}): ${(e as Error).message}` };

@@ -140,8 +140,9 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
       workDir: resolve(o.workDir ?? '.kernforge/bench-md'),
       ljSteps: Number(o.ljSteps ?? 1000),
       waterSteps: Number(o.waterSteps ?? 200),
-      skipLj: o.skip === 'lj',
-      skipWater: o.skip === 'water',
+      skipLj: (o.skip ?? '').split(',').includes('lj'),
+      skipWater: (o.skip ?? '').split(',').includes('water'),
+      skipPme: (o.skip ?? '').split(',').includes('pme'),
       ...(o.threads ? { threads: (await import('../runtime/parallel/pool.ts')).parseThreadList(o.threads) } : {}),
     });
     return 0;
@@ -255,7 +256,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--full <yes|no>', 'print every variant, not only the fastest per shape', 'yes')
     .option('--lj-steps <n>', 'md: LJ fluid steps (LAMMPS in.lj, 32,000 atoms)', '1000')
     .option('--water-steps <n>', 'md: water steps (GROMACS times twice as many and keeps the second half)', '200')
-    .option('--skip <lj|water>', 'md: leave out one of the two systems')
+    .option('--skip <lj,water,pme>', 'md: leave out these systems (comma-separated: lj, water (reaction field), pme (PME water))')
     .option('--work-dir <dir>', 'md: folder for the LAMMPS and GROMACS runs', '.kernforge/bench-md')
     .option('--cache <dir>', 'tuner: tune cache folder (default .kernforge/tune)')
     .option('--seeds <n>', 'tuner: seeds per strategy (default 25)')
