@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { prepareRun, type MdOptions } from '../runtime/md/setup.ts';
 import { MdEngine, type MdOutcome } from '../runtime/md/engine.ts';
 import { gromacsWaterBench, type GromacsWaterResult } from './md-gromacs.ts';
+import { benchPmeWater, type PmeWaterBenchResult } from './md-pme.ts';
 
 const HERE = new URL('.', import.meta.url).pathname;
 
@@ -31,6 +32,10 @@ export interface MdWorkloadBenchOptions {
   waterCandidates?: string[];
   skipLj?: boolean;
   skipWater?: boolean;
+  /** Leave out the PME water benchmark (bench/md-pme.ts). */
+  skipPme?: boolean;
+  /** Timed steps of the PME water runs (default 100). */
+  pmeSteps?: number;
   /** Also time the data orderings and half vs full 1x1 lists on the LJ fluid (seed 004). */
   orderings?: boolean;
   /** Thread counts of the full runs (default 1 and 2). */
@@ -147,6 +152,8 @@ export interface MdWorkloadResult {
   lj?: { lammps: LammpsResult; ours: Timed; ratio: number; runs: Timed[] };
   /** The best single-thread water run (ratio: GROMACS non-bonded time over ours), and every full run. */
   water?: { gromacs: GromacsWaterResult; ours: Timed; ratio: number; runs: Timed[] };
+  /** PME water against GROMACS -pme cpu (bench/md-pme.ts): whole-step and mesh ratios. */
+  pme?: PmeWaterBenchResult;
 }
 
 export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWorkloadResult> {
@@ -232,6 +239,7 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
     const lo = res.water?.ours;
     if (lo) log(`  limits, single thread, kernforge vs GROMACS ms/step: non-bonded ${f2(lo.kernelMs)} vs ${f2(gromacs.nonbondedMsPerStep)}, search ${f2(lo.searchMs)} vs ${f2(gromacs.searchMsPerStep)}, the rest ${f2(lo.msPerStep - lo.kernelMs - lo.searchMs)} vs ${f2(gromacs.msPerStep - gromacs.nonbondedMsPerStep - gromacs.searchMsPerStep)}`);
   }
+  if (!o.skipPme) res.pme = await benchPmeWater({ workDir: o.workDir, molecules: o.waterMolecules ?? 4100, steps: o.pmeSteps ?? 100, log });
   return res;
 }
 
