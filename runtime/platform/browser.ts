@@ -221,7 +221,13 @@ export async function createBrowserPlatform(o: BrowserPlatformOptions = {}): Pro
     stderr(`kernforge: IndexedDB unavailable (${e.message}); written files last until the page is closed`);
     return undefined;
   });
-  if (db) for (const [k, v] of await loadAll(db)) fsFiles.set(k, v);
+  if (db) {
+    try {
+      for (const [k, v] of await loadAll(db)) fsFiles.set(k, v);
+    } catch (e) {
+      stderr(`kernforge: the files kept in IndexedDB could not be read (${(e as Error).message}); starting without them`);
+    }
+  }
   let pending: Promise<void> = Promise.resolve();
   const persist = (op: (s: IDBObjectStore) => void): void => {
     if (!db) return;
