@@ -8,11 +8,11 @@
 //
 // What must be served (over http://localhost or https, the page cross-origin isolated with
 // `Cross-Origin-Opener-Policy: same-origin` and `Cross-Origin-Embedder-Policy: require-corp`,
-// e.g. by `kernforge serve`): the package's generated/ and data/ folders (dist/generated,
-// dist/data of the installed package) under the URL `assets` (default: the folder above the
-// module that evaluated the core, i.e. `new URL('../', <bundle URL>)`), and for worker threads
-// dist/runtime/platform/browser-worker.js, its URL given as `workerUrl`. The bundle needs a target with
-// top-level await (es2022: Vite `build.target: 'es2022'`).
+// e.g. by `kernforge serve`): the installed package's dist/ (its generated/, data/ and specs/) at
+// the URL `assets` (default: `new URL('../', <bundle URL>)`, where the core looks), and for worker
+// threads its dist/runtime/platform/browser-worker.js, whose URL is `workerUrl`. Bundling: esbuild
+// `--platform=browser --format=esm --target=es2022`, or Vite 8 as it is (the core has one
+// top-level await); both are tested by test/browser-bundle.test.ts.
 //
 // The browser platform (runtime/platform.ts's adapter for a page or a dedicated worker): the core
 // reads its assets (the manifest, WGSL and gpu.js sources, the bundled molecules and water box)
