@@ -31,4 +31,14 @@ describe('peer timing reports', () => {
     expect(r.nsPerDay).toBeCloseTo(12.609, 6);
     expect(r.kernel).toBe('SIMD 4x4 nonbonded short-range kernels, SSE4.1 (host supports AVX_512)');
   });
+  it('GROMACS 2022 md.log accounting with PME on the CPU (12,177-atom SPC/E water, -pme cpu, 101 timed steps)', () => {
+    const r = parseMdLog(fixture('gromacs-2022-pme-md.txt'));
+    expect(r.timedSteps).toBe(101);
+    expect(r.pmeMsPerStep).toBeCloseTo((1000 * 1.093) / 101, 9);
+    expect(r.rowsMsPerStep['PME 3D-FFT']).toBeCloseTo((1000 * 0.484) / 101, 9);
+    expect(r.rowsMsPerStep['PME spread']).toBeCloseTo((1000 * 0.226) / 101, 9);
+    expect(r.msPerStep).toBeCloseTo((1000 * 8.377) / 101, 9);
+    // reaction field: no PME row
+    expect(parseMdLog(fixture('gromacs-2022-md.txt')).pmeMsPerStep).toBeNaN();
+  });
 });
