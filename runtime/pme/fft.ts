@@ -89,117 +89,233 @@ export class BatchFft {
   }
 
   private pass(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: number, yr: Float64Array, yi: Float64Array, yo: number, B: number): void {
-    const { p, ns, wr, wi } = ps;
     const n = this.n;
-    const m = n / p; // input stride between the p points of one butterfly, in lines
-    const sB = m * B;
-    const oB = ns * B;
-    for (let j = 0; j < m; j++) {
-      const k = j % ns;
-      const inBase = xo + j * B;
-      const outBase = yo + ((j - k) * p + k) * B;
-      const t = k * (p - 1);
-      if (p === 2) {
-        const w1r = wr[t], w1i = wi[t];
-        for (let b = 0; b < B; b++) {
-          const i0 = inBase + b;
-          const ar = xr[i0], ai = xi[i0];
-          const cr0 = xr[i0 + sB], ci0 = xi[i0 + sB];
-          const cr = cr0 * w1r - ci0 * w1i, ci = cr0 * w1i + ci0 * w1r;
-          const o = outBase + b;
-          yr[o] = ar + cr; yi[o] = ai + ci;
-          yr[o + oB] = ar - cr; yi[o + oB] = ai - ci;
+    switch (ps.p) {
+      case 2: return pass2(ps, sgn, xr, xi, xo, yr, yi, yo, B, n);
+      case 4: return pass4(ps, sgn, xr, xi, xo, yr, yi, yo, B, n);
+      case 3: return pass3(ps, sgn, xr, xi, xo, yr, yi, yo, B, n);
+      case 5: return pass5(ps, sgn, xr, xi, xo, yr, yi, yo, B, n);
+      case 7: return pass7(ps, sgn, xr, xi, xo, yr, yi, yo, B, n);
+      default: return passGeneric(ps, sgn, xr, xi, xo, yr, yi, yo, B, n, this.generic.get(ps.p)!);
+    }
+  }
+}
+
+/** One Stockham pass of radix 2 (its own function, so V8 optimises each radix separately). */
+function pass2(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: number, yr: Float64Array, yi: Float64Array, yo: number, B: number, n: number): void {
+  const { p, ns, wr, wi } = ps;
+  const m = n / p;
+  const sB = m * B;
+  const oB = ns * B;
+  for (let j = 0; j < m; j++) {
+    const k = j % ns;
+    const inBase = xo + j * B;
+    const outBase = yo + ((j - k) * p + k) * B;
+    const t = k * (p - 1);
+    const w1r = wr[t], w1i = wi[t];
+    for (let b = 0; b < B; b++) {
+      const i0 = inBase + b;
+      const ar = xr[i0], ai = xi[i0];
+      const cr0 = xr[i0 + sB], ci0 = xi[i0 + sB];
+      const cr = cr0 * w1r - ci0 * w1i, ci = cr0 * w1i + ci0 * w1r;
+      const o = outBase + b;
+      yr[o] = ar + cr; yi[o] = ai + ci;
+      yr[o + oB] = ar - cr; yi[o + oB] = ai - ci;
+    }
+  }
+}
+
+/** One Stockham pass of radix 4 (its own function, so V8 optimises each radix separately). */
+function pass4(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: number, yr: Float64Array, yi: Float64Array, yo: number, B: number, n: number): void {
+  const { p, ns, wr, wi } = ps;
+  const m = n / p;
+  const sB = m * B;
+  const oB = ns * B;
+  for (let j = 0; j < m; j++) {
+    const k = j % ns;
+    const inBase = xo + j * B;
+    const outBase = yo + ((j - k) * p + k) * B;
+    const t = k * (p - 1);
+    const w1r = wr[t], w1i = wi[t], w2r = wr[t + 1], w2i = wi[t + 1], w3r = wr[t + 2], w3i = wi[t + 2];
+    for (let b = 0; b < B; b++) {
+      const i0 = inBase + b;
+      const ar = xr[i0], ai = xi[i0];
+      let r = xr[i0 + sB], i = xi[i0 + sB];
+      const br = r * w1r - i * w1i, bi = r * w1i + i * w1r;
+      r = xr[i0 + 2 * sB]; i = xi[i0 + 2 * sB];
+      const cr = r * w2r - i * w2i, ci = r * w2i + i * w2r;
+      r = xr[i0 + 3 * sB]; i = xi[i0 + 3 * sB];
+      const dr = r * w3r - i * w3i, di = r * w3i + i * w3r;
+      const s0r = ar + cr, s0i = ai + ci, d0r = ar - cr, d0i = ai - ci;
+      const s1r = br + dr, s1i = bi + di;
+      // (b - d) times sgn*i
+      const d1r = -sgn * (bi - di), d1i = sgn * (br - dr);
+      const o = outBase + b;
+      yr[o] = s0r + s1r; yi[o] = s0i + s1i;
+      yr[o + oB] = d0r + d1r; yi[o + oB] = d0i + d1i;
+      yr[o + 2 * oB] = s0r - s1r; yi[o + 2 * oB] = s0i - s1i;
+      yr[o + 3 * oB] = d0r - d1r; yi[o + 3 * oB] = d0i - d1i;
+    }
+  }
+}
+
+/** One Stockham pass of radix 3 (its own function, so V8 optimises each radix separately). */
+function pass3(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: number, yr: Float64Array, yi: Float64Array, yo: number, B: number, n: number): void {
+  const { p, ns, wr, wi } = ps;
+  const m = n / p;
+  const sB = m * B;
+  const oB = ns * B;
+  for (let j = 0; j < m; j++) {
+    const k = j % ns;
+    const inBase = xo + j * B;
+    const outBase = yo + ((j - k) * p + k) * B;
+    const t = k * (p - 1);
+    const w1r = wr[t], w1i = wi[t], w2r = wr[t + 1], w2i = wi[t + 1];
+    const c = -0.5, s = sgn * Math.sqrt(3) / 2;
+    for (let b = 0; b < B; b++) {
+      const i0 = inBase + b;
+      const ar = xr[i0], ai = xi[i0];
+      let r = xr[i0 + sB], i = xi[i0 + sB];
+      const br = r * w1r - i * w1i, bi = r * w1i + i * w1r;
+      r = xr[i0 + 2 * sB]; i = xi[i0 + 2 * sB];
+      const cr = r * w2r - i * w2i, ci = r * w2i + i * w2r;
+      const tr = br + cr, ti = bi + ci;
+      const mr = ar + c * tr, mi = ai + c * ti;
+      const ur = -s * (bi - ci), ui = s * (br - cr);
+      const o = outBase + b;
+      yr[o] = ar + tr; yi[o] = ai + ti;
+      yr[o + oB] = mr + ur; yi[o + oB] = mi + ui;
+      yr[o + 2 * oB] = mr - ur; yi[o + 2 * oB] = mi - ui;
+    }
+  }
+}
+
+/** One Stockham pass of radix 5 (its own function, so V8 optimises each radix separately). */
+function pass5(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: number, yr: Float64Array, yi: Float64Array, yo: number, B: number, n: number): void {
+  const { p, ns, wr, wi } = ps;
+  const m = n / p;
+  const sB = m * B;
+  const oB = ns * B;
+  for (let j = 0; j < m; j++) {
+    const k = j % ns;
+    const inBase = xo + j * B;
+    const outBase = yo + ((j - k) * p + k) * B;
+    const t = k * (p - 1);
+    const w1r = wr[t], w1i = wi[t], w2r = wr[t + 1], w2i = wi[t + 1], w3r = wr[t + 2], w3i = wi[t + 2], w4r = wr[t + 3], w4i = wi[t + 3];
+    const c1 = Math.cos((2 * Math.PI) / 5), c2 = Math.cos((4 * Math.PI) / 5);
+    const s1 = sgn * Math.sin((2 * Math.PI) / 5), s2 = sgn * Math.sin((4 * Math.PI) / 5);
+    for (let b = 0; b < B; b++) {
+      const i0 = inBase + b;
+      const ar = xr[i0], ai = xi[i0];
+      let r = xr[i0 + sB], i = xi[i0 + sB];
+      const br = r * w1r - i * w1i, bi = r * w1i + i * w1r;
+      r = xr[i0 + 2 * sB]; i = xi[i0 + 2 * sB];
+      const cr = r * w2r - i * w2i, ci = r * w2i + i * w2r;
+      r = xr[i0 + 3 * sB]; i = xi[i0 + 3 * sB];
+      const dr = r * w3r - i * w3i, di = r * w3i + i * w3r;
+      r = xr[i0 + 4 * sB]; i = xi[i0 + 4 * sB];
+      const er = r * w4r - i * w4i, ei = r * w4i + i * w4r;
+      const p1r = br + er, p1i = bi + ei, m1r = br - er, m1i = bi - ei;
+      const p2r = cr + dr, p2i = ci + di, m2r = cr - dr, m2i = ci - di;
+      const a1r = ar + c1 * p1r + c2 * p2r, a1i = ai + c1 * p1i + c2 * p2i;
+      const a2r = ar + c2 * p1r + c1 * p2r, a2i = ai + c2 * p1i + c1 * p2i;
+      // i*(s1 m1 + s2 m2) and i*(s2 m1 - s1 m2)
+      const b1r = -(s1 * m1i + s2 * m2i), b1i = s1 * m1r + s2 * m2r;
+      const b2r = -(s2 * m1i - s1 * m2i), b2i = s2 * m1r - s1 * m2r;
+      const o = outBase + b;
+      yr[o] = ar + p1r + p2r; yi[o] = ai + p1i + p2i;
+      yr[o + oB] = a1r + b1r; yi[o + oB] = a1i + b1i;
+      yr[o + 2 * oB] = a2r + b2r; yi[o + 2 * oB] = a2i + b2i;
+      yr[o + 3 * oB] = a2r - b2r; yi[o + 3 * oB] = a2i - b2i;
+      yr[o + 4 * oB] = a1r - b1r; yi[o + 4 * oB] = a1i - b1i;
+    }
+  }
+}
+
+/** One Stockham pass of radix 7 (its own function, so V8 optimises each radix separately). */
+function pass7(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: number, yr: Float64Array, yi: Float64Array, yo: number, B: number, n: number): void {
+  const { p, ns, wr, wi } = ps;
+  const m = n / p;
+  const sB = m * B;
+  const oB = ns * B;
+  for (let j = 0; j < m; j++) {
+    const k = j % ns;
+    const inBase = xo + j * B;
+    const outBase = yo + ((j - k) * p + k) * B;
+    const t = k * (p - 1);
+    // pairs r and 7 - r: p_r = v_r + v_{7-r}, m_r = v_r - v_{7-r}; out_q = v0 + sum c(qr) p_r + i sum s(qr) m_r
+    const w = [wr[t], wi[t], wr[t + 1], wi[t + 1], wr[t + 2], wi[t + 2], wr[t + 3], wi[t + 3], wr[t + 4], wi[t + 4], wr[t + 5], wi[t + 5]] as number[];
+    const c1 = Math.cos((2 * Math.PI) / 7), c2 = Math.cos((4 * Math.PI) / 7), c3 = Math.cos((6 * Math.PI) / 7);
+    const s1 = sgn * Math.sin((2 * Math.PI) / 7), s2 = sgn * Math.sin((4 * Math.PI) / 7), s3 = sgn * Math.sin((6 * Math.PI) / 7);
+    const w1r = w[0]!, w1i = w[1]!, w2r = w[2]!, w2i = w[3]!, w3r = w[4]!, w3i = w[5]!, w4r = w[6]!, w4i = w[7]!, w5r = w[8]!, w5i = w[9]!, w6r = w[10]!, w6i = w[11]!;
+    for (let b = 0; b < B; b++) {
+      const i0 = inBase + b;
+      const ar = xr[i0], ai = xi[i0];
+      let r = xr[i0 + sB], i = xi[i0 + sB];
+      const v1r = r * w1r - i * w1i, v1i = r * w1i + i * w1r;
+      r = xr[i0 + 2 * sB]; i = xi[i0 + 2 * sB];
+      const v2r = r * w2r - i * w2i, v2i = r * w2i + i * w2r;
+      r = xr[i0 + 3 * sB]; i = xi[i0 + 3 * sB];
+      const v3r = r * w3r - i * w3i, v3i = r * w3i + i * w3r;
+      r = xr[i0 + 4 * sB]; i = xi[i0 + 4 * sB];
+      const v4r = r * w4r - i * w4i, v4i = r * w4i + i * w4r;
+      r = xr[i0 + 5 * sB]; i = xi[i0 + 5 * sB];
+      const v5r = r * w5r - i * w5i, v5i = r * w5i + i * w5r;
+      r = xr[i0 + 6 * sB]; i = xi[i0 + 6 * sB];
+      const v6r = r * w6r - i * w6i, v6i = r * w6i + i * w6r;
+      const p1r = v1r + v6r, p1i = v1i + v6i, m1r = v1r - v6r, m1i = v1i - v6i;
+      const p2r = v2r + v5r, p2i = v2i + v5i, m2r = v2r - v5r, m2i = v2i - v5i;
+      const p3r = v3r + v4r, p3i = v3i + v4i, m3r = v3r - v4r, m3i = v3i - v4i;
+      const a1r = ar + c1 * p1r + c2 * p2r + c3 * p3r, a1i = ai + c1 * p1i + c2 * p2i + c3 * p3i;
+      const a2r = ar + c2 * p1r + c3 * p2r + c1 * p3r, a2i = ai + c2 * p1i + c3 * p2i + c1 * p3i;
+      const a3r = ar + c3 * p1r + c1 * p2r + c2 * p3r, a3i = ai + c3 * p1i + c1 * p2i + c2 * p3i;
+      // B_q = sum_r s(qr mod 7) m_r, with s(k) = -s(7 - k) for k > 3
+      const b1r = s1 * m1r + s2 * m2r + s3 * m3r, b1i = s1 * m1i + s2 * m2i + s3 * m3i;
+      const b2r = s2 * m1r - s3 * m2r - s1 * m3r, b2i = s2 * m1i - s3 * m2i - s1 * m3i;
+      const b3r = s3 * m1r - s1 * m2r + s2 * m3r, b3i = s3 * m1i - s1 * m2i + s2 * m3i;
+      const o = outBase + b;
+      yr[o] = ar + p1r + p2r + p3r; yi[o] = ai + p1i + p2i + p3i;
+      // out_q = A_q + i B_q, out_{7-q} = A_q - i B_q
+      yr[o + oB] = a1r - b1i; yi[o + oB] = a1i + b1r;
+      yr[o + 6 * oB] = a1r + b1i; yi[o + 6 * oB] = a1i - b1r;
+      yr[o + 2 * oB] = a2r - b2i; yi[o + 2 * oB] = a2i + b2r;
+      yr[o + 5 * oB] = a2r + b2i; yi[o + 5 * oB] = a2i - b2r;
+      yr[o + 3 * oB] = a3r - b3i; yi[o + 3 * oB] = a3i + b3r;
+      yr[o + 4 * oB] = a3r + b3i; yi[o + 4 * oB] = a3i - b3r;
+    }
+  }
+}
+
+/** One Stockham pass of radix Generic (its own function, so V8 optimises each radix separately). */
+function passGeneric(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: number, yr: Float64Array, yi: Float64Array, yo: number, B: number, n: number, g: { c: Float64Array; s: Float64Array }): void {
+  const { p, ns, wr, wi } = ps;
+  const m = n / p;
+  const sB = m * B;
+  const oB = ns * B;
+  for (let j = 0; j < m; j++) {
+    const k = j % ns;
+    const inBase = xo + j * B;
+    const outBase = yo + ((j - k) * p + k) * B;
+    const t = k * (p - 1);
+    
+    const vr = new Float64Array(p), vi = new Float64Array(p);
+    for (let b = 0; b < B; b++) {
+      const i0 = inBase + b;
+      vr[0] = xr[i0]; vi[0] = xi[i0];
+      for (let r = 1; r < p; r++) {
+        const xr0 = xr[i0 + r * sB], xi0 = xi[i0 + r * sB];
+        const cw = wr[t + r - 1], sw = wi[t + r - 1];
+        vr[r] = xr0 * cw - xi0 * sw; vi[r] = xr0 * sw + xi0 * cw;
+      }
+      const o = outBase + b;
+      for (let q = 0; q < p; q++) {
+        let sr = 0, si = 0;
+        for (let r = 0; r < p; r++) {
+          const cc = g.c[q * p + r], ss = sgn * g.s[q * p + r];
+          sr += vr[r] * cc - vi[r] * ss;
+          si += vr[r] * ss + vi[r] * cc;
         }
-      } else if (p === 4) {
-        const w1r = wr[t], w1i = wi[t], w2r = wr[t + 1], w2i = wi[t + 1], w3r = wr[t + 2], w3i = wi[t + 2];
-        for (let b = 0; b < B; b++) {
-          const i0 = inBase + b;
-          const ar = xr[i0], ai = xi[i0];
-          let r = xr[i0 + sB], i = xi[i0 + sB];
-          const br = r * w1r - i * w1i, bi = r * w1i + i * w1r;
-          r = xr[i0 + 2 * sB]; i = xi[i0 + 2 * sB];
-          const cr = r * w2r - i * w2i, ci = r * w2i + i * w2r;
-          r = xr[i0 + 3 * sB]; i = xi[i0 + 3 * sB];
-          const dr = r * w3r - i * w3i, di = r * w3i + i * w3r;
-          const s0r = ar + cr, s0i = ai + ci, d0r = ar - cr, d0i = ai - ci;
-          const s1r = br + dr, s1i = bi + di;
-          // (b - d) times sgn*i
-          const d1r = -sgn * (bi - di), d1i = sgn * (br - dr);
-          const o = outBase + b;
-          yr[o] = s0r + s1r; yi[o] = s0i + s1i;
-          yr[o + oB] = d0r + d1r; yi[o + oB] = d0i + d1i;
-          yr[o + 2 * oB] = s0r - s1r; yi[o + 2 * oB] = s0i - s1i;
-          yr[o + 3 * oB] = d0r - d1r; yi[o + 3 * oB] = d0i - d1i;
-        }
-      } else if (p === 3) {
-        const w1r = wr[t], w1i = wi[t], w2r = wr[t + 1], w2i = wi[t + 1];
-        const c = -0.5, s = sgn * Math.sqrt(3) / 2;
-        for (let b = 0; b < B; b++) {
-          const i0 = inBase + b;
-          const ar = xr[i0], ai = xi[i0];
-          let r = xr[i0 + sB], i = xi[i0 + sB];
-          const br = r * w1r - i * w1i, bi = r * w1i + i * w1r;
-          r = xr[i0 + 2 * sB]; i = xi[i0 + 2 * sB];
-          const cr = r * w2r - i * w2i, ci = r * w2i + i * w2r;
-          const tr = br + cr, ti = bi + ci;
-          const mr = ar + c * tr, mi = ai + c * ti;
-          const ur = -s * (bi - ci), ui = s * (br - cr);
-          const o = outBase + b;
-          yr[o] = ar + tr; yi[o] = ai + ti;
-          yr[o + oB] = mr + ur; yi[o + oB] = mi + ui;
-          yr[o + 2 * oB] = mr - ur; yi[o + 2 * oB] = mi - ui;
-        }
-      } else if (p === 5) {
-        const w1r = wr[t], w1i = wi[t], w2r = wr[t + 1], w2i = wi[t + 1], w3r = wr[t + 2], w3i = wi[t + 2], w4r = wr[t + 3], w4i = wi[t + 3];
-        const c1 = Math.cos((2 * Math.PI) / 5), c2 = Math.cos((4 * Math.PI) / 5);
-        const s1 = sgn * Math.sin((2 * Math.PI) / 5), s2 = sgn * Math.sin((4 * Math.PI) / 5);
-        for (let b = 0; b < B; b++) {
-          const i0 = inBase + b;
-          const ar = xr[i0], ai = xi[i0];
-          let r = xr[i0 + sB], i = xi[i0 + sB];
-          const br = r * w1r - i * w1i, bi = r * w1i + i * w1r;
-          r = xr[i0 + 2 * sB]; i = xi[i0 + 2 * sB];
-          const cr = r * w2r - i * w2i, ci = r * w2i + i * w2r;
-          r = xr[i0 + 3 * sB]; i = xi[i0 + 3 * sB];
-          const dr = r * w3r - i * w3i, di = r * w3i + i * w3r;
-          r = xr[i0 + 4 * sB]; i = xi[i0 + 4 * sB];
-          const er = r * w4r - i * w4i, ei = r * w4i + i * w4r;
-          const p1r = br + er, p1i = bi + ei, m1r = br - er, m1i = bi - ei;
-          const p2r = cr + dr, p2i = ci + di, m2r = cr - dr, m2i = ci - di;
-          const a1r = ar + c1 * p1r + c2 * p2r, a1i = ai + c1 * p1i + c2 * p2i;
-          const a2r = ar + c2 * p1r + c1 * p2r, a2i = ai + c2 * p1i + c1 * p2i;
-          // i*(s1 m1 + s2 m2) and i*(s2 m1 - s1 m2)
-          const b1r = -(s1 * m1i + s2 * m2i), b1i = s1 * m1r + s2 * m2r;
-          const b2r = -(s2 * m1i - s1 * m2i), b2i = s2 * m1r - s1 * m2r;
-          const o = outBase + b;
-          yr[o] = ar + p1r + p2r; yi[o] = ai + p1i + p2i;
-          yr[o + oB] = a1r + b1r; yi[o + oB] = a1i + b1i;
-          yr[o + 2 * oB] = a2r + b2r; yi[o + 2 * oB] = a2i + b2i;
-          yr[o + 3 * oB] = a2r - b2r; yi[o + 3 * oB] = a2i - b2i;
-          yr[o + 4 * oB] = a1r - b1r; yi[o + 4 * oB] = a1i - b1i;
-        }
-      } else {
-        const g = this.generic.get(p)!;
-        const vr = new Float64Array(p), vi = new Float64Array(p);
-        for (let b = 0; b < B; b++) {
-          const i0 = inBase + b;
-          vr[0] = xr[i0]; vi[0] = xi[i0];
-          for (let r = 1; r < p; r++) {
-            const xr0 = xr[i0 + r * sB], xi0 = xi[i0 + r * sB];
-            const cw = wr[t + r - 1], sw = wi[t + r - 1];
-            vr[r] = xr0 * cw - xi0 * sw; vi[r] = xr0 * sw + xi0 * cw;
-          }
-          const o = outBase + b;
-          for (let q = 0; q < p; q++) {
-            let sr = 0, si = 0;
-            for (let r = 0; r < p; r++) {
-              const cc = g.c[q * p + r], ss = sgn * g.s[q * p + r];
-              sr += vr[r] * cc - vi[r] * ss;
-              si += vr[r] * ss + vi[r] * cc;
-            }
-            yr[o + q * oB] = sr; yi[o + q * oB] = si;
-          }
-        }
+        yr[o + q * oB] = sr; yi[o + q * oB] = si;
       }
     }
   }
