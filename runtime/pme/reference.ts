@@ -218,36 +218,54 @@ export class PmeSolver {
     const vol = lx * ly * lz;
     const fac = (Math.PI * Math.PI) / (this.beta * this.beta);
     const pre = this.epsfac / (Math.PI * vol);
+    // per axis: the signed wave number m (nm^-1), exp(-fac m^2) and 1/mod(m); the Gaussian
+    // factorises over the axes, so the loop below needs no exp and one division per point
+    const axis = (n: number, l: number, mod: Float64Array, count: number): { m: Float64Array; e: Float64Array } => {
+      const m = new Float64Array(count);
+      const e = new Float64Array(count);
+      for (let k = 0; k < count; k++) {
+        m[k] = (k < (n + 1) / 2 ? k : k - n) / l;
+        e[k] = Math.exp(-fac * m[k]! * m[k]!) / mod[k]!;
+      }
+      return { m, e };
+    };
+    const X = axis(nx, lx, this.modx, nxc);
+    const Y = axis(ny, ly, this.mody, ny);
+    const Z = axis(nz, lz, this.modz, nz);
     let e = 0, vxx = 0, vyy = 0, vzz = 0, vxy = 0, vxz = 0, vyz = 0;
     for (let kz = 0; kz < nz; kz++) {
-      const mz = (kz < (nz + 1) / 2 ? kz : kz - nz) / lz;
+      const mz = Z.m[kz]!;
       for (let kx = 0; kx < nxc; kx++) {
-        const mx = (kx < (nx + 1) / 2 ? kx : kx - nx) / lx;
+        const mx = X.m[kx]!;
         // the half spectrum holds kx = 0..nx/2; the others are conjugates: weight 2 except kx = 0 and nx/2 (even nx)
         const wgt = kx === 0 || 2 * kx === nx ? 1 : 2;
-        const dzx = this.modz[kz] * this.modx[kx];
-        for (let ky = 0; ky < ny; ky++) {
-          const idx = (kz * nxc + kx) * ny + ky;
-          if (kx === 0 && ky === 0 && kz === 0) {
-            re[idx] = 0;
-            im[idx] = 0;
-            continue;
-          }
-          const my = (ky < (ny + 1) / 2 ? ky : ky - ny) / ly;
-          const m2 = mx * mx + my * my + mz * mz;
-          const eterm = (pre * Math.exp(-fac * m2)) / (m2 * dzx * this.mody[ky]);
-          const s2 = re[idx] * re[idx] + im[idx] * im[idx];
-          const ek = 0.5 * wgt * eterm * s2; // this m's share of the energy
+        const ezx = pre * Z.e[kz]! * X.e[kx]!;
+        const m2zx = mz * mz + mx * mx;
+        const row = (kz * nxc + kx) * ny;
+        let ky = 0;
+        if (kx === 0 && kz === 0) {
+          re[row] = 0;
+          im[row] = 0;
+          ky = 1;
+        }
+        for (; ky < ny; ky++) {
+          const idx = row + ky;
+          const my = Y.m[ky]!;
+          const inv = 1 / (m2zx + my * my);
+          const eterm = ezx * Y.e[ky]! * inv;
+          const r = re[idx]!, i = im[idx]!;
+          const ek = 0.5 * wgt * eterm * (r * r + i * i); // this m's share of the energy
           e += ek;
-          const vf = (2 * (1 + fac * m2)) / m2;
-          vxx += ek * (vf * mx * mx - 1);
-          vyy += ek * (vf * my * my - 1);
-          vzz += ek * (vf * mz * mz - 1);
-          vxy += ek * vf * mx * my;
-          vxz += ek * vf * mx * mz;
-          vyz += ek * vf * my * mz;
-          re[idx] *= eterm;
-          im[idx] *= eterm;
+          const vf = 2 * (inv + fac);
+          const t = ek * vf;
+          vxx += t * mx * mx - ek;
+          vyy += t * my * my - ek;
+          vzz += t * mz * mz - ek;
+          vxy += t * mx * my;
+          vxz += t * mx * mz;
+          vyz += t * my * mz;
+          re[idx] = r * eterm;
+          im[idx] = i * eterm;
         }
       }
     }
