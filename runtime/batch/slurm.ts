@@ -200,7 +200,7 @@ export function slurmStates(jobs: string[]): { tasks: Map<string, TaskState>; so
       if (!one.error && one.status === 0) for (const l of one.stdout.split('\n')) if (l.includes('|')) add(...(l.trim().split('|') as [string, string]));
     }
   } else for (const l of q.stdout.split('\n')) if (l.includes('|')) add(...(l.trim().split('|') as [string, string]));
-  return { tasks, source: 'squeue', note: `${note}: states from squeue (it remembers ended jobs for MinJobAge, 300 s by default)` };
+  return { tasks, source: 'squeue', note: `${note}; squeue remembers ended jobs for MinJobAge, 300 s by default` };
 }
 
 const ENDED_BADLY = new Set(['FAILED', 'CANCELLED', 'TIMEOUT', 'NODE_FAIL', 'OUT_OF_MEMORY', 'BOOT_FAIL', 'DEADLINE', 'PREEMPTED', 'REVOKED', 'COMPLETED']);
