@@ -275,7 +275,7 @@ const proc = (globalThis as { process?: { versions?: { node?: string } } }).proc
 if (!current && proc?.versions?.node) {
   const nodeImpl = new URL(`./platform/node.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href;
   try {
-    current ??= ((await import(/* @vite-ignore */ nodeImpl)) as { nodePlatform: Platform }).nodePlatform;
+    current ??= ((await import(/* @vite-ignore */ /* webpackIgnore: true */ nodeImpl)) as { nodePlatform: Platform }).nodePlatform;
   } catch {
     // bundled for Node without runtime/platform/node: its entry calls setPlatform()
   }

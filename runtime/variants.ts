@@ -98,7 +98,7 @@ const gpujsModules = new Map<string, Promise<unknown>>();
  * of the gate with a broken kernel).
  */
 export function gpujsModule<T>(key: string, text?: string): Promise<T> {
-  const load = async (t: string): Promise<T> => (await import(`data:text/javascript,${encodeURIComponent(t)}`)) as T;
+  const load = async (t: string): Promise<T> => (await import(/* @vite-ignore */ /* webpackIgnore: true */ `data:text/javascript,${encodeURIComponent(t)}`)) as T;
   if (text !== undefined) return load(text);
   let m = gpujsModules.get(key);
   if (!m) {
