@@ -130,6 +130,12 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
     return benchBigdftCommand({ grid: o.grid, reps: o.reps, keys: o.keys, targets: o.targets, threads: o.threads });
   }
   if (family === 'tuner') return (await import('../bench/tuner.ts')).benchTunerCommand(o);
+  if (family === 'pme-fft') {
+    // the PME mesh's FFT against the registry's candidates installed under KERNFORGE_FFT_CANDIDATES (bench/pme-fft.ts)
+    const { benchPmeFft } = await import('../bench/pme-fft.ts');
+    await benchPmeFft({ reps: o.reps ? Number(o.reps) : 9, dir: process.env.KERNFORGE_FFT_CANDIDATES });
+    return 0;
+  }
   if (family === 'package') {
     await (await import('../bench/package.ts')).benchPackage({ reps: o.reps === undefined ? undefined : Number(o.reps) });
     return 0;
@@ -147,7 +153,7 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
     });
     return 0;
   }
-  if (family !== 'md-nonbonded') throw new UserError(`no benchmark for "${family}"; available: md (the MD workload against LAMMPS and GROMACS), md-nonbonded, gem-potential, bigdft-conv, tuner, package (the npm package: size, import time, open() to a first GEM result)`);
+  if (family !== 'md-nonbonded') throw new UserError(`no benchmark for "${family}"; available: md (the MD workload against LAMMPS and GROMACS), md-nonbonded, gem-potential, bigdft-conv, pme-fft (the PME mesh's FFT against registry libraries), tuner, package (the npm package: size, import time, open() to a first GEM result)`);
   const { benchMdNonbonded } = await import('../bench/md-nonbonded.ts');
   await benchMdNonbonded({
     molecules: Number(o.molecules ?? 3000),
