@@ -59,12 +59,12 @@ export interface LammpsResult {
  */
 export const LJ_CANDIDATES = [
   ...['1x1.half.mask.branch', '1x1.half.mask.mask', '2x2.mask.branch', '4x2.branch.branch', '4x4.mask.branch'].map((s) => `md-nonbonded.ts.lj.geom.plain.f64.f.${s}`),
-  ...['4x4.mask.mask', '4x4.mask.branch', '8x4.mask.mask'].map((s) => `md-nonbonded.wasm.lj.geom.plain.f32.f.${s}`),
+  ...['4x4.mask.mask', '4x4.mask.branch', '8x4.mask.mask'].map((s) => `md-nonbonded.wasm.lj.geom.plain.f32.f.${s}.simd128`),
 ];
 /** Water force variants (f32 is what GROMACS's mixed precision computes in). */
 export const WATER_CANDIDATES = [
   ...['f32.f.4x2.mask.branch', 'f32.f.2x2.mask.branch', 'f64.f.4x2.mask.branch', 'f64.f.4x4.mask.branch'].map((s) => `md-nonbonded.ts.lj-rf.geom.shift.${s}`),
-  ...['4x4.mask.mask', '4x4.mask.branch', '8x4.mask.mask'].map((s) => `md-nonbonded.wasm.lj-rf.geom.shift.f32.f.${s}`),
+  ...['4x4.mask.mask', '4x4.mask.branch', '8x4.mask.mask'].map((s) => `md-nonbonded.wasm.lj-rf.geom.shift.f32.f.${s}.simd128`),
 ];
 
 /** What a LAMMPS run that gave no timing reports (with `why`). */

@@ -12,12 +12,13 @@ export interface PostStep {
 
 let wabt: ReturnType<typeof wabtInit> | undefined;
 
-/** Assemble WebAssembly text (SIMD and shared memories enabled) into a binary module, without debug names. */
+/** Assemble WebAssembly text (SIMD, relaxed SIMD and shared memories enabled) into a binary module, without debug names. */
 export async function assembleWat(name: string, text: string): Promise<Uint8Array> {
   wabt ??= wabtInit();
   const w = await wabt;
-  // threads: modules may import a shared memory (worker threads running passes on one memory)
-  const features = { simd: true, threads: true };
+  // threads: modules may import a shared memory (worker threads running passes on one memory);
+  // relaxed_simd: the md-nonbonded `simd: relaxed` variants (relaxed_madd)
+  const features = { simd: true, threads: true, relaxed_simd: true };
   const mod = w.parseWat(name, text, features);
   try {
     // wabt's typings omit validate's feature argument; without it validation rejects shared memories

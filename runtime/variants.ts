@@ -238,6 +238,8 @@ export async function siblingKey(key: string, changes: Record<string, string | n
   let v;
   try {
     v = { ...gen.parseVariantKey(spec, key), ...changes };
+    // axes the changed variant does not have (md-nonbonded's wasm-only `simd` on a ts sibling) go
+    for (const a of spec.axes) if (a.when && a.name in v && !gen.evalExpr(a.when, v)) delete v[a.name];
     const bad = gen.violations(spec, v);
     if (bad.length > 0) throw new Error(`${bad.join('; ')}`);
     return gen.variantKey(spec, v);

@@ -123,7 +123,7 @@ describe('the npm package', () => {
     const spec = readFileSync(join(dir, 'node_modules/kernforge/dist/specs/md-nonbonded.yaml'), 'utf8').replace(/\nlibrary:[\s\S]*$/, `
 library:
   - { target: [ts], interaction: [lj-rf], ljComb: [geom], ljShift: [shift], precision: [f64], output: [fe], cluster: [4x4], excl: [mask], cutoff: [branch] }
-  - { target: [wasm], interaction: [lj-rf], ljComb: [geom], ljShift: [shift], precision: [f32], output: [f], cluster: [4x4], excl: [mask], cutoff: [mask] }
+  - { target: [wasm], interaction: [lj-rf], ljComb: [geom], ljShift: [shift], precision: [f32], output: [f], cluster: [4x4], excl: [mask], cutoff: [mask], simd: [simd128] }
 `);
     writeFileSync(join(dir, 'my.yaml'), spec);
     const bin = join(dir, 'node_modules', '.bin', 'kernforge');
@@ -131,7 +131,7 @@ library:
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const m = JSON.parse(readFileSync(join(dir, 'kernels/manifest.json'), 'utf8')) as { variants: { key: string; file: string }[] };
-    expect(m.variants.map((v) => v.key)).toEqual(['md-nonbonded.ts.lj-rf.geom.shift.f64.fe.4x4.mask.branch', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.f.4x4.mask.mask']);
+    expect(m.variants.map((v) => v.key)).toEqual(['md-nonbonded.ts.lj-rf.geom.shift.f64.fe.4x4.mask.branch', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.f.4x4.mask.mask.simd128']);
     expect(existsSync(join(dir, 'kernels/md-nonbonded/ts.bundle.js'))).toBe(true);
     expect(readFileSync(join(dir, 'kernels', m.variants[1]!.file)).subarray(0, 4)).toEqual(Buffer.from([0, 0x61, 0x73, 0x6d])); // \0asm
     // without --out it refuses to touch the package's own library

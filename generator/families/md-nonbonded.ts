@@ -192,7 +192,7 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     pairVars: { i: '', j: '', diagK: 'dk', fast: false },
     workgroup: v.workgroup ?? 0,
     jsplit: v.jsplit ?? 1,
-    wasm: v.target === 'wasm' ? wasmContext(M, N, String(v.precision), v.fma === 'relaxed') : false,
+    wasm: v.target === 'wasm' ? wasmContext(M, N, String(v.precision), v.simd === 'relaxed') : false,
   };
 }
 

@@ -1,7 +1,8 @@
 // The WebAssembly SIMD backend: variants are .wasm binaries (committed, or rendered and assembled
 // on demand), compiled once per key and thread (runtime/variants.ts wasmModule; a compiled module
 // can be posted to workers). Every wasm kernel uses SIMD128 (f32x4, f64x2), so the target runs
-// where WebAssembly.validate accepts a SIMD module.
+// where WebAssembly.validate accepts a SIMD module; variants with relaxed SIMD (md-nonbonded
+// `simd: relaxed`) where it accepts a relaxed_madd module too (probeWasmRelaxedSimd).
 import { platform } from '../platform.ts';
 import { wasmModule } from '../variants.ts';
 import type { Backend } from './backend.ts';
@@ -41,6 +42,35 @@ export function probeWasmSimd(): WasmSimdProbe {
   }
 }
 
+/**
+ * The smallest module using relaxed SIMD: (func (param v128) (result v128) (f32x4.relaxed_madd
+ * (local.get 0) (local.get 0) (local.get 0))).
+ */
+const RELAXED_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
+  0x01, 0x06, 0x01, 0x60, 0x01, 0x7b, 0x01, 0x7b, // type section: (v128) -> v128
+  0x03, 0x02, 0x01, 0x00, // function section
+  0x0a, 0x0d, 0x01, 0x0b, 0x00, 0x20, 0x00, 0x20, 0x00, 0x20, 0x00, 0xfd, 0x85, 0x02, 0x0b, // code: local.get 0 x3, f32x4.relaxed_madd, end
+]);
+
+/**
+ * Whether this runtime compiles WebAssembly relaxed SIMD (the md-nonbonded `simd: relaxed`
+ * variants): WebAssembly.validate accepts a tiny relaxed_madd module. Chromium 114+ and Node 22+
+ * have it; Node 20 behind a V8 flag, which the Node platform sets (runtime/platform/node.ts).
+ * Asked each time (a flag set later changes the answer); KERNFORGE_WASM_SIMD=off turns it off too.
+ */
+export function probeWasmRelaxedSimd(): WasmSimdProbe {
+  const simd = probeWasmSimd();
+  if (!simd.ok) return simd;
+  try {
+    return WebAssembly.validate(RELAXED_PROBE)
+      ? { ok: true }
+      : { ok: false, why: `WebAssembly.validate rejects a relaxed SIMD module in ${platform().cpu().runtime} ${platform().cpu().version} (Node 20: --experimental-wasm-relaxed-simd)` };
+  } catch (e) {
+    return { ok: false, why: `WebAssembly.validate failed on a relaxed SIMD module (${(e as Error).message})` };
+  }
+}
+
 /** The WebAssembly SIMD target: available where the SIMD probe passes; load() gives the compiled WebAssembly.Module. */
 export const wasmBackend: Backend<WebAssembly.Module> = {
   target: 'wasm',
@@ -50,5 +80,10 @@ export const wasmBackend: Backend<WebAssembly.Module> = {
     const p = probeWasmSimd();
     return p.ok ? { ok: true, detail: 'WebAssembly SIMD128 on this thread and its worker threads' } : { ok: false, why: p.why ?? 'WebAssembly SIMD is not available' };
   },
-  load: (key) => wasmModule(key),
+  // a relaxed SIMD variant where the engine lacks relaxed SIMD: unavailable, said as such
+  load: (key) => wasmModule(key).catch((e: unknown) => {
+    const relaxed = probeWasmRelaxedSimd();
+    if (/\.relaxed$/.test(key) && !relaxed.ok) throw new Error(`${key} needs WebAssembly relaxed SIMD, which this runtime does not compile: ${relaxed.why}`);
+    throw e;
+  }),
 };

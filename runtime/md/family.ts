@@ -11,7 +11,7 @@
 //                   webgpu: headlessgl, webgpu), wherever they run
 //   *-small         the same with 400 molecules / 864 atoms, for quick runs
 // Tuning axes varied: cluster shape, list type (1x1), exclusion and cut-off handling (TS);
-// cluster shape (4x4, 8x4) and cut-off handling (wasm); workgroup, scheme, jsplit and the
+// cluster shape (4x4, 8x4), cut-off handling and relaxed SIMD where it compiles (wasm); workgroup, scheme, jsplit and the
 // cut-off handling (WGSL, f64 classes only: WGSL is f32 anyway, so the f32 classes are CPU ones).
 // Measured: milliseconds of non-bonded work per MD step: one force-kernel call plus the pair
 // search for the variant's cluster shape, amortized over the list lifetime (nstlist steps).
@@ -26,6 +26,7 @@ import type { Device } from '../tune/devices.ts';
 import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions, RunOptions } from '../tune/family.ts';
 import { cpuThreadCounts } from '../tune/threads.ts';
 import { problemOf } from '../tune/family.ts';
+import { probeWasmRelaxedSimd } from '../backends/wasm.ts';
 
 interface MdProblemSpec {
   system: 'water' | 'lj';
@@ -67,7 +68,7 @@ const prefix = (target: string, s: MdProblemSpec): string => `md-nonbonded.${tar
 function referenceKey(target: string, s: MdProblemSpec): string | undefined {
   // the workload's defaults (runtime/md/setup.ts): 4x4 with masks; WGSL: the entry scheme
   if (target === 'ts') return `${prefix('ts', s)}4x4.mask.mask`;
-  if (target === 'wasm') return s.precision === 'f32' ? `${prefix('wasm', s)}4x4.mask.mask` : undefined;
+  if (target === 'wasm') return s.precision === 'f32' ? `${prefix('wasm', s)}4x4.mask.mask.simd128` : undefined;
   if (target === 'wgsl') return s.precision === 'f64' && s.interaction === 'lj-rf' ? `${prefix('wgsl', s)}4x4.mask.mask.entry.workgroup64.jsplit1` : undefined;
   return undefined;
 }
@@ -99,7 +100,11 @@ export const family: TuningFamily = {
     for (const t of device.targets ?? [device.target]) {
       if (t === 'gpujs') continue;
       const ref = referenceKey(t, s);
-      if (ref) out.push(...(await sameSemantics(ref, o.space)));
+      if (!ref) continue;
+      let keys = await sameSemantics(ref, o.space);
+      // relaxed SIMD variants only where the engine compiles them (runtime/backends/wasm.ts)
+      if (t === 'wasm' && !probeWasmRelaxedSimd().ok) keys = keys.filter((k) => !k.endsWith('.relaxed'));
+      out.push(...keys);
     }
     out.push(...(await gpujsCandidates(device, s, o)));
     return out;

@@ -11,9 +11,19 @@ import { pathToFileURL } from 'node:url';
 import { availableParallelism, cpus, platform as osPlatform, totalmem } from 'node:os';
 import { createHash, randomBytes } from 'node:crypto';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { setFlagsFromString } from 'node:v8';
 import cliProgress from 'cli-progress';
 import { withLockFile } from './lock.ts';
 import type { CpuFacts, FileWriter, OnDemand, PathInfo, Platform, PolledChannel, ProgressBar, TaskWorker, WorkerHandlers } from '../platform.ts';
+
+// WebAssembly relaxed SIMD (the md-nonbonded `simd: relaxed` variants): V8 ships it from 11.4
+// (Node 22); Node 20's V8 11.3 has it behind a flag, which must be set before the first compile.
+// V8 flags are per process, so worker threads compile the same modules. runtime/backends/wasm.ts
+// probes whether it took (probeWasmRelaxedSimd); a runtime without it keeps the SIMD128 variants.
+{
+  const [major, minor] = process.versions.v8.split('.').map(Number) as [number, number];
+  if (major < 11 || (major === 11 && minor < 4)) setFlagsFromString('--experimental-wasm-relaxed-simd');
+}
 
 // Writing files (the output policy, runtime/output.ts, is built on these): the data go to a
 // temporary file beside the target, named `.<name>.<pid>.<random>.tmp` and created exclusively

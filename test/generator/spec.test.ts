@@ -93,13 +93,13 @@ describe('valid specs', () => {
     const s = loadAndValidate(SPEC_PATH);
     expect(s.family).toBe('md-nonbonded');
     expect(s.file).toBe('md-nonbonded.yaml');
-    expect(s.axes.map((a) => a.name)).toEqual(['target', 'interaction', 'ljComb', 'ljShift', 'precision', 'output', 'ewald', 'cluster', 'list', 'excl', 'cutoff', 'scheme', 'workgroup', 'jsplit', 'mode']);
-    expect(s.axes.filter((a) => a.when).map((a) => a.name)).toEqual(['ewald', 'list', 'scheme', 'workgroup', 'jsplit', 'mode']);
+    expect(s.axes.map((a) => a.name)).toEqual(['target', 'interaction', 'ljComb', 'ljShift', 'precision', 'output', 'ewald', 'cluster', 'list', 'excl', 'cutoff', 'simd', 'scheme', 'workgroup', 'jsplit', 'mode']);
+    expect(s.axes.filter((a) => a.when).map((a) => a.name)).toEqual(['ewald', 'list', 'simd', 'scheme', 'workgroup', 'jsplit', 'mode']);
     expect(s.axes.find((a) => a.name === 'scheme')!.values).toEqual(['entry', 'pair']);
     expect(s.axes.find((a) => a.name === 'workgroup')!.values).toEqual([32, 64, 128, 256]);
     expect(s.rules.map((r) => r.name)).toEqual([
       'wgsl-is-f32', 'pair-fits-workgroup', 'wgsl-masked',
-      'wasm-shapes-f32', 'wasm-shapes-f64', 'wasm-geom', 'wasm-excl-mask', 'wasm-no-user-potential',
+      'wasm-shapes', 'wasm-mx2-is-f64', 'wasm-geom', 'wasm-excl-mask', 'wasm-no-user-potential',
       'gpujs-is-f32', 'gpujs-full-list', 'gpujs-square', 'gpujs-builtin',
     ]);
     expect(s.axes.find((a) => a.name === 'target')!.values).toEqual(['ts', 'wgsl', 'wasm', 'gpujs']);

@@ -14,20 +14,31 @@ import { assembleWat } from '../../generator/index.ts';
 import { NonbondedForce } from '../../runtime/md/forces.ts';
 import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
 import { MdEngine } from '../../runtime/md/engine.ts';
+import { probeWasmRelaxedSimd } from '../../runtime/backends/wasm.ts';
+import { spawnSync } from 'node:child_process';
 
 const cases = verificationCases('full');
 const keys = libraryKeys('md-nonbonded', 'wasm');
 
 describe('md-nonbonded WebAssembly SIMD library', () => {
-  it('has the MD workloads kernels: lj and lj-rf in f32 (4x4, 8x4) and f64 (4x2, 4x4, 8x4), lj-ewald (analytical and tabulated) in both', () => {
-    expect(keys.length).toBe(92);
-    const f32 = keys.filter((k) => k.includes('.f32.'));
+  it('has the MD workloads kernels: lj and lj-rf in f32 (4x4, 8x4) and f64 (4x2, 4x4, 8x4), lj-ewald (analytical and tabulated) in both; relaxed SIMD for the mask cut-off force and energy kernels', () => {
+    expect(keys.length).toBe(122);
+    const relaxed = keys.filter((k) => k.endsWith('.relaxed'));
+    expect(relaxed).toHaveLength(30);
+    for (const k of relaxed) {
+      expect(k).toMatch(/^md-nonbonded\.wasm\.(lj\.geom\.plain|lj-rf\.geom\.shift|lj-ewald\.geom\.shift)\.(f32|f64)\.(f|fev)\.(analytical\.)?(4x2|4x4|8x4)\.mask\.mask\.relaxed$/);
+      // every relaxed variant has its SIMD128 twin, the fallback
+      expect(keys).toContain(k.replace(/\.relaxed$/, '.simd128'));
+    }
+    const plain = keys.filter((k) => k.endsWith('.simd128')).map((k) => k.replace(/\.simd128$/, ''));
+    expect(plain).toHaveLength(92);
+    const f32 = plain.filter((k) => k.includes('.f32.'));
     expect(f32.filter((k) => !k.includes('lj-ewald'))).toHaveLength(48);
     for (const k of f32) expect(k).toMatch(/^md-nonbonded\.wasm\.(lj\.geom\.(shift|plain)\.f32\.(f|fe|fev)|lj-rf\.geom\.(shift|plain)\.f32\.(f|fe|fev)|lj-ewald\.geom\.shift\.f32\.(f|fev)\.(analytical|tabulated))\.(4x4|8x4)\.mask\.(mask|branch)$/);
-    const f64 = keys.filter((k) => k.includes('.f64.'));
+    const f64 = plain.filter((k) => k.includes('.f64.'));
     expect(f64).toHaveLength(36);
     for (const k of f64) expect(k).toMatch(/^md-nonbonded\.wasm\.(lj\.geom\.plain|lj-rf\.geom\.shift|lj-ewald\.geom\.shift)\.f64\.(f|fev)\.((analytical|tabulated)\.)?(4x2|4x4|8x4)\.mask\.(mask|branch)$/);
-    expect(keys.filter((k) => k.includes('lj-ewald'))).toHaveLength(20);
+    expect(plain.filter((k) => k.includes('lj-ewald'))).toHaveLength(20);
     // The binary is committed next to its text, and the manifest names the binary.
     for (const k of keys) expect(manifest().get(k)!.file).toMatch(/\.wasm$/);
   });
@@ -40,7 +51,7 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
   });
 
   it('reuses one instance across problems of different sizes (memory grows) and accumulates like TS', async () => {
-    const key = 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.4x4.mask.mask';
+    const key = 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.4x4.mask.mask.simd128';
     const settings = { interaction: 'lj-rf', comb: 'geom', shift: true, rc: 0.8 } as const;
     for (const n of [216, 600, 216]) {
       const p = new MdProblem(waterBox(n, 7), settings, 4, 4, 0.85);
@@ -67,11 +78,11 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
   });
 
   it('refuses arrays of the other precision and non-wasm keys', async () => {
-    const key = 'md-nonbonded.wasm.lj.geom.plain.f32.f.4x4.mask.mask';
+    const key = 'md-nonbonded.wasm.lj.geom.plain.f32.f.4x4.mask.mask.simd128';
     const p = new MdProblem(waterBox(216, 7), { interaction: 'lj', comb: 'geom', shift: false, rc: 0.8 }, 4, 4, 0.85);
     const mod = await loadWasmKernel(key);
     expect(() => mod.kernel({ ...p.args('f64'), ...p.outputs('f64') })).toThrow(/f32/);
-    const mod64 = await loadWasmKernel('md-nonbonded.wasm.lj.geom.plain.f64.f.4x4.mask.mask');
+    const mod64 = await loadWasmKernel('md-nonbonded.wasm.lj.geom.plain.f64.f.4x4.mask.mask.simd128');
     expect(() => mod64.kernel({ ...p.args('f32'), ...p.outputs('f32') })).toThrow(/f64/);
     await expect(loadWasmKernel('md-nonbonded.ts.lj.geom.plain.f32.f.4x4.mask.mask')).rejects.toThrow(/not WebAssembly/);
   });
@@ -81,7 +92,7 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
     const settings = { interaction: 'lj-rf', comb: 'geom', shift: true, rc: 0.8 } as const;
     const make = (t: string) => NonbondedForce.create({
       topology: sys, settings, rlist: 0.85,
-      keyF: `md-nonbonded.${t}.lj-rf.geom.shift.f32.f.4x4.mask.mask`, keyE: `md-nonbonded.${t}.lj-rf.geom.shift.f32.fev.4x4.mask.mask`,
+      keyF: `md-nonbonded.${t}.lj-rf.geom.shift.f32.f.4x4.mask.mask${t === 'wasm' ? '.simd128' : ''}`, keyE: `md-nonbonded.${t}.lj-rf.geom.shift.f32.fev.4x4.mask.mask${t === 'wasm' ? '.simd128' : ''}`,
     });
     const [w, t] = [await make('wasm'), await make('ts')];
     w.rebuild(sys.x);
@@ -107,7 +118,7 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
         for (let k = 0; k < 9; k++) expect(Math.abs(ew.virial[k]! - et.virial[k]!)).toBeLessThan(1e-3 * Math.max(...et.virial.map(Math.abs)));
       }
     }
-    await expect(NonbondedForce.create({ topology: sys, settings, rlist: 0.85, keyF: 'md-nonbonded.wasm.lj-rf.geom.shift.f32.f.4x4.mask.mask', keyE: 'md-nonbonded.ts.lj-rf.geom.shift.f32.fev.4x4.mask.mask' }))
+    await expect(NonbondedForce.create({ topology: sys, settings, rlist: 0.85, keyF: 'md-nonbonded.wasm.lj-rf.geom.shift.f32.f.4x4.mask.mask.simd128', keyE: 'md-nonbonded.ts.lj-rf.geom.shift.f32.fev.4x4.mask.mask' }))
       .rejects.toThrow(/TypeScript \(or both WebAssembly\)/);
   });
 
@@ -117,7 +128,7 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
     const settings = { interaction: 'lj', comb: 'geom', shift: false, rc: 2.5 } as const;
     const make = (t: string, cl: string, threads: number) => NonbondedForce.create({
       topology: sys, settings, rlist: 2.8, threads,
-      keyF: `md-nonbonded.${t}.lj.geom.plain.f64.f.${cl}.mask.mask`, keyE: `md-nonbonded.${t}.lj.geom.plain.f64.fev.${cl}.mask.mask`,
+      keyF: `md-nonbonded.${t}.lj.geom.plain.f64.f.${cl}.mask.mask${t === 'wasm' ? '.simd128' : ''}`, keyE: `md-nonbonded.${t}.lj.geom.plain.f64.fev.${cl}.mask.mask${t === 'wasm' ? '.simd128' : ''}`,
     });
     const t = await make('ts', '4x4', 1);
     const w = await make('wasm', '4x2', 2);
@@ -143,6 +154,45 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
     }
   });
 
+  it('compiles relaxed SIMD under Node (the platform sets the V8 flag Node 20 needs before the first compile), also on worker threads', async () => {
+    expect(probeWasmRelaxedSimd()).toEqual({ ok: true });
+    // a fresh process: relaxed SIMD validates after importing kernforge, and on Node 20 (V8 11.3) not before
+    const root = new URL('../../', import.meta.url).pathname;
+    const wasm = join(GENERATED_ROOT, manifest().get('md-nonbonded.wasm.lj.geom.plain.f32.f.4x4.mask.mask.relaxed')!.file);
+    const script = `import { readFileSync } from 'node:fs'; import { register } from 'tsx/esm/api'; register();
+      const b = readFileSync(${JSON.stringify(wasm)}); const before = WebAssembly.validate(b);
+      await import(${JSON.stringify(`${root}runtime/index.ts`)}); console.log(JSON.stringify({ before, after: WebAssembly.validate(b) }));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    const out = JSON.parse(r.stdout) as { before: boolean; after: boolean };
+    expect(out.after).toBe(true);
+    const [major, minor] = process.versions.v8.split('.').map(Number) as [number, number];
+    if (major < 11 || (major === 11 && minor < 4)) expect(out.before).toBe(false);
+    // two threads (the worker instantiates this thread's compiled module) like TypeScript f64 on one
+    const { ljFluid } = await import('../../runtime/md/ljfluid.ts');
+    const sys = ljFluid({ cells: 5 }).sys;
+    const settings = { interaction: 'lj', comb: 'geom', shift: false, rc: 2.5 } as const;
+    const t = await NonbondedForce.create({ topology: sys, settings, rlist: 2.8, keyF: 'md-nonbonded.ts.lj.geom.plain.f64.f.4x4.mask.mask', keyE: 'md-nonbonded.ts.lj.geom.plain.f64.fev.4x4.mask.mask' });
+    const w = await NonbondedForce.create({ topology: sys, settings, rlist: 2.8, threads: 2, keyF: 'md-nonbonded.wasm.lj.geom.plain.f64.f.8x4.mask.mask.relaxed', keyE: 'md-nonbonded.wasm.lj.geom.plain.f64.fev.8x4.mask.mask.relaxed' });
+    try {
+      t.rebuild(sys.x);
+      w.rebuild(sys.x);
+      const x = Float64Array.from(sys.x, (v, i) => v + 0.01 * Math.sin(i));
+      const [ft, fw] = [new Float64Array(sys.x.length), new Float64Array(sys.x.length)];
+      t.compute(x, ft, false);
+      w.compute(x, fw, false);
+      let worst = 0;
+      let scale = 0;
+      for (let i = 0; i < ft.length; i++) {
+        worst = Math.max(worst, Math.abs(fw[i]! - ft[i]!));
+        scale = Math.max(scale, Math.abs(ft[i]!));
+      }
+      expect(worst).toBeLessThan(1e-12 * scale);
+    } finally {
+      await w.close();
+    }
+  });
+
   // The MD engine with the wasm kernels in place of the TS f32 ones (setup.ts picks TS keys; the
   // run's keys are swapped here): the same trajectory to f32 accuracy over a short run.
   it.each([
@@ -153,7 +203,8 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
   ])('runs the MD engine (%s) like the TS kernels of its precision', async (_name, o, steps) => {
     const thermo = async (target: string) => {
       const p = await prepareRun(o);
-      const run = { ...p.run, keyF: p.run.keyF.replace('.ts.', `.${target}.`), keyE: p.run.keyE.replace('.ts.', `.${target}.`) };
+      const sfx = target === 'wasm' ? '.simd128' : '';
+      const run = { ...p.run, keyF: p.run.keyF.replace('.ts.', `.${target}.`) + sfx, keyE: p.run.keyE.replace('.ts.', `.${target}.`) + sfx };
       expect(run.keyF).toContain(`.${target}.`);
       return (await MdEngine.create(run)).simulate(steps).thermo;
     };
@@ -170,15 +221,16 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
 
   // The gate can fail: the committed text with one deliberate mistake, assembled and verified.
   const broken: [string, string, string, string][] = [
-    ['exclusion mask ignored', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.4x4.mask.mask', '(v128.and (local.get $m) (v128.const i32x4', '(v128.or (local.get $m) (v128.const i32x4'],
-    ['j force with the wrong sign', 'md-nonbonded.wasm.lj.geom.plain.f32.f.8x4.mask.branch', '(local.set $fjx (f32x4.sub (local.get $fjx)', '(local.set $fjx (f32x4.add (local.get $fjx)'],
-    ['RF self pair counted (d >= i - j)', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fe.4x4.mask.mask', '(i32x4.gt_s (local.get $dv)', '(i32x4.ge_s (local.get $dv)'],
-    ['shift forces dropped', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.8x4.mask.mask', '(f64.promote_f32 (local.get $fsy))', '(f64.promote_f32 (f32.const 0))'],
-    ['Ewald exclusion correction dropped', 'md-nonbonded.wasm.lj-ewald.geom.shift.f32.fev.analytical.4x4.mask.mask', '(v128.and (local.get $wel) (v128.bitselect', '(v128.and (local.get $wi) (v128.bitselect'],
-    ['exp(-beta^2 r^2) off by 2x (exponent bias)', 'md-nonbonded.wasm.lj-ewald.geom.shift.f32.f.analytical.8x4.mask.mask', 'i32x4 127 127 127 127', 'i32x4 128 128 128 128'],
-    ['Ewald table not interpolated', 'md-nonbonded.wasm.lj-ewald.geom.shift.f64.fev.tabulated.4x2.mask.mask', '(f64x2.mul (local.get $te)', '(f64x2.mul (local.get $t)'],
-    ['f64 exclusion lanes inverted', 'md-nonbonded.wasm.lj-rf.geom.shift.f64.fev.4x4.mask.mask', '(i64x2.ne (v128.and (local.get $m)', '(i64x2.eq (v128.and (local.get $m)'],
-    ['f64 M x 2 j-cluster read from the wrong half block', 'md-nonbonded.wasm.lj.geom.plain.f64.f.4x2.mask.mask', '(i32.shl (i32.and (local.get $cj) (i32.const 1)) (i32.const 4))', '(i32.shl (i32.and (local.get $cj) (i32.const 1)) (i32.const 3))'],
+    ['exclusion mask ignored', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.4x4.mask.mask.simd128', '(v128.and (local.get $m) (v128.const i32x4', '(v128.or (local.get $m) (v128.const i32x4'],
+    ['j force with the wrong sign', 'md-nonbonded.wasm.lj.geom.plain.f32.f.8x4.mask.branch.simd128', '(local.set $fjx (f32x4.sub (local.get $fjx)', '(local.set $fjx (f32x4.add (local.get $fjx)'],
+    ['RF self pair counted (d >= i - j)', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fe.4x4.mask.mask.simd128', '(i32x4.gt_s (local.get $dv)', '(i32x4.ge_s (local.get $dv)'],
+    ['shift forces dropped', 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.8x4.mask.mask.simd128', '(f64.promote_f32 (local.get $fsy))', '(f64.promote_f32 (f32.const 0))'],
+    ['Ewald exclusion correction dropped', 'md-nonbonded.wasm.lj-ewald.geom.shift.f32.fev.analytical.4x4.mask.mask.simd128', '(v128.and (local.get $wel) (v128.bitselect', '(v128.and (local.get $wi) (v128.bitselect'],
+    ['exp(-beta^2 r^2) off by 2x (exponent bias)', 'md-nonbonded.wasm.lj-ewald.geom.shift.f32.f.analytical.8x4.mask.mask.simd128', 'i32x4 127 127 127 127', 'i32x4 128 128 128 128'],
+    ['Ewald table not interpolated', 'md-nonbonded.wasm.lj-ewald.geom.shift.f64.fev.tabulated.4x2.mask.mask.simd128', '(f64x2.mul (local.get $te)', '(f64x2.mul (local.get $t)'],
+    ['f64 exclusion lanes inverted', 'md-nonbonded.wasm.lj-rf.geom.shift.f64.fev.4x4.mask.mask.simd128', '(i64x2.ne (v128.and (local.get $m)', '(i64x2.eq (v128.and (local.get $m)'],
+    ['relaxed j force with the wrong sign (madd for nmadd)', 'md-nonbonded.wasm.lj-ewald.geom.shift.f32.fev.analytical.8x4.mask.mask.relaxed', '(f32x4.relaxed_nmadd (local.get $dy)', '(f32x4.relaxed_madd (local.get $dy)'],
+    ['f64 M x 2 j-cluster read from the wrong half block', 'md-nonbonded.wasm.lj.geom.plain.f64.f.4x2.mask.mask.simd128', '(i32.shl (i32.and (local.get $cj) (i32.const 1)) (i32.const 4))', '(i32.shl (i32.and (local.get $cj) (i32.const 1)) (i32.const 3))'],
   ];
   it.each(broken)('fails a build with the %s', async (_what, key, from, to) => {
     const wat = readFileSync(join(GENERATED_ROOT, manifest().get(key)!.file.replace(/\.wasm$/, '.wat')), 'utf8');

@@ -43,7 +43,8 @@ describe('CPU targets', () => {
       expect(new Set(ps.map((p) => p.target)), problem).toEqual(new Set(['ts', 'wasm']));
       expect(new Set(ps.map((p) => p.precision)), problem).toEqual(new Set(['f32']));
       for (const ax of ['interaction', 'ljComb', 'ljShift', 'output']) expect(new Set(ps.map((p) => p[ax])).size, `${problem} ${ax}`).toBe(1);
-      expect(ps.filter((p) => p.target === 'wasm').map((p) => `${p.cluster}`).sort(), problem).toEqual(['4x4', '4x4', '8x4', '8x4']);
+      // wasm: 4x4 and 8x4, cut-off mask and branch in SIMD128, mask with relaxed SIMD (which compiles here)
+      expect(ps.filter((p) => p.target === 'wasm').map((p) => `${p.cluster}.${p.cutoff}.${p.simd}`).sort(), problem).toEqual(['4x4.branch.simd128', '4x4.mask.relaxed', '4x4.mask.simd128', '8x4.branch.simd128', '8x4.mask.relaxed', '8x4.mask.simd128']);
       expect(keys).toContain(f.defaultKey(dev, problem));
       expect(f.defaultKey(dev, problem)).toMatch(/^md-nonbonded\.ts\..*\.f32\.f\.4x4\.mask\.mask$/);
       // without SIMD: the TypeScript ones only
@@ -73,12 +74,12 @@ describe('tuning across targets (md-nonbonded water-rf-f32-small, exhaustive)', 
 
   it('records verified TS and wasm results and picks the fastest of all', () => {
     const row = r.rows[0]!;
-    expect(row.candidates).toBe(21);
+    expect(row.candidates).toBe(23);
     expect(row.failed).toBe(0);
     expect(row.targets).toEqual(['ts', 'wasm']);
     const c = JSON.parse(readFileSync(join(d, `${cpuDevice().fingerprint}.json`), 'utf8')) as CacheFile;
     const res = Object.values(c.results);
-    expect(res).toHaveLength(21);
+    expect(res).toHaveLength(23);
     expect(c.device.target).toBe('ts');
     expect(c.device.details.targets).toEqual(['ts', 'wasm']);
     for (const x of res) {
@@ -110,11 +111,11 @@ describe('tuning across targets (md-nonbonded water-rf-f32-small, exhaustive)', 
     const warnings: string[] = [];
     expect(await loadTuned('md-nonbonded', 'water-rf', { path: out, load: false, warn: (l) => warnings.push(l) })).toMatchObject({ tuned: false });
     // the workload: precision f32 and no explicit choice -> the f32 class's winner (lj: an artefact entry)
-    updateTuned(out, cpuDevice(), 'md-nonbonded', 'lj-fluid-f32', { key: 'md-nonbonded.wasm.lj.geom.plain.f32.f.8x4.mask.branch', medianMs: 1, defaultKey: null, defaultMs: null, speedup: null, when: new Date().toISOString() });
+    updateTuned(out, cpuDevice(), 'md-nonbonded', 'lj-fluid-f32', { key: 'md-nonbonded.wasm.lj.geom.plain.f32.f.8x4.mask.branch.simd128', medianMs: 1, defaultKey: null, defaultMs: null, speedup: null, when: new Date().toISOString() });
     process.env.KERNFORGE_TUNED = out;
     const f32 = await prepareRun({ system: 'lj', cells: 3, precision: 'f32' });
-    expect(f32.run.keyF).toBe('md-nonbonded.wasm.lj.geom.plain.f32.f.8x4.mask.branch');
-    expect(f32.run.keyE).toBe('md-nonbonded.wasm.lj.geom.plain.f32.fev.8x4.mask.branch');
+    expect(f32.run.keyF).toBe('md-nonbonded.wasm.lj.geom.plain.f32.f.8x4.mask.branch.simd128');
+    expect(f32.run.keyE).toBe('md-nonbonded.wasm.lj.geom.plain.f32.fev.8x4.mask.branch.simd128');
     // --target ts keeps TypeScript (the same tuning axes); f64 is untouched by the f32 class
     expect((await prepareRun({ system: 'lj', cells: 3, precision: 'f32', target: 'ts' })).run.keyF).toBe('md-nonbonded.ts.lj.geom.plain.f32.f.8x4.mask.branch');
     expect((await prepareRun({ system: 'lj', cells: 3 })).run.keyF).toBe('md-nonbonded.ts.lj.geom.plain.f64.f.4x4.mask.mask');
