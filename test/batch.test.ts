@@ -301,6 +301,35 @@ describe('GEM shards and gather', () => {
   });
 });
 
+describe('tuning shards', () => {
+  it("split each problem's candidates between the shards; gather merges the caches into one that a tune run reads without measuring", async () => {
+    const { runTuneShard } = await import('../runtime/batch/tune.ts');
+    const { tune } = await import('../runtime/tune/tuner.ts');
+    const out = tmp();
+    const { createProgress } = await import('../runtime/tune/progress.ts');
+    const o = { families: ['gem-potential'], problems: ['surface-small'], reps: 1, warmup: 0, threads: [1], gpujs: { modes: [], unavailable: {} }, wasmSimd: { ok: false, why: 'left out in this test' }, log: () => {}, progress: createProgress({ quiet: true }) };
+    const keys: string[][] = [];
+    for (const k of [0, 1]) {
+      const r = await runTuneShard({ ...o, shard: { k, n: 2 }, outDir: out, command: [] });
+      expect(r.status).toBe('done');
+      const c = JSON.parse(readFileSync(join(r.dir, 'tune-cache.json'), 'utf8'));
+      keys.push(Object.values(c.results as Record<string, { key: string }>).map((x) => x.key).sort());
+      expect(r.manifest.device.fingerprint).toBe(c.device.fingerprint);
+    }
+    // disjoint parts of the candidates, and the default (timed for the speed-up) in both
+    const both = keys[0]!.filter((k) => keys[1]!.includes(k));
+    expect(both).toEqual(['gem-potential.ts.region1.f32.zero.unroll4.div.block0']);
+    const g = gatherBatch(out);
+    const fp = JSON.parse(readFileSync(join(out, 'shards', '0-of-2', 'manifest.json'), 'utf8')).device.fingerprint;
+    const merged = JSON.parse(readFileSync(join(out, 'tune-cache', `${fp}.json`), 'utf8'));
+    expect(Object.keys(merged.results).length).toBe(keys[0]!.length + keys[1]!.length - 1);
+    expect(g.lines[0]).toContain(`${Object.keys(merged.results).length} measurements of 2 shards merged`);
+    const warm = await tune({ ...o, cache: join(out, 'tune-cache'), out: join(out, 'tuned.json') });
+    expect(warm.rows[0]!.measured).toBe(0);
+    expect(warm.rows[0]!.cached).toBe(Object.keys(merged.results).length);
+  }, 60_000);
+});
+
 describe('MD replica shards', () => {
   it('replicas split over shards give the same summaries as one run of them all, each with its own seed', async () => {
     const w = tmp();

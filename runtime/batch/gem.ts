@@ -7,7 +7,7 @@
 // into the shard's folder (runtime/batch/store.ts runShard): `<name>.phi` per molecule (GEM's
 // format, as `run gem -o` writes it), or `<name>.part.phi` (the range's lines, no header).
 // `kernforge gather` puts them together (runtime/batch/gather.ts).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { BUNDLED_MOLECULES, bundledMolecule, type BundledMolecule } from '../data.ts';
 import { runGemWorkload, type GemWorkloadOptions } from '../gem/workload.ts';
@@ -155,9 +155,8 @@ export async function runGemShard(o: GemShardOptions): Promise<{ status: 'done' 
       },
     });
     // the range's lines only: gather writes GEM's header once
-    const { readFileSync: read, writeFileSync: write } = await import('node:fs');
-    const text = read(join(dir, file), 'utf8');
-    write(join(dir, file), text.slice(text.indexOf('\n') + 1));
+    const text = readFileSync(join(dir, file), 'utf8');
+    writeFileSync(join(dir, file), text.slice(text.indexOf('\n') + 1)); // inside the shard's temporary folder
     log(`  ${name}: ${s.atoms} atoms x ${s.vertices} vertices, ${s.variant}, verified (worst ${s.verification.worst.toPrecision(2)} of tolerance), kernel ${(s.kernelSeconds * 1000).toFixed(1)} ms`);
     return { items: [item(range[0], name, s, (performance.now() - t0) / 1000, file, range, total)] };
   }, log);
