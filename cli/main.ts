@@ -130,6 +130,12 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
     return benchBigdftCommand({ grid: o.grid, reps: o.reps, keys: o.keys, targets: o.targets, threads: o.threads });
   }
   if (family === 'tuner') return (await import('../bench/tuner.ts')).benchTunerCommand(o);
+  if (family === 'pme-mesh') {
+    // the PME mesh kernels against the f64 reference spread and gather (bench/pme-mesh.ts)
+    const { benchPmeMesh } = await import('../bench/pme-mesh.ts');
+    await benchPmeMesh({ order: o.order ? Number(o.order) : 4, rounds: o.reps && o.reps !== '5' ? Number(o.reps) : 15 });
+    return 0;
+  }
   if (family === 'pme-fft') {
     // the PME mesh's FFT against the registry's candidates installed under KERNFORGE_FFT_CANDIDATES (bench/pme-fft.ts)
     const { benchPmeFft } = await import('../bench/pme-fft.ts');
@@ -153,7 +159,7 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
     });
     return 0;
   }
-  if (family !== 'md-nonbonded') throw new UserError(`no benchmark for "${family}"; available: md (the MD workload against LAMMPS and GROMACS), md-nonbonded, gem-potential, bigdft-conv, pme-fft (the PME mesh's FFT against registry libraries), tuner, package (the npm package: size, import time, open() to a first GEM result)`);
+  if (family !== 'md-nonbonded') throw new UserError(`no benchmark for "${family}"; available: md (the MD workload against LAMMPS and GROMACS), md-nonbonded, gem-potential, bigdft-conv, pme-mesh (the PME spread and gather kernels), pme-fft (the PME mesh's FFT against registry libraries), tuner, package (the npm package: size, import time, open() to a first GEM result)`);
   const { benchMdNonbonded } = await import('../bench/md-nonbonded.ts');
   await benchMdNonbonded({
     molecules: Number(o.molecules ?? 3000),
@@ -258,6 +264,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--targets <list>', 'md-nonbonded: ts,wgsl (default both); gem-potential, bigdft-conv: any of ts,wasm,wgsl,gpujs or gpujs:<mode> (cpu, webasm, webgpu, headlessgl) (default all)')
     .option('--threads <list>', 'md, gem-potential, bigdft-conv: thread counts for the best rows on worker threads, e.g. 1,2 (default 1, 2, 4, ... up to the cores)')
     .option('--keys <list>', 'bigdft-conv: ladder variant keys to run (default all)')
+    .option('--order <n>', 'pme-mesh: PME order, 4 to 6 (default 4)')
     .option('--precisions <list>', 'f32,f64', 'f32,f64')
     .option('--full <yes|no>', 'print every variant, not only the fastest per shape', 'yes')
     .option('--lj-steps <n>', 'md: LJ fluid steps (LAMMPS in.lj, 32,000 atoms)', '1000')

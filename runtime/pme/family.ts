@@ -113,9 +113,14 @@ export const family: TuningFamily = {
           cur = undefined;
           const prep = await PME_TARGETS.get(keyTarget(key), 'tuning').prepare(key, box, params.grid, q.length);
           cur = { key, prep };
-          // warm-up and the potential mesh this problem's gathers read
+          // the potential mesh this problem's gathers read, then a warm-up (the TypeScript kernels
+          // reach the JIT's optimising tier only after a few calls)
           await prep.spread(x, q, phi);
           new PmeSolver(box, params).solve(phi);
+          for (let w = 0; w < 5; w++) {
+            await prep.spread(x, q, g);
+            await prep.gather(phi, f);
+          }
         }
         const t0 = performance.now();
         await cur.prep.spread(x, q, g);
