@@ -161,10 +161,13 @@ export function submitBatch(o: SubmitOptions): { record: BatchRecord; array: str
 /** sbatch the array for shards `ks` and a gather job after it; recorded in batch.json. */
 function submit(r: BatchRecord, ks: number[], log: (l: string) => void = () => {}): Submission {
   const array = sbatch([`--array=${arraySpec(ks)}`, ...r.sbatch, r.scripts.array]);
-  const gather = sbatch([`--dependency=afterany:${array}`, ...r.sbatch, r.scripts.gather]);
-  const s: Submission = { at: new Date().toISOString(), array, tasks: ks, gather };
+  // recorded at once: should the gather job's sbatch fail, status still finds the array
+  const s: Submission = { at: new Date().toISOString(), array, tasks: ks };
   r.submissions.push(s);
   writeBatchRecord(r.outDir, r);
+  s.gather = sbatch([`--dependency=afterany:${array}`, ...r.sbatch, r.scripts.gather]);
+  writeBatchRecord(r.outDir, r);
+  const gather = s.gather;
   log(`submitted job array ${array} (shards ${arraySpec(ks)} of ${r.n}) and gather job ${gather} (after the array): kernforge batch status ${r.outDir}`);
   return s;
 }
