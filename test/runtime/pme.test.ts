@@ -7,6 +7,9 @@ import {
   PmeInputError, RealFft3d, type PmeParams,
 } from '../../runtime/pme/index.ts';
 import { ONE_4PI_EPS0 } from '../../runtime/md/interaction.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readGro } from '../../runtime/md/gro.ts';
 
 type Box = readonly [number, number, number];
 
@@ -244,5 +247,28 @@ describe('bad input', () => {
     expect(() => pmeReciprocal(SYS.x, SYS.q, BOX, { beta: 0, grid, order: 4 })).toThrow(/beta/);
     expect(() => pmeReciprocal(SYS.x.subarray(3), SYS.q, BOX, { beta: BETA, grid, order: 4 })).toThrow(/x has 117 numbers for 40 charges/);
     expect(() => ewaldCoeff(1, 0)).toThrow(PmeInputError);
+  });
+});
+
+describe('against GROMACS 2022 double precision (gmx_d mdrun -rerun, test/fixtures/gromacs/*-pme)', () => {
+  // GROMACS 2022's electric factor (CODATA 2018), as in gromacs-rerun.test.ts
+  const GMX_F = ((1.602176634e-19 ** 2 * 6.02214076e23) / (4 * Math.PI * 8.8541878128e-12)) * 1e9 * 1e-3;
+  const root = join(import.meta.dirname, '../..');
+  const charge: Record<string, number> = { OW: -0.8476, HW1: 0.4238, HW2: 0.4238, NA: 1, CL: -1 };
+  it.each([
+    ['spce-pme', 'test/fixtures/gromacs/spce/conf.gro'],
+    ['salt-pme', 'data/md/salt-water/conf.gro'],
+  ])('%s: Coul. recip. to 1e-10 relative, with the grid grompp picked', (fixture, conf) => {
+    const ref = JSON.parse(readFileSync(join(root, 'test/fixtures/gromacs', fixture, 'energies.json'), 'utf8'));
+    const fr = readGro(readFileSync(join(root, conf), 'utf8'));
+    const q = Float64Array.from(fr.atoms, (a) => {
+      const c = charge[a.name];
+      if (c === undefined) throw new Error(`no charge for atom ${a.name}`);
+      return c;
+    });
+    const grid = pmeGrid(fr.box, ref.pme.fourierSpacing);
+    expect(grid).toEqual(ref.pme.grid);
+    const r = pmeReciprocal(fr.x, q, fr.box, { beta: ewaldCoeff(ref.pme.rc, ref.pme.ewaldRtol), grid, order: ref.pme.order, epsfac: GMX_F });
+    expect(Math.abs(r.energy - ref['Coul. recip.']) / Math.abs(ref['Coul. recip.'])).toBeLessThan(1e-10);
   });
 });
