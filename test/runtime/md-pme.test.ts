@@ -163,7 +163,7 @@ describe('kernforge run md --rerun and --coulomb pme from the command line', () 
   }, 60_000);
 
   it('prints the terms GROMACS prints, in its order, and the potential is their sum', () => {
-    expect(rerunOut).toMatch(/ {8}LJ \(SR\) {3}Coulomb \(SR\) {3}Coul\. recip\. {6}Potential\n {4}2\.67379e\+04 {3}-1\.70014e\+05 {4}7\.97406e\+02 {3}-1\.42479e\+05/);
+    expect(rerunOut).toMatch(/ {8}LJ \(SR\) {3}Coulomb \(SR\) {3}Coul\. recip\. {6}Potential\n {4}2\.71694e\+04 {3}-1\.70588e\+05 {4}7\.38361e\+02 {3}-1\.42681e\+05/);
     const v = Object.fromEntries([...rerunOut.matchAll(/^(LJ \(SR\)|Coulomb \(SR\)|Coul\. recip\.|Potential) +(-?[\d.]+) kJ\/mol$/gm)].map((m) => [m[1], Number(m[2])]));
     expect(Object.keys(v)).toEqual(['LJ (SR)', 'Coulomb (SR)', 'Coul. recip.', 'Potential']);
     expect(v.Potential).toBeCloseTo(v['LJ (SR)']! + v['Coulomb (SR)']! + v['Coul. recip.']!, 5);
