@@ -4,6 +4,7 @@
 //   water-rf        SPC/E water, 884 molecules (the workload's box size), reaction-field, LJ
 //                   potential-shift, rc 1.0 nm, rlist 1.1 nm, list every 10 steps
 //   lj-fluid        MiniMD LJ fluid, 4,000 atoms, plain LJ rc 2.5, rlist 2.8, list every 20 steps
+//                   (f64: TypeScript f64 and WebAssembly SIMD f64x2 candidates)
 //   water-rf-f32,   the same in f32 (`kernforge run md --precision f32`): candidates from every
 //   lj-fluid-f32    CPU target, TypeScript f32 and WebAssembly SIMD f32 (when the runtime has
 //                   SIMD), same semantic axes except the target; the winner may be either; and
@@ -11,7 +12,8 @@
 //                   webgpu: headlessgl, webgpu), wherever they run
 //   *-small         the same with 400 molecules / 864 atoms, for quick runs
 // Tuning axes varied: cluster shape, list type (1x1), exclusion and cut-off handling (TS);
-// cluster shape (4x4, 8x4), cut-off handling and relaxed SIMD where it compiles (wasm); workgroup, scheme, jsplit and the
+// cluster shape (f32: 4x4, 8x4; f64: 4x2, 4x4, 8x4), cut-off handling and relaxed SIMD where it
+// compiles (wasm); workgroup, scheme, jsplit and the
 // cut-off handling (WGSL, f64 classes only: WGSL is f32 anyway, so the f32 classes are CPU ones).
 // Measured: milliseconds of non-bonded work per MD step: one force-kernel call plus the pair
 // search for the variant's cluster shape, amortized over the list lifetime (nstlist steps).
@@ -62,13 +64,13 @@ const prefix = (target: string, s: MdProblemSpec): string => `md-nonbonded.${tar
 
 /**
  * The reference key of a problem on one target (the workload's default there), whose semantic
- * axes the candidates share; undefined when the target does not serve the problem: wasm is f32
- * only, WGSL serves the f64 classes (as f32, its only precision) with lj-rf.
+ * axes the candidates share; undefined when the target does not serve the problem: WGSL serves
+ * the f64 classes (as f32, its only precision) with lj-rf; wasm serves both precisions (f32x4, f64x2).
  */
 function referenceKey(target: string, s: MdProblemSpec): string | undefined {
   // the workload's defaults (runtime/md/setup.ts): 4x4 with masks; WGSL: the entry scheme
   if (target === 'ts') return `${prefix('ts', s)}4x4.mask.mask`;
-  if (target === 'wasm') return s.precision === 'f32' ? `${prefix('wasm', s)}4x4.mask.mask.simd128` : undefined;
+  if (target === 'wasm') return `${prefix('wasm', s)}4x4.mask.mask.simd128`;
   if (target === 'wgsl') return s.precision === 'f64' && s.interaction === 'lj-rf' ? `${prefix('wgsl', s)}4x4.mask.mask.entry.workgroup64.jsplit1` : undefined;
   return undefined;
 }

@@ -313,7 +313,8 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     }
     if (t.tuned) {
       const tp = await variantParams(t.key);
-      const target = o.target ?? (tp.target === 'wasm' && precision === 'f32' ? 'wasm' : 'ts');
+      // a wasm winner stays wasm (f32x4 or f64x2) where its sibling of this precision exists, else TypeScript below
+      const target = o.target ?? (tp.target === 'wasm' ? 'wasm' : 'ts');
       const want = { interaction: settings.interaction, ljComb: settings.comb, ljShift: settings.shift ? 'shift' : 'plain', output: 'f', target, precision };
       const changes = Object.fromEntries(Object.entries(want).filter(([k, v]) => tp[k] !== v));
       keyF = Object.keys(changes).length === 0 ? t.key : await siblingKey(t.key, changes).catch(() => undefined);

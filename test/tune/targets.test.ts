@@ -34,7 +34,7 @@ describe('CPU targets', () => {
     expect(off.fingerprint).toBe(on.fingerprint);
   });
 
-  it('f32 classes: candidates of both targets, f32 only, the same semantic axes except the target; f64 classes unchanged', async () => {
+  it('f32 classes: candidates of both targets, f32 only, the same semantic axes except the target; f64 classes: TypeScript and wasm f64', async () => {
     const f = (await tuningFamily('md-nonbonded'))!;
     const dev = cpuDevice();
     for (const problem of ['water-rf-f32', 'lj-fluid-f32', 'water-rf-f32-small', 'lj-fluid-f32-small']) {
@@ -50,9 +50,14 @@ describe('CPU targets', () => {
       // without SIMD: the TypeScript ones only
       expect(await f.candidates(cpuDevice({ wasmSimd: NO_SIMD }), problem)).toEqual(keys.filter((k) => targetOf(k) === 'ts'));
     }
+    // f64 classes: TypeScript f64 and WebAssembly SIMD f64x2 (4x2, 4x4, 8x4; mask and branch; relaxed with masks)
     for (const problem of ['water-rf', 'lj-fluid', 'water-rf-small', 'lj-fluid-small']) {
-      const ps = await Promise.all((await f.candidates(dev, problem)).map((k) => variantParams(k)));
-      expect(new Set(ps.map((p) => `${p.target} ${p.precision}`)), problem).toEqual(new Set(['ts f64']));
+      const keys = await f.candidates(dev, problem);
+      const ps = await Promise.all(keys.map((k) => variantParams(k)));
+      expect(new Set(ps.map((p) => `${p.target} ${p.precision}`)), problem).toEqual(new Set(['ts f64', 'wasm f64']));
+      expect(ps.filter((p) => p.target === 'wasm')).toHaveLength(9);
+      expect(f.defaultKey(dev, problem)).toMatch(/^md-nonbonded\.ts\./);
+      expect(await f.candidates(cpuDevice({ wasmSimd: NO_SIMD }), problem)).toEqual(keys.filter((k) => targetOf(k) === 'ts'));
     }
   });
 });
@@ -119,6 +124,12 @@ describe('tuning across targets (md-nonbonded water-rf-f32-small, exhaustive)', 
     // --target ts keeps TypeScript (the same tuning axes); f64 is untouched by the f32 class
     expect((await prepareRun({ system: 'lj', cells: 3, precision: 'f32', target: 'ts' })).run.keyF).toBe('md-nonbonded.ts.lj.geom.plain.f32.f.8x4.mask.branch');
     expect((await prepareRun({ system: 'lj', cells: 3 })).run.keyF).toBe('md-nonbonded.ts.lj.geom.plain.f64.f.4x4.mask.mask');
+    // an f64 class won by a wasm f64x2 variant runs it
+    updateTuned(out, cpuDevice(), 'md-nonbonded', 'lj-fluid', { key: 'md-nonbonded.wasm.lj.geom.plain.f64.f.4x2.mask.mask.relaxed', medianMs: 1, defaultKey: null, defaultMs: null, speedup: null, when: new Date().toISOString() });
+    const f64 = await prepareRun({ system: 'lj', cells: 3 });
+    expect([f64.run.keyF, f64.run.keyE]).toEqual(['md-nonbonded.wasm.lj.geom.plain.f64.f.4x2.mask.mask.relaxed', 'md-nonbonded.wasm.lj.geom.plain.f64.fev.4x2.mask.mask.relaxed']);
+    // --target ts: its TypeScript sibling (the same tuning axes)
+    expect((await prepareRun({ system: 'lj', cells: 3, target: 'ts' })).run.keyF).toBe('md-nonbonded.ts.lj.geom.plain.f64.f.4x2.mask.mask');
   });
 
   it('without WebAssembly SIMD (injected): the tuner says so, tunes TS only, never picks a cached wasm result', async () => {
