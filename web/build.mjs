@@ -15,13 +15,13 @@
 // readFileSync returns the bundled Chart.js text. Any other Node built-in in the bundle is an error.
 import { build } from 'esbuild';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const outIdx = args.indexOf('--out');
-const out = outIdx >= 0 ? join(process.cwd(), args[outIdx + 1]) : join(root, 'dist', 'web');
+const out = outIdx >= 0 ? resolve(args[outIdx + 1]) : join(root, 'dist', 'web');
 const t0 = performance.now();
 
 const SHIMMED = new Set(['runtime/tune/report.ts', 'runtime/gem/picture.ts']);
@@ -80,14 +80,15 @@ if (result.errors.length > 0) process.exit(1);
 
 cpSync(join(root, 'web', 'index.html'), join(out, 'index.html'));
 cpSync(join(root, 'web', 'style.css'), join(out, 'style.css'));
-// the runtime's assets, as the Node build lays them out (scripts/build.mjs): no per-variant .ts or .wat sources
+// the runtime's assets, as the Node build lays them out (scripts/build.mjs): no per-variant .ts or .wat
+// sources; specs/ for the variant keys outside the library that the MD engine derives (its energy kernels)
 const keep = (src) => {
   if (statSync(src).isDirectory()) return true;
   const rel = relative(join(root, 'generated'), src);
   if (rel.startsWith('..')) return true;
   return !/\/ts\/[^/]+\.ts$/.test(rel) && !rel.endsWith('.wat');
 };
-for (const dir of ['generated', 'data']) cpSync(join(root, dir), join(out, dir), { recursive: true, filter: keep });
+for (const dir of ['generated', 'data', 'specs']) cpSync(join(root, dir), join(out, dir), { recursive: true, filter: keep });
 writeFileSync(join(out, 'build.json'), JSON.stringify({ format: 'kernforge-web', version: 1, built: new Date().toISOString() }, null, 2) + '\n');
 
 let files = 0, bytes = 0;

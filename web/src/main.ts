@@ -19,12 +19,14 @@ interface AppState {
   devices?: unknown[];
   tune?: { running: boolean; done: number; total: number; label: string; rows?: RowOut[]; interrupted?: boolean; resumed: boolean; seconds?: number; notes?: string[]; error?: string };
   gem?: { running: boolean; name?: string; n?: number; key?: string; target?: string; source?: string; phi?: number[]; check?: { ok: boolean; worst: number }; clamp?: number; ms?: number; error?: string; params?: Record<string, number> };
-  md?: { running: boolean; rows: { step: number; values: Record<string, number> }[]; stepsPerSecond?: number; key?: string; error?: string };
+  md?: { running: boolean; rows: { step: number; values: Record<string, number> }[]; stepsPerSecond?: number; key?: string; error?: string; plotted?: number };
   report?: { charts: number; devices: number; error?: string };
   errors: string[];
   view?: SurfaceView;
+  /** The files kept in this browser: the tuning caches and the tuned artefact. */
+  kept(): Promise<{ caches: { file: string; text: string }[]; tuned?: string }>;
 }
-const app: AppState = { errors: [] };
+const app: AppState = { errors: [], kept: () => keptFiles() };
 (window as unknown as { kernforgeApp: AppState }).kernforgeApp = app;
 
 // ------------------------------------------------------------------------------------------
@@ -66,6 +68,8 @@ function runJob(job: Job, on: (r: Reply) => void = () => {}): Running {
     if (r.type === 'done') {
       end();
       settle!.resolve();
+    } else if (r.type === 'tuned' && r.interrupted) {
+      on(r);
     } else if (r.type === 'error') {
       end();
       settle!.reject(Object.assign(new Error(r.message), { user: r.user }));
@@ -81,7 +85,11 @@ function runJob(job: Job, on: (r: Reply) => void = () => {}): Running {
     done,
     worker,
     cancel() {
-      end();
+      // a tune stops after the measurement in flight and writes what it has; other jobs end now
+      if (job.job === 'tune') {
+        worker.postMessage({ type: 'cancel' });
+        setTimeout(end, 10_000);
+      } else end();
       settle!.reject(Object.assign(new Error('cancelled'), { cancelled: true }));
     },
   };
@@ -473,6 +481,7 @@ async function runMd(): Promise<void> {
         requestAnimationFrame(() => {
           pending = false;
           mdChart?.update('none');
+          st.plotted = mdChart?.data.datasets.reduce((n, d) => n + d.data.length, 0) ?? 0;
         });
       }
       status.textContent = `step ${r.step} of ${steps}`;
@@ -494,6 +503,7 @@ async function runMd(): Promise<void> {
     (st as { running: boolean }).running = false;
     mdJob = undefined;
     mdChart?.update('none');
+    st.plotted = mdChart?.data.datasets.reduce((n, d) => n + d.data.length, 0) ?? 0;
     $<HTMLButtonElement>('md-run').disabled = false;
     $<HTMLButtonElement>('md-stop').disabled = true;
   }

@@ -59,7 +59,7 @@ export class SurfaceView {
       nx: new Float64Array(0), ny: new Float64Array(0), nz: new Float64Array(0),
     };
     const spacing = vertexSpacing(v);
-    const disc = new THREE.CircleGeometry(0.85 * spacing, 10);
+    const disc = new THREE.CircleGeometry(1.15 * spacing, 12);
     const material = new THREE.MeshLambertMaterial({ side: THREE.DoubleSide });
     const mesh = new THREE.InstancedMesh(disc, material, d.n);
     const m = new THREE.Matrix4();
@@ -87,7 +87,7 @@ export class SurfaceView {
     const centre = box.getCenter(new THREE.Vector3());
     const radius = box.getSize(new THREE.Vector3()).length() / 2;
     this.controls.target.copy(centre);
-    this.camera.position.copy(centre).add(new THREE.Vector3(0.45, 0.35, 1).normalize().multiplyScalar(radius / Math.tan((this.camera.fov * Math.PI) / 360) * 1.05));
+    this.camera.position.copy(centre).add(new THREE.Vector3(0.45, 0.35, 1).normalize().multiplyScalar(radius / Math.tan((this.camera.fov * Math.PI) / 360) * 0.95));
     this.camera.near = radius / 100;
     this.camera.far = radius * 10;
     this.camera.updateProjectionMatrix();

@@ -21,7 +21,7 @@ import { DEFAULT_TUNED_FILE } from '../../runtime/tune/tuned.ts';
 import { MAX_INPUT_BYTES, type Job, type Reply, type RowOut, type TuneJob, type GemJob, type MdJob } from './protocol.ts';
 
 /** One quick problem class per family, those whose candidates span the most targets. */
-export const ONE_PER_FAMILY = ['water-rf-f32-small', 'surface-small', 'magic-f32-small'];
+export const ONE_PER_FAMILY: Record<string, string> = { 'md-nonbonded': 'water-rf-f32-small', 'gem-potential': 'surface-small', 'bigdft-conv': 'magic-f32-small' };
 
 const scope = self as unknown as { postMessage(m: Reply, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent) => void) | null };
 const post = (m: Reply, transfer: Transferable[] = []) => scope.postMessage(m, transfer);
@@ -68,10 +68,12 @@ async function tuneJob(j: TuneJob): Promise<void> {
   };
   const t0 = performance.now();
   status('tuning');
+  // md-nonbonded offers one thread here (its family's threadCounts: the browser platform has no
+  // polled channel for the threaded MD engine); the other families tune their thread counts
   const outcome = await tune({
     families: j.families,
     devices: j.devices as DeviceId[],
-    problems: j.problems === 'quick' ? ['quick'] : ONE_PER_FAMILY,
+    problems: j.problems === 'quick' ? ['quick'] : j.families.map((f) => ONE_PER_FAMILY[f]!).filter(Boolean),
     maxEvals: j.maxEvals,
     reps: j.reps,
     warmup: 1,
@@ -176,8 +178,10 @@ async function mdJob(j: MdJob): Promise<void> {
     threads: 1,
     ...(j.system === 'lj' ? { cells: 6 } : { thermostat: 'v-rescale', refT: 300 }),
     log(line) {
+      // the thermo table: its header line, then one line per sample, until a blank line
       const f = line.trim().split(/\s+/);
-      if (f[0] === 'Step') header = f;
+      if (line.trim() === '') header = undefined;
+      else if (f[0] === 'Step') header = f;
       else if (header && /^\d+$/.test(f[0]!) && f.length >= header.length - 1) {
         const values: Record<string, number> = {};
         header.forEach((h, i) => {
@@ -217,6 +221,7 @@ scope.onmessage = (e: MessageEvent) => {
     } catch (err) {
       const e = err instanceof Error ? err : new Error(String(err));
       const user: boolean = e instanceof InputError || isUserError(err);
+      if (!user && e.stack) log(e.stack);
       post({ type: 'error', message: user ? e.message : `${e.name}: ${e.message}`, user });
     }
   })();
