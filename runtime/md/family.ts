@@ -28,6 +28,7 @@ import type { Device } from '../tune/devices.ts';
 import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions, RunOptions } from '../tune/family.ts';
 import { cpuThreadCounts } from '../tune/threads.ts';
 import { problemOf } from '../tune/family.ts';
+import { platform } from '../platform.ts';
 import { probeWasmRelaxedSimd } from '../backends/wasm.ts';
 
 interface MdProblemSpec {
@@ -124,7 +125,9 @@ export const family: TuningFamily = {
 
   verifyKey: (key: string) => family.verify(key, undefined as never, ''),
 
-  threadCounts: cpuThreadCounts,
+  // the threaded MD engine reads its workers' replies through a polled channel (Platform.channel):
+  // one thread where the platform has none (the browser platform)
+  threadCounts: (key: string, device: Device) => (platform().channel ? cpuThreadCounts(key, device) : [1]),
 
   async verify(key: string) {
     const { verifyVariant } = await import('./verify.ts');
