@@ -79,7 +79,8 @@ export function scanBatch(out: string, o: { hashes?: boolean } = {}): BatchScan 
     }
     found.set(shard.k, [...(found.get(shard.k) ?? []), st]);
   }
-  const hashes = [...found.values()].flat().map((s) => s.manifest!.inputsHash);
+  // the most common inputs hash is the batch's; on a tie, the lowest shard's
+  const hashes = [...found.entries()].sort((a, b) => a[0] - b[0]).flatMap(([, s]) => s.map((x) => x.manifest!.inputsHash));
   return { out, n, found, bad, partial: partialShards(out), inputsHash: mostCommon(hashes) };
 }
 
