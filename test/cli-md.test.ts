@@ -50,7 +50,7 @@ describe('kernforge run md', () => {
     ['a cut-off longer than half the box', () => ['--gro', WATER, '--rc', '1.6'], /half the smallest box edge/],
     ['an unknown ordering', () => ['--cells', '4', '--ordering', 'spiral'], /--ordering spiral: unknown \(allowed: row-major, hilbert/],
     ['a full list on a 4x4 cluster', () => ['--cells', '4', '--cluster', '4x4', '--list', 'full'], /--list full needs --cluster 1x1/],
-    ['f64 on the WebAssembly SIMD target', () => ['--cells', '4', '--target', 'wasm', '--precision', 'f64'], /--target wasm: the WebAssembly SIMD kernels are f32/],
+    ['an M x 2 cluster on the f32 WebAssembly SIMD target', () => ['--cells', '4', '--target', 'wasm', '--cluster', '4x2'], /--cluster 4x2 with --target wasm --precision f32: allowed 4x4, 8x4/],
   ];
   it.each(bad)('rejects %s with one clear line and exit status 2', (_what, args, message) => {
     const r = cli(...args(), '--steps', '1');
@@ -63,6 +63,13 @@ describe('kernforge run md', () => {
     const r = cli('--cells', '4', '--target', 'wasm', '--steps', '20', '--thermo', '20');
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/variant md-nonbonded\.wasm\.lj\.geom\.plain\.f32\.f\.4x4\.mask\.mask/);
+    expect(r.stdout).toMatch(/^\s+20\s+\d/m);
+  }, 30_000);
+
+  it('runs on the WebAssembly SIMD f64x2 kernels with --target wasm --precision f64 --cluster 4x2', () => {
+    const r = cli('--cells', '4', '--target', 'wasm', '--precision', 'f64', '--cluster', '4x2', '--steps', '20', '--thermo', '20');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/variant md-nonbonded\.wasm\.lj\.geom\.plain\.f64\.f\.4x2\.mask\.mask\.simd128/);
     expect(r.stdout).toMatch(/^\s+20\s+\d/m);
   }, 30_000);
 

@@ -279,7 +279,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
 
   // Variant pair.
   let keyF = o.variant;
-  if (o.target !== undefined && !['ts', 'wasm'].includes(o.target)) throw new MdInputError(`--target ${o.target}: allowed ts (TypeScript), wasm (WebAssembly SIMD, f32)`);
+  if (o.target !== undefined && !['ts', 'wasm'].includes(o.target)) throw new MdInputError(`--target ${o.target}: allowed ts (TypeScript), wasm (WebAssembly SIMD, f32 or f64)`);
   if (o.precision !== undefined && !['f32', 'f64'].includes(o.precision)) throw new MdInputError(`--precision ${o.precision}: allowed f32, f64`);
   // The key parts this system fixes: interaction, geometric LJ combination, shift.
   const semantic = `${settings.interaction}.${settings.comb}.${settings.shift ? 'shift' : 'plain'}`;
@@ -287,12 +287,14 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
   // is 1e-9 from the exact erfc; the analytical variants' rational approximation is ~4e-7)
   const ewaldAxis = settings.interaction === 'lj-ewald' ? 'tabulated.' : '';
   if (!keyF && o.target === 'wasm') {
-    // WebAssembly SIMD: f32 kernels with j-clusters of 4 in one vector register (4x4, 8x4).
+    // WebAssembly SIMD (f32 by default): f32x4 kernels with j-clusters of 4 in one vector register
+    // (4x4, 8x4); f64x2 ones with j-clusters of 2 or 4 in one or two (4x2, 4x4, 8x4).
     const cluster = o.cluster ?? '4x4';
-    if (!['4x4', '8x4'].includes(cluster)) throw new MdInputError(`--cluster ${cluster} with --target wasm: allowed 4x4, 8x4`);
-    if ((o.precision ?? 'f32') !== 'f32') throw new MdInputError(`--precision ${o.precision} with --target wasm: the WebAssembly SIMD kernels are f32`);
+    const wprec = o.precision ?? 'f32';
+    const shapes = wprec === 'f64' ? ['4x2', '4x4', '8x4'] : ['4x4', '8x4'];
+    if (!shapes.includes(cluster)) throw new MdInputError(`--cluster ${cluster} with --target wasm --precision ${wprec}: allowed ${shapes.join(', ')}`);
     if (o.list === 'full') throw new MdInputError('--list full needs --cluster 1x1 on the TypeScript target');
-    keyF = `md-nonbonded.wasm.${semantic}.f32.f.${ewaldAxis}${cluster}.mask.mask.simd128`;
+    keyF = `md-nonbonded.wasm.${semantic}.${wprec}.f.${ewaldAxis}${cluster}.mask.mask.simd128`;
   }
   // the thread count the tuned variant won with (when the run takes the tuned variant as it is)
   let tunedThreads: number | undefined;
