@@ -55,11 +55,13 @@ export interface PmeMesh {
   readonly timers: { spread: number; solve: number; gather: number; calls: number };
   /**
    * The reciprocal energy and virial of charges q at x (3N, nm, any periodic image); adds the
-   * forces to f when given. Synchronous on the CPU targets (ts, wasm); a WGSL variant needs computeAsync.
+   * forces to f when given. energies false (with f) skips the energy and virial sums (they come
+   * back as NaN): the MD steps that print nothing. Synchronous on the CPU targets (ts, wasm); a
+   * WGSL variant needs computeAsync.
    */
-  compute(x: Float64Array, q: Float64Array, f?: Float64Array): PmeResult;
+  compute(x: Float64Array, q: Float64Array, f?: Float64Array, energies?: boolean): PmeResult;
   /** compute() for any target. */
-  computeAsync(x: Float64Array, q: Float64Array, f?: Float64Array): Promise<PmeResult>;
+  computeAsync(x: Float64Array, q: Float64Array, f?: Float64Array, energies?: boolean): Promise<PmeResult>;
   /** Frees the variant's buffers. */
   dispose(): void;
 }
@@ -96,13 +98,13 @@ export async function createPmeMesh(box: Box3, params: PmeParams, n: number, opt
   const grid = new Float64Array(params.grid[0] * params.grid[1] * params.grid[2]);
   const timers = { spread: 0, solve: 0, gather: 0, calls: 0 };
   const after = <T>(v: void | Promise<void>, then: () => T): T | Promise<T> => (v instanceof Promise ? v.then(then) : then());
-  const run = (x: Float64Array, q: Float64Array, f?: Float64Array): PmeResult | Promise<PmeResult> => {
+  const run = (x: Float64Array, q: Float64Array, f?: Float64Array, energies = true): PmeResult | Promise<PmeResult> => {
     checkPmeArrays(x, q, f, 'PmeMesh.compute');
     if (q.length !== n) throw new PmeInputError(`PmeMesh.compute: ${q.length} charges for a mesh made for ${n} atoms`);
     const t0 = performance.now();
     return after(prep.spread(x, q, grid), () => {
       const t1 = performance.now();
-      const r = solver.solve(grid);
+      const r = solver.solve(grid, energies || !f);
       const t2 = performance.now();
       timers.spread += t1 - t0;
       timers.solve += t2 - t1;
@@ -118,11 +120,11 @@ export async function createPmeMesh(box: Box3, params: PmeParams, n: number, opt
     key,
     device: prep.device,
     timers,
-    compute(x, q, f) {
+    compute(x, q, f, energies) {
       if (!sync) throw new PmeInputError(`PmeMesh.compute: variant ${key} runs on WGSL (asynchronous); use computeAsync, or a ts or wasm variant`);
-      return run(x, q, f) as PmeResult;
+      return run(x, q, f, energies) as PmeResult;
     },
-    computeAsync: async (x, q, f) => run(x, q, f),
+    computeAsync: async (x, q, f, energies) => run(x, q, f, energies),
     dispose: () => prep.dispose(),
   };
 }

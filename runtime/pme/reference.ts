@@ -207,9 +207,10 @@ export class PmeSolver {
   /**
    * Replaces the charge grid Q ([nx][ny][nz]) with the potential mesh phi = dE/dQ, and returns the
    * reciprocal energy and virial: forward FFT, multiply by the influence function (summing
-   * energy and virial on the way), backward FFT.
+   * energy and virial on the way), backward FFT. With energies false only phi is made (the
+   * energy and the virial come back as NaN).
    */
-  solve(q: Float64Array): PmeResult {
+  solve(q: Float64Array, energies = true): PmeResult {
     const { fft } = this;
     const [nx, ny, nz] = this.grid;
     const [lx, ly, lz] = this.box;
@@ -232,6 +233,32 @@ export class PmeSolver {
     const X = axis(nx, lx, this.modx, nxc);
     const Y = axis(ny, ly, this.mody, ny);
     const Z = axis(nz, lz, this.modz, nz);
+    if (!energies) {
+      // forces only: the influence function without the energy and virial sums
+      for (let kz = 0; kz < nz; kz++) {
+        const mz = Z.m[kz]!;
+        for (let kx = 0; kx < nxc; kx++) {
+          const mx = X.m[kx]!;
+          const ezx = pre * Z.e[kz]! * X.e[kx]!;
+          const m2zx = mz * mz + mx * mx;
+          const row = (kz * nxc + kx) * ny;
+          let ky = 0;
+          if (kx === 0 && kz === 0) {
+            re[row] = 0;
+            im[row] = 0;
+            ky = 1;
+          }
+          for (; ky < ny; ky++) {
+            const my = Y.m[ky]!;
+            const eterm = (ezx * Y.e[ky]!) / (m2zx + my * my);
+            re[row + ky] *= eterm;
+            im[row + ky] *= eterm;
+          }
+        }
+      }
+      fft.backward(q);
+      return { energy: NaN, virial: new Float64Array(9).fill(NaN) };
+    }
     let e = 0, vxx = 0, vyy = 0, vzz = 0, vxy = 0, vxz = 0, vyz = 0;
     for (let kz = 0; kz < nz; kz++) {
       const mz = Z.m[kz]!;

@@ -81,7 +81,12 @@ describe('createPmeMesh (the MD engine fast path)', () => {
     const x2 = x.map((v, i) => v + 0.01 * Math.sin(i));
     const r2 = mesh.compute(x2, q);
     expect(Math.abs(r2.energy - pmeReciprocal(x2, q, box, params).energy) / Math.abs(ref.energy)).toBeLessThan(1e-13);
-    expect(mesh.timers.calls).toBe(2);
+    // forces only (energies false): the same forces, no energy
+    const f3 = new Float64Array(x.length);
+    const r3 = mesh.compute(x, q, f3, false);
+    expect(r3.energy).toBeNaN();
+    for (let i = 0; i < f.length; i++) expect(f3[i]).toBeCloseTo(fr[i]!, 9);
+    expect(mesh.timers.calls).toBe(3);
     mesh.dispose();
   });
 
