@@ -11,18 +11,22 @@
 //                         browser platform's worker entry
 // The package ships dist/ (package.json `files`); nothing else of the repository.
 import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync, existsSync, chmodSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, rmSync, existsSync, chmodSync, readdirSync, statSync, renameSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = join(root, 'dist');
+const final = join(root, 'dist');
+// Built beside dist/ and swapped in at the end: a build running at the same time (two test files
+// packing the package at once) never sees dist/ half removed or half written.
+const dist = join(root, `.dist-build-${process.pid}`);
 const t0 = performance.now();
 
 rmSync(dist, { recursive: true, force: true });
+process.on('exit', () => rmSync(dist, { recursive: true, force: true })); // a failed build leaves nothing behind
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 // tsc's diagnostics to stderr: stdout stays clean for `npm pack --json`
-execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: ['ignore', 2, 2], cwd: root });
+execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', dist], { stdio: ['ignore', 2, 2], cwd: root });
 
 const keep = (src) => {
   if (statSync(src).isDirectory()) return true;
@@ -56,6 +60,23 @@ const bin = join(dist, 'cli', 'bin.js');
 if (!existsSync(bin)) throw new Error(`build: ${bin} was not produced`);
 chmodSync(bin, 0o755);
 
+// the swap: the old dist/ aside, the new one in place, the old one removed (another build that
+// swaps in between makes the rename fail: try again)
+const olds = [];
+for (let attempt = 0; ; attempt++) {
+  try {
+    if (existsSync(final)) {
+      olds.push(join(root, `.dist-old-${process.pid}-${attempt}`));
+      renameSync(final, olds.at(-1));
+    }
+    renameSync(dist, final);
+    break;
+  } catch (e) {
+    if (attempt >= 20) throw e;
+  }
+}
+for (const o of olds) rmSync(o, { recursive: true, force: true });
+
 let files = 0, bytes = 0;
 const walk = (d) => {
   for (const e of readdirSync(d, { withFileTypes: true })) {
@@ -64,5 +85,5 @@ const walk = (d) => {
     else (files++, (bytes += statSync(p).size));
   }
 };
-walk(dist);
+walk(final);
 console.error(`built dist/: ${files} files, ${(bytes / 2 ** 20).toFixed(1)} MiB, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
