@@ -10,6 +10,7 @@
 // steps/s, the ratio to the peer's single thread and that ratio per core used, and where the time
 // goes (search, kernel, integration, the rest) beside the peer's own breakdown.
 import { shortKey } from '../runtime/keys.ts';
+import { probeWasmRelaxedSimd } from '../runtime/backends/wasm.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,18 +55,23 @@ export interface LammpsResult {
 }
 
 /**
- * LJ force variants worth trying: TypeScript f64 (LAMMPS computes in double precision) and the
- * WebAssembly SIMD f32 kernels (reported separately: single precision).
+ * LJ force variants worth trying: TypeScript f64 and WebAssembly SIMD f64x2 (LAMMPS computes in
+ * double precision), and the WebAssembly SIMD f32 kernels (reported separately: single precision);
+ * relaxed SIMD (FMA) where the engine compiles it.
  */
 export const LJ_CANDIDATES = [
   ...['1x1.half.mask.branch', '1x1.half.mask.mask', '2x2.mask.branch', '4x2.branch.branch', '4x4.mask.branch'].map((s) => `md-nonbonded.ts.lj.geom.plain.f64.f.${s}`),
-  ...['4x4.mask.mask', '4x4.mask.branch', '8x4.mask.mask'].map((s) => `md-nonbonded.wasm.lj.geom.plain.f32.f.${s}.simd128`),
+  ...['4x2.mask.mask.simd128', '4x4.mask.branch.simd128', '4x2.mask.mask.relaxed', '4x4.mask.mask.relaxed'].map((s) => `md-nonbonded.wasm.lj.geom.plain.f64.f.${s}`),
+  ...['4x4.mask.mask.simd128', '4x4.mask.branch.simd128', '8x4.mask.mask.simd128', '8x4.mask.mask.relaxed'].map((s) => `md-nonbonded.wasm.lj.geom.plain.f32.f.${s}`),
 ];
 /** Water force variants (f32 is what GROMACS's mixed precision computes in). */
 export const WATER_CANDIDATES = [
   ...['f32.f.4x2.mask.branch', 'f32.f.2x2.mask.branch', 'f64.f.4x2.mask.branch', 'f64.f.4x4.mask.branch'].map((s) => `md-nonbonded.ts.lj-rf.geom.shift.${s}`),
-  ...['4x4.mask.mask', '4x4.mask.branch', '8x4.mask.mask'].map((s) => `md-nonbonded.wasm.lj-rf.geom.shift.f32.f.${s}.simd128`),
+  ...['4x4.mask.mask.simd128', '4x4.mask.branch.simd128', '8x4.mask.mask.simd128', '4x4.mask.mask.relaxed', '8x4.mask.mask.relaxed'].map((s) => `md-nonbonded.wasm.lj-rf.geom.shift.f32.f.${s}`),
 ];
+
+/** Relaxed SIMD candidates only where the engine compiles them (runtime/backends/wasm.ts). */
+const compiles = (key: string): boolean => !key.endsWith('.relaxed') || probeWasmRelaxedSimd().ok;
 
 /** What a LAMMPS run that gave no timing reports (with `why`). */
 const none: LammpsResult = { available: false, seconds: NaN, stepsPerSecond: NaN, breakdown: {}, version: '' };
@@ -172,7 +178,7 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
       log(`  LAMMPS ${lammps.version}, 1 thread: ${lammps.seconds.toFixed(2)} s, ${lammps.stepsPerSecond.toFixed(1)} steps/s; per step: pair ${f2((1000 * (b.Pair ?? NaN)) / steps)} ms, neighbour ${f2((1000 * (b.Neigh ?? NaN)) / steps)} ms, integration (Modify) ${f2((1000 * (b.Modify ?? NaN)) / steps)} ms`);
     } else log(`  LAMMPS unavailable: ${lammps.why}`);
     const base: MdOptions = { system: 'lj', cells, nstcalcenergy: steps };
-    const cands = o.ljCandidates ?? LJ_CANDIDATES;
+    const cands = (o.ljCandidates ?? LJ_CANDIDATES).filter(compiles);
     const trials = await timeAll(base, cands, trial, log);
     // The best double-precision variant (LAMMPS's precision) and the best of all, if different.
     const f64 = trials.filter((t) => t.key.includes('.f64.')).sort((a, b) => a.msPerStep - b.msPerStep)[0];
@@ -226,7 +232,7 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
     log(`  GROMACS ${gromacs.version} (${gromacs.kernel}), 1 thread, ${gromacs.natoms} atoms: ${f2(gromacs.msPerStep)} ms/step; non-bonded ${f2(gromacs.nonbondedMsPerStep)} ms, search ${f2(gromacs.searchMsPerStep)} ms`);
     const base: MdOptions = { system: 'water', gro: gromacs.gro, nstlist: 10, verletTolerance: 0.005, nstcalcenergy: steps };
     // Picked by non-bonded time: that is what the ratio to GROMACS compares.
-    const key = await pickFastest(base, o.waterCandidates ?? WATER_CANDIDATES, Math.max(10, Math.round(trial / 2)), log, (t) => t.kernelMs);
+    const key = await pickFastest(base, (o.waterCandidates ?? WATER_CANDIDATES).filter(compiles), Math.max(10, Math.round(trial / 2)), log, (t) => t.kernelMs);
     const runs: Timed[] = [];
     for (const threads of threadCounts) {
       const ours = await timeRun({ ...base, variant: key, threads }, steps);
