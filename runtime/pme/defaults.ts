@@ -1,12 +1,15 @@
-// pme-mesh's default variant for an order (createPmeMesh without a variant, the tuning family's
-// default): the straight-line f64 kernels, untiled, on WebAssembly SIMD where this JavaScript
-// engine has it (the faster CPU target in bench/pme-fft.ts's mesh timings), else TypeScript.
+// pme-mesh's default variant for an order (createPmeMesh without a variant): f64, untiled, on
+// WebAssembly SIMD where this JavaScript engine has it, else TypeScript. The form is each target's
+// faster one in `kernforge bench pme-mesh` (12,288 charges, 42^3, 25 rounds): wasm with loops over
+// the x and y offsets (order 4: 2.10 ms spread + gather against 2.42 straight-line; order 6: 4.36
+// against 6.86, whose unrolled gather is large code), TypeScript straight-line (order 4: 4.4 ms
+// against 7.1 with loops).
 import { backend } from '../backends/registry.ts';
 import { libraryKeys } from '../variants.ts';
 
-/** The preferred key of a target and order (f64, full unroll, no tiles). */
+/** The preferred key of a target and order (f64, no tiles; wasm with loops, TypeScript straight-line). */
 export function preferredPmeMeshKey(order: number, target: 'ts' | 'wasm' = 'wasm'): string {
-  return `pme-mesh.${target}.order${order}.f64.full.tile0`;
+  return `pme-mesh.${target}.order${order}.f64.${target === 'wasm' ? 'loop' : 'full'}.tile0`;
 }
 
 /**
