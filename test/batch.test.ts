@@ -3,7 +3,7 @@
 // molecules and by vertex ranges; MD replicas in one table; tuning caches into one) and its
 // refusals (missing, duplicated, other N, other inputs, unverified, corrupt, another device), the
 // batch script and the command line's one-line errors.
-import { describe, it, expect, vi, afterEach } from 'vitest';
+import { describe, it, expect, vi, afterEach, afterAll } from 'vitest';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,15 @@ import { runGemWorkload } from '../runtime/gem/workload.ts';
 import { bundledMolecule } from '../runtime/data.ts';
 import { main } from '../cli/main.ts';
 
-const tmp = () => mkdtempSync(join(tmpdir(), 'kf-batch-'));
+const made: string[] = [];
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'kf-batch-'));
+  made.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
 const H = bundledMolecule('mb_hhelix');
 const U = bundledMolecule('1uwo_A');
 
