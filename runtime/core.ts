@@ -30,6 +30,9 @@ export { buildClusters, buildPairList, CENTRAL_SHIFT, DUMMY_COORD, type ClusterL
 export { MdProblem, EWALD_TABLE_SCALE, type Precision } from './md/problem.ts';
 export { derive, ewaldBeta, ONE_4PI_EPS0, type MdSettings } from './md/interaction.ts';
 export { reference, type MdResult, type ReferenceResult } from './md/reference.ts';
+export { readTop, systemFromTop, TopError, BUNDLED_SALT_WATER, BUNDLED_FF_DIR, type Topology, type TopSystem } from './md/top.ts';
+export { rerunEnergies, evaluateEnergies, rerunReport, type RerunOptions, type RerunResult } from './md/rerun.ts';
+export { pmeSettings, PmeLongRange, type CoulombOptions, type PmeSettings } from './md/pme.ts';
 export { runTs, mdShape, type MdTsModule } from './md/kernels.ts';
 export { runWgsl, prepareWgsl, type PreparedWgsl } from './md/wgsl.ts';
 export { runWasm, loadWasmKernel } from './md/wasm.ts';

@@ -24,15 +24,21 @@ export interface CoulombOptions {
 
 /** The PME settings of a run, resolved and checked. */
 export interface PmeSettings {
+  /** Ewald splitting coefficient (nm^-1), GROMACS's calc_ewaldcoeff_q of rc and ewaldRtol. */
   beta: number;
+  /** Grid points per dimension (GROMACS's calcFftGrid of the box and fourierSpacing). */
   grid: [number, number, number];
+  /** B-spline order. */
   order: number;
+  /** The largest grid spacing asked (nm). */
   fourierSpacing: number;
+  /** erfc(beta rc). */
   ewaldRtol: number;
   /** The electric factor f / eps_r the mesh uses (the same as the short-range kernels'). */
   epsfac: number;
   /** Net charge (e) and whether its correction is applied. */
   netCharge: number;
+  /** Whether the uniform-background correction is applied (a net charge and --net-charge-correction). */
   netChargeCorrection: boolean;
 }
 
@@ -91,12 +97,28 @@ export function pmeSettings(o: CoulombOptions, rc: number, box: readonly [number
   return { beta, grid, order, fourierSpacing: spacing, ewaldRtol: rtol, epsfac, netCharge: net, netChargeCorrection: Math.abs(net) > NET_CHARGE_TOLERANCE };
 }
 
+/** What the long-range part returns on energy steps. */
+export interface LongRangeEnergy {
+  /** Coul. recip. (kJ/mol), with the net-charge term. */
+  recip: number;
+  /** Its virial (3x3, -0.5 sum r (x) F). */
+  virial: Float64Array;
+}
+
+/** Time spent in the long-range part. */
+export interface LongRangeTimers {
+  /** Milliseconds in the mesh (spread, solve, gather). */
+  mesh: number;
+  /** Calls made. */
+  calls: number;
+}
+
 /** The long-range part of the forces as the engine calls it every step after the short-range kernels. */
 export interface LongRangeForce {
   /** Adds the reciprocal forces at x (any periodic image) to f; with energies, returns Coul. recip. (with the net-charge term) and its virial. */
-  compute(x: Float64Array, f: Float64Array, energies: boolean): { recip: number; virial: Float64Array } | null;
+  compute(x: Float64Array, f: Float64Array, energies: boolean): LongRangeEnergy | null;
   /** Milliseconds spent and calls made. */
-  readonly timers: { mesh: number; calls: number };
+  readonly timers: LongRangeTimers;
   /** What the mesh runs, for the run's report. */
   readonly description: string;
 }
@@ -107,13 +129,16 @@ export interface LongRangeForce {
  * reference, around the f64 FFT solve; or the reference itself), plus the net-charge term.
  */
 export class PmeLongRange implements LongRangeForce {
-  readonly timers = { mesh: 0, calls: 0 };
+  readonly timers: LongRangeTimers = { mesh: 0, calls: 0 };
   readonly description: string;
   private readonly netTerm: number;
 
   private constructor(
+    /** The box (nm). */
     readonly box: readonly [number, number, number],
+    /** The charges (e). */
     readonly q: Float64Array,
+    /** The run's PME settings. */
     readonly p: PmeSettings,
     /** The mesh the run uses. */
     readonly mesh: PmeMesh,
@@ -141,7 +166,7 @@ export class PmeLongRange implements LongRangeForce {
     return new PmeLongRange(box, q, p, mesh);
   }
 
-  compute(x: Float64Array, f: Float64Array, energies: boolean): { recip: number; virial: Float64Array } | null {
+  compute(x: Float64Array, f: Float64Array, energies: boolean): LongRangeEnergy | null {
     const t0 = performance.now();
     const r = this.mesh.compute(x, this.q, f);
     this.timers.mesh += performance.now() - t0;

@@ -43,6 +43,7 @@ export interface RerunResult {
   sys: MdSystem;
   /** What was evaluated, for the report. */
   description: string;
+  /** The PME settings used (PME reruns). */
   pme?: PmeSettings;
 }
 

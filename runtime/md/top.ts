@@ -15,7 +15,9 @@ import type { MdSystem } from './system.ts';
 export const BUNDLED_FF_DIR = decodeURIComponent(new URL('md/ff/', DATA_URL).pathname);
 /** The bundled salt water (data/md/salt-water: SPC/E with 0.15 M NaCl, OPLS-AA ions; made by make.sh there). */
 export const BUNDLED_SALT_WATER = {
+  /** The configuration (positions and velocities). */
   gro: decodeURIComponent(new URL('md/salt-water/conf.gro', DATA_URL).pathname),
+  /** Its topology (includes oplsaa.ff from data/md/ff). */
   top: decodeURIComponent(new URL('md/salt-water/topol.top', DATA_URL).pathname),
 };
 
@@ -69,13 +71,23 @@ export interface TopMoleculeType {
 export interface Topology {
   /** The .top file read. */
   file: string;
+  /** [ defaults ]. */
   defaults: TopDefaults;
+  /** [ atomtypes ] by name. */
   atomTypes: Map<string, TopAtomType>;
+  /** [ moleculetype ]s by name. */
   moleculeTypes: Map<string, TopMoleculeType>;
   /** [ system ] title. */
   system: string;
   /** [ molecules ] in order. */
-  molecules: { name: string; count: number; at: string }[];
+  molecules: {
+    /** Molecule type. */
+    name: string;
+    /** How many, in this order in the .gro. */
+    count: number;
+    /** file:line of the entry. */
+    at: string;
+  }[];
 }
 
 /** Sections whose entries only parameterise bonded terms (which the supported molecules do not have): read past. */
@@ -288,15 +300,23 @@ export function readTop(file: string, defines: string[] = []): Topology {
 
 /** A system built from a topology and a frame: the MD system, masses, names, the rigid waters and their geometry. */
 export interface TopSystem {
+  /** The system: box and positions from the .gro, charges, LJ types and exclusions from the topology. */
   sys: MdSystem;
   /** LJ combination of the system's ljTypes: comb-rule 2 Lorentz-Berthelot, else geometric. */
   comb: 'geom' | 'lb';
+  /** Masses (u) per atom. */
   mass: Float64Array;
+  /** Residue and atom names per atom, as in the .gro. */
   names: GroAtom[];
   /** Atom indices O, H1, H2 of each SETTLE water, 3 per molecule. */
   waters: Int32Array;
   /** The SETTLE geometry (nm), when there are waters. */
-  settle?: { doh: number; dhh: number };
+  settle?: {
+    /** O-H distance (nm). */
+    doh: number;
+    /** H-H distance (nm). */
+    dhh: number;
+  };
   /** Molecules by type, for the description ("SOL 2956, NA 8, CL 8"). */
   counts: string;
   /** Net charge (e). */
