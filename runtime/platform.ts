@@ -220,6 +220,8 @@ export interface Platform {
   progressBar?(format: string): ProgressBar | undefined;
   /** Variants outside the library made on demand (absent: library variants only). */
   readonly onDemand?: OnDemand;
+  /** Why an optional capability is absent here and what would give it (need() appends it to its error). */
+  whyAbsent?(capability: 'worker' | 'channel' | 'webgpu' | 'onDemand'): string | undefined;
 }
 
 /** No platform is installed (outside Node, before setPlatform()). */
@@ -265,7 +267,10 @@ export function assetPath(url: URL): string {
 export function need<K extends 'worker' | 'channel' | 'webgpu' | 'onDemand'>(k: K, what: string): NonNullable<Platform[K]> {
   const p = platform();
   const v = p[k];
-  if (!v) throw new Error(`${what} are not available on the ${p.name} platform`);
+  if (!v) {
+    const why = p.whyAbsent?.(k);
+    throw new Error(`${what} are not available on the ${p.name} platform${why ? ` (${why})` : ''}`);
+  }
   return (typeof v === 'function' ? v.bind(p) : v) as NonNullable<Platform[K]>;
 }
 

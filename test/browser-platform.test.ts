@@ -119,6 +119,24 @@ describe('the browser platform', () => {
     }
   });
 
+  it('says why a capability is absent, and the tuner then offers one thread only', async () => {
+    expect(p.worker).toBeUndefined(); // no workerUrl given
+    expect(p.channel).toBeUndefined();
+    const before = setPlatform(p);
+    try {
+      const { need } = await import('../runtime/platform.ts');
+      expect(() => need('worker', 'worker threads')).toThrow('worker threads are not available on the browser platform (no workerUrl was given to installBrowserPlatform: serve dist/runtime/platform/browser-worker.js and pass its URL)');
+      expect(() => need('channel', 'polled message channels')).toThrow(/the threaded MD engine needs that, so MD runs on one thread here\)$/);
+      const { cpuThreadCounts } = await import('../runtime/tune/threads.ts');
+      const cpu = { id: 'cpu', details: { cores: 4 } };
+      expect(cpuThreadCounts('gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices', cpu)).toEqual([1]);
+      setPlatform(before!);
+      expect(cpuThreadCounts('gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices', cpu)).toEqual([1, 2, 4]);
+    } finally {
+      setPlatform(before!);
+    }
+  });
+
   it('refuses an assets folder it cannot fetch from', async () => {
     await expect(createBrowserPlatform({ assets: 'file:///tmp/pkg/', storage: false })).rejects.toThrow("kernforge: the assets folder file:///tmp/pkg/ cannot be fetched: give installBrowserPlatform({ assets }) the URL where the package's generated/ and data/ are served");
   });

@@ -402,7 +402,18 @@ export async function createBrowserPlatform(o: BrowserPlatformOptions = {}): Pro
       await pending;
     },
   };
-  if (workerUrl && typeof SharedArrayBuffer === 'function' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false) {
+  const isolated = typeof SharedArrayBuffer === 'function' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
+  p.whyAbsent = (c) =>
+    c === 'worker'
+      ? !workerUrl
+        ? 'no workerUrl was given to installBrowserPlatform: serve dist/runtime/platform/browser-worker.js and pass its URL'
+        : 'the page is not cross-origin isolated, so there is no SharedArrayBuffer: serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp'
+      : c === 'channel'
+        ? 'a page cannot receive a message without returning to its event loop; the threaded MD engine needs that, so MD runs on one thread here'
+        : c === 'onDemand'
+          ? 'the generator does not run in a browser: only the committed library variants'
+          : undefined;
+  if (workerUrl && isolated) {
     // no channel(): a page cannot receive a message without returning to its event loop, which
     // the threaded MD engine's synchronous pair search needs (MD runs on one thread here)
     p.worker = (h: WorkerHandlers): TaskWorker => browserWorker(workerUrl, assets, env, h);

@@ -5,6 +5,7 @@
 // more tuning axis; the tuned artefact stores the key and the count apart.
 import { keyTarget } from '../keys.ts';
 import { backends } from '../backends/registry.ts';
+import { platform } from '../platform.ts';
 
 const SUFFIX = /@(\d+)t$/;
 
@@ -35,10 +36,12 @@ const threaded = (target: string): boolean => backends().some((b) => b.target ==
 
 /**
  * Thread counts for a key on a device when the family splits work over CPU worker threads for
- * some targets: the ladder up to the core count on the CPU for those targets, else one.
+ * some targets: the ladder up to the core count on the CPU for those targets (where the platform
+ * has worker threads), else one.
  */
 export function cpuThreadCounts(key: string, device: { id: string; details: Record<string, unknown> }): number[] {
-  if (device.id !== 'cpu' || !threaded(keyTarget(key))) return [1];
+  // a platform without worker threads (a page without its worker script) runs one
+  if (device.id !== 'cpu' || !threaded(keyTarget(key)) || !platform().worker) return [1];
   const cores = Number(device.details.cores) || 1;
   return threadLadder(cores);
 }
