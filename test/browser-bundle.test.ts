@@ -10,7 +10,7 @@
 // middle continues from the cache kept in IndexedDB. Also printed (not asserted: speed goals live
 // in bench/): the same wasm GEM kernel timed in the page and in Node from the same installed
 // package, and their ratio.
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -149,6 +149,10 @@ describe.skipIf(!haveChromium && !inCi)('the browser build in headless Chromium'
       args: ['--headless=new', '--no-sandbox', '--enable-unsafe-webgpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
     });
   }, 300_000);
+
+  beforeEach(() => {
+    problems.length = 0; // each test answers for its own pages
+  });
 
   afterAll(async () => {
     await browser?.close();
