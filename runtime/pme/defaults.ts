@@ -5,6 +5,7 @@
 // against 6.86, whose unrolled gather is large code), TypeScript straight-line (order 4: 4.4 ms
 // against 7.1 with loops).
 import { backend } from '../backends/registry.ts';
+import { keyTarget } from '../keys.ts';
 import { libraryKeys } from '../variants.ts';
 
 /** The preferred key of a target and order (f64, no tiles; wasm with loops, TypeScript straight-line). */
@@ -13,12 +14,21 @@ export function preferredPmeMeshKey(order: number, target: 'ts' | 'wasm' = 'wasm
 }
 
 /**
- * The default variant of an order: the preferred wasm key when WebAssembly SIMD runs here, else
- * the TypeScript one; for orders the kernels do not cover (3, 7..12), 'reference' (the f64
- * reference spread and gather, mesh.ts REFERENCE_MESH).
+ * The default variant of an order: the CPU winner of `kernforge tune pme-mesh` for the order's
+ * problem class (water-mesh: order 4, water-mesh-order6: order 6) in the tuned artefact (`tuned`:
+ * its path; default KERNFORGE_TUNED or ./kernforge-tuned.json), else the preferred wasm key when
+ * WebAssembly SIMD runs here, else the TypeScript one; for orders the kernels do not cover (3,
+ * 7..12), 'reference' (the f64 reference spread and gather, mesh.ts REFERENCE_MESH).
  */
-export async function defaultPmeMeshKey(order: number): Promise<string> {
+export async function defaultPmeMeshKey(order: number, o: { tuned?: string } = {}): Promise<string> {
   if (order < 4 || order > 6) return 'reference';
+  // the winner of `kernforge tune pme-mesh` on this machine for the order's problem class, if any
+  const problem = order === 4 ? 'water-mesh' : order === 6 ? 'water-mesh-order6' : undefined;
+  if (problem) {
+    const { loadTuned } = await import('../tune/tuned.ts');
+    const t = await loadTuned('pme-mesh', problem, { load: false, path: o.tuned, warn: () => {}, notice: () => {} });
+    if (t.tuned && keyTarget(t.key) !== 'wgsl' && t.key.includes(`.order${order}.`)) return t.key;
+  }
   const simd = await backend('wasm').available();
   const key = preferredPmeMeshKey(order, simd.ok ? 'wasm' : 'ts');
   return libraryKeys('pme-mesh').includes(key) ? key : preferredPmeMeshKey(order, 'ts');

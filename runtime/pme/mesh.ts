@@ -41,6 +41,8 @@ function referenceMesh(box: Box3, p: PmeParams): PreparedMesh {
 export interface PmeMeshOptions {
   /** A pme-mesh variant key, or REFERENCE_MESH (default: defaultPmeMeshKey(order): the fastest CPU target here for orders 4..6, the reference otherwise). */
   variant?: string;
+  /** The tuned artefact the default variant is read from (default KERNFORGE_TUNED or ./kernforge-tuned.json; see defaultPmeMeshKey). */
+  tuned?: string;
   /** Skip the one-time check against the f64 reference (default false: checked once per key and order). */
   unverified?: boolean;
 }
@@ -79,7 +81,7 @@ export interface PmeMesh {
  */
 export async function createPmeMesh(box: Box3, params: PmeParams, n: number, opts: PmeMeshOptions = {}): Promise<PmeMesh> {
   checkPmeParams(params, 'createPmeMesh');
-  const key = opts.variant ?? (await defaultPmeMeshKey(params.order));
+  const key = opts.variant ?? (await defaultPmeMeshKey(params.order, { tuned: opts.tuned }));
   let prep: PreparedMesh;
   let sync = true;
   if (key === REFERENCE_MESH) {

@@ -9,6 +9,12 @@ import {
 } from '../../runtime/pme/index.ts';
 import { fold, unfold, paddedDims, tileOrder, cellsAndFractions } from '../../runtime/pme/layout.ts';
 import { waterCharges } from '../../runtime/pme/family.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { tune } from '../../runtime/tune/tuner.ts';
+import { createProgress } from '../../runtime/tune/progress.ts';
+import { loadTuned } from '../../runtime/tune/tuned.ts';
 
 const cpuKeys = [...libraryKeys('pme-mesh', 'ts'), ...libraryKeys('pme-mesh', 'wasm')];
 
@@ -89,6 +95,21 @@ describe('createPmeMesh (the MD engine fast path)', () => {
     expect(mesh.timers.calls).toBe(3);
     mesh.dispose();
   });
+
+  it('takes the tuned winner of `kernforge tune pme-mesh` for its order from the artefact', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'kf-pme-tune-'));
+    const out = join(d, 'tuned.json');
+    const r = await tune({ families: ['pme-mesh'], problems: ['water-mesh-small'], maxEvals: 3, reps: 2, strategy: 'random', cache: d, out, progress: createProgress({ quiet: true }), log: () => {} });
+    expect(r.rows).toHaveLength(1);
+    expect(r.rows[0]!.failed).toBe(0);
+    const t = await loadTuned('pme-mesh', 'water-mesh', { path: out, load: false, warn: () => {} });
+    expect(t.tuned).toBe(true);
+    expect(await defaultPmeMeshKey(4, { tuned: out })).toBe(t.key);
+    const params = { beta, grid: pmeGrid(box, 0.12), order: 4 };
+    expect((await createPmeMesh(box, params, q.length, { tuned: out })).key).toBe(t.key);
+    // order 5 has no problem class: the built-in default
+    expect(await defaultPmeMeshKey(5, { tuned: out })).toBe(await defaultPmeMeshKey(5));
+  }, 60_000);
 
   it('orders without kernels run on the reference; a variant of another order is refused', async () => {
     const params = { beta, grid: pmeGrid(box, 0.12), order: 8 };
