@@ -1,12 +1,16 @@
 #!/usr/bin/env node
-// `node web/build.mjs [--out <dir>]`: the web app (issue 14) as a static folder, by default
-// dist/web, which `kernforge serve` serves. esbuild bundles the page (web/src/main.ts -> app.js)
-// and its worker (web/src/worker.ts -> worker.js: tuning, GEM, MD, devices) for the browser,
-// and the browser platform's task worker (runtime/platform/browser-worker.ts -> browser-worker.js),
-// with the portable core (runtime/core.ts) and the browser platform inside; index.html and
-// style.css are copied beside them, and the runtime's assets (generated/ and data/, which the
-// browser platform fetches) are copied where the bundles' `new URL('../generated/', import.meta.url)`
-// point: the bundles live in <out>/js/, the assets in <out>/generated and <out>/data.
+// The web app (issue 14) as a static folder. esbuild bundles the page (web/src/main.ts -> app.js)
+// and its job worker (web/src/worker.ts -> worker.js: tuning, GEM, MD, devices) for the browser,
+// with the portable core and the browser platform inside, into <folder>/js/; index.html and
+// style.css go to <folder>/. The browser platform fetches the runtime's assets from
+// `new URL('../', <bundle>)`, i.e. <folder>/generated, <folder>/data and <folder>/specs, and its
+// task workers run <folder>/runtime/platform/browser-worker.js: the package's own layout.
+//
+//   node web/build.mjs --out <dir>        a page that stands alone: the assets the page uses are
+//                                         copied into <dir> (the tests; any static host)
+//   node web/build.mjs --package <dist>   the page inside the built package (scripts/build.mjs):
+//                                         <dist> already holds generated/, data/ and specs/ for
+//                                         Node, which the page shares; `kernforge serve` serves it
 //
 // The report's charts are drawn by runtime/tune/report.ts itself (the `kernforge report` code
 // path): buildReportData and renderReportHtml run in the page. That module reads Chart.js's UMD
@@ -14,14 +18,24 @@
 // module and runtime/gem/picture.ts only (whose colour map the page reuses), by small shims whose
 // readFileSync returns the bundled Chart.js text. Any other Node built-in in the bundle is an error.
 import { build } from 'esbuild';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const outIdx = args.indexOf('--out');
-const out = outIdx >= 0 ? resolve(args[outIdx + 1]) : join(root, 'dist', 'web');
+const flag = (name) => (args.indexOf(name) >= 0 ? resolve(args[args.indexOf(name) + 1] ?? '') : undefined);
+const standalone = flag('--out');
+const packaged = flag('--package');
+if (!standalone === !packaged) {
+  console.error('usage: node web/build.mjs --out <dir> (a page with its assets) | --package <dist> (the page inside the built package)');
+  process.exit(2);
+}
+const out = standalone ?? packaged;
+if (packaged && !existsSync(join(packaged, 'generated', 'manifest.json'))) {
+  console.error(`web/build.mjs: ${packaged}/generated/manifest.json is missing: --package builds the page into a built package (npm run build)`);
+  process.exit(2);
+}
 const t0 = performance.now();
 
 const SHIMMED = new Set(['runtime/tune/report.ts', 'runtime/gem/picture.ts']);
@@ -53,11 +67,12 @@ const nodeShims = {
   },
 };
 
-rmSync(out, { recursive: true, force: true });
+if (standalone) rmSync(out, { recursive: true, force: true });
+rmSync(join(out, 'js'), { recursive: true, force: true });
 mkdirSync(join(out, 'js'), { recursive: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { app: 'web/src/main.ts', worker: 'web/src/worker.ts', 'browser-worker': 'runtime/platform/browser-worker.ts' },
+  entryPoints: { app: 'web/src/main.ts', worker: 'web/src/worker.ts' },
   outdir: join(out, 'js'),
   bundle: true,
   format: 'esm',
@@ -77,19 +92,38 @@ const result = await build({
   define: { 'process.env.NODE_ENV': '"production"' },
 });
 if (result.errors.length > 0) process.exit(1);
+// the browser platform's task worker where the package has it (runtime/platform/browser-worker.js,
+// which scripts/build.mjs bundles the same way for the package)
+if (standalone) {
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['runtime/platform/browser-worker.ts'],
+    outfile: join(out, 'runtime', 'platform', 'browser-worker.js'),
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    external: ['gpu.js'],
+    minify: true,
+    logLevel: 'warning',
+  });
+}
 
 cpSync(join(root, 'web', 'index.html'), join(out, 'index.html'));
 cpSync(join(root, 'web', 'style.css'), join(out, 'style.css'));
-// the runtime's assets, as the Node build lays them out (scripts/build.mjs): no per-variant .ts or .wat
-// sources; specs/ for the variant keys outside the library that the MD engine derives (its energy kernels)
-const keep = (src) => {
-  if (statSync(src).isDirectory()) return true;
-  const rel = relative(join(root, 'generated'), src);
-  if (rel.startsWith('..')) return true;
-  return !/\/ts\/[^/]+\.ts$/.test(rel) && !rel.endsWith('.wat');
-};
-for (const dir of ['generated', 'data', 'specs']) cpSync(join(root, dir), join(out, dir), { recursive: true, filter: keep });
-writeFileSync(join(out, 'build.json'), JSON.stringify({ format: 'kernforge-web', version: 1, built: new Date().toISOString() }, null, 2) + '\n');
+// standalone: the assets the page uses, as the Node build lays them out (scripts/build.mjs): the
+// library without its per-variant .ts and .wat sources, the specs (the MD engine derives variant
+// keys from them), the GEM molecules and the water box
+if (standalone) {
+  const keep = (src) => {
+    if (statSync(src).isDirectory()) return true;
+    const rel = relative(join(root, 'generated'), src);
+    if (rel.startsWith('..')) return true;
+    return !/\/ts\/[^/]+\.ts$/.test(rel) && !rel.endsWith('.wat');
+  };
+  for (const dir of ['generated', 'specs', 'data/gem']) cpSync(join(root, dir), join(out, dir), { recursive: true, filter: keep });
+  cpSync(join(root, 'data', 'md', 'spce-884.gro'), join(out, 'data', 'md', 'spce-884.gro'));
+}
 
 let files = 0, bytes = 0;
 const walk = (d) => {
