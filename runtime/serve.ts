@@ -70,11 +70,12 @@ export const ISOLATION_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The built page of the package (dist/web, made by web/build.mjs during the build): beside
- * dist/runtime in the package, dist/web of a clone when run from the sources.
+ * The folder of the built page: the package's dist/ (web/build.mjs --package puts index.html and
+ * js/ there during the build, beside the generated/, data/ and specs/ the page shares with Node);
+ * dist/ of a clone when run from the sources.
  */
 export function webDir(): string {
-  return decodeURIComponent(new URL(import.meta.url.endsWith('.ts') ? '../dist/web/' : '../web/', import.meta.url).pathname);
+  return decodeURIComponent(new URL(import.meta.url.endsWith('.ts') ? '../dist/' : '../', import.meta.url).pathname);
 }
 
 /** Start serving `o.dir`; resolves once it listens. A busy or forbidden port is a ServeError naming it. */

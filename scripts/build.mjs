@@ -53,6 +53,9 @@ await esbuild.build({
   banner: { js: '// kernforge: the browser platform task worker (runtime/platform/browser-worker.ts), bundled' },
   logLevel: 'warning',
 });
+// The web app (web/build.mjs --package): index.html, style.css and js/ beside the assets above,
+// which the page shares with Node; `kernforge serve` serves dist/.
+execFileSync(process.execPath, [join(root, 'web', 'build.mjs'), '--package', dist], { stdio: ['ignore', 2, 2], cwd: root });
 // The benches need the repository (C peers, fixtures): they are not part of the package.
 rmSync(join(dist, 'bench'), { recursive: true, force: true });
 

@@ -23,7 +23,7 @@ export async function serveCommand(o: ServeCommandOptions): Promise<number> {
   const dir = o.dir ?? webDir();
   if (o.dir === undefined) {
     const { existsSync } = await import('node:fs');
-    if (!existsSync(dir)) throw new ServeError(`no built page at ${dir}: build it (npm run build), or give the folder to serve with --dir`);
+    if (!existsSync(`${dir}/index.html`)) throw new ServeError(`no built page at ${dir}: build it (npm run build), or give the folder to serve with --dir`);
   }
   const s = await serve({ dir, port, ...(o.host ? { host: o.host } : {}) });
   log(`kernforge: serving ${s.dir} at ${s.url} (cross-origin isolated: COOP same-origin, COEP require-corp); Ctrl-C stops`);
@@ -40,7 +40,7 @@ export function registerServe(program: Command): void {
     .command('serve')
     .description('serve the built page (or --dir) on this machine with the cross-origin isolation headers the browser platform needs')
     .option('-p, --port <n>', 'port (0: any free port)', '8080')
-    .option('-d, --dir <folder>', 'folder to serve (default: the built page, dist/web)')
+    .option('-d, --dir <folder>', 'folder to serve (default: the built page, the package\'s dist/)')
     .option('--host <address>', 'address to listen on (default 127.0.0.1: this machine only)')
     .action(async (o: ServeCommandOptions) => {
       await serveCommand(o);
