@@ -18,7 +18,10 @@ import { pmeGrid, pmeReciprocal, ewaldDirect, ewaldCoeff } from '../../runtime/p
 import { waterBox } from '../../runtime/md/system.ts';
 import { reference } from '../../runtime/md/reference.ts';
 import { ONE_4PI_EPS0 } from '../../runtime/md/interaction.ts';
-import { BUNDLED_SALT_WATER } from '../../runtime/md/top.ts';
+import { BUNDLED_SALT_WATER, BUNDLED_FF_DIR, readTop, systemFromTop } from '../../runtime/md/top.ts';
+import { readGro } from '../../runtime/md/gro.ts';
+import { mkdtempSync, mkdirSync, copyFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const fixtures = join(import.meta.dirname, '../fixtures/gromacs');
 /** GROMACS 2022 c_one4PiEps0 from CODATA 2018, kJ mol^-1 nm e^-2. */
@@ -144,5 +147,26 @@ describe('against a converged direct Ewald sum (f64, runtime/pme ewaldDirect): 3
     // GROMACS's defaults: 5e-3 kJ/mol per atom; the tightest: below 1e-6 kJ/mol per atom
     expect(errors[0]! / n).toBeLessThan(1e-2);
     expect(errors.at(-1)! / n).toBeLessThan(1e-6);
+  }, 60_000);
+});
+
+describe('comb-rule 2 (Lorentz-Berthelot, as AMBER force fields use)', () => {
+  it('a topology with comb-rule 2 runs the lb kernels: LJ (SR) equals the f64 reference under Lorentz-Berthelot, not the geometric one', async () => {
+    // the bundled OPLS-AA subset with its comb-rule changed to 2, next to a copy of the salt water's topology
+    const dir = mkdtempSync(join(tmpdir(), 'kf-lb-'));
+    mkdirSync(join(dir, 'oplsaa.ff'));
+    for (const f of readdirSync(join(BUNDLED_FF_DIR, 'oplsaa.ff'))) copyFileSync(join(BUNDLED_FF_DIR, 'oplsaa.ff', f), join(dir, 'oplsaa.ff', f));
+    const ff = join(dir, 'oplsaa.ff', 'forcefield.itp');
+    writeFileSync(ff, readFileSync(ff, 'utf8').replace(/^1\t\t3\t\tyes/m, '1\t\t2\t\tyes'));
+    const top = join(dir, 'topol.top');
+    copyFileSync(BUNDLED_SALT_WATER.top, top);
+    const t = systemFromTop(readTop(top), readGro(readFileSync(BUNDLED_SALT_WATER.gro, 'utf8'), 'conf.gro'), 'conf.gro');
+    expect(t.comb).toBe('lb');
+    const r = await rerunEnergies({ gro: BUNDLED_SALT_WATER.gro, top, coulomb: 'pme' });
+    expect(r.description).toMatch(/lj-ewald\.lb\.shift\.f64\.fev/);
+    const lb = reference(t.sys, { interaction: 'lj', comb: 'lb', shift: true, rc: 1.0 });
+    const geom = reference(t.sys, { interaction: 'lj', comb: 'geom', shift: true, rc: 1.0 });
+    expect(rel(r.terms[0]![1], lb.vdw)).toBeLessThan(1e-12);
+    expect(rel(r.terms[0]![1], geom.vdw)).toBeGreaterThan(1e-3); // the ions' cross terms differ
   }, 60_000);
 });
