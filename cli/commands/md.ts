@@ -40,7 +40,7 @@ export function registerMd(run: Command): void {
     .command('md')
     .description('molecular dynamics with the generated kernels: the MiniMD LJ fluid (default) or SPC/E water from a .gro file')
     .option('--system <lj|water>', 'lj: fcc LJ fluid in LJ units (MiniMD/LAMMPS in.lj); water: SPC/E from --gro', 'lj')
-    .option('--gro <file>', 'SPC/E water configuration (residues SOL/WAT/HOH: OW HW1 HW2); implies --system water')
+    .option('--gro <file>', 'SPC/E water configuration (residues SOL/WAT/HOH: OW HW1 HW2), or salt-water (the bundled 0.15 M NaCl box with its topology); implies --system water')
     .option('--top <file.top>', 'GROMACS topology for --gro/--rerun (SETTLE water and monatomic ions; force fields from data/md/ff, e.g. oplsaa.ff)')
     .option('--coulomb <rf|pme>', 'electrostatics: rf (reaction field, eps_rf = inf) or pme (smooth particle-mesh Ewald)', 'rf')
     .option('--fourier-spacing <nm>', 'PME: largest grid spacing (grid rounded up to sizes with small prime factors)', '0.12')

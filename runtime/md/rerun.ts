@@ -7,7 +7,7 @@
 import { platform } from '../platform.ts';
 import { readGro } from './gro.ts';
 import { waterSystemFromGro } from './topology.ts';
-import { readTop, systemFromTop } from './top.ts';
+import { readTop, systemFromTop, resolveBundled } from './top.ts';
 import { MdProblem } from './problem.ts';
 import { runTs } from './kernels.ts';
 import { ONE_4PI_EPS0, type MdSettings } from './interaction.ts';
@@ -53,6 +53,7 @@ export async function rerunEnergies(o: RerunOptions): Promise<RerunResult> {
   if (!(Number.isFinite(rc) && rc > 0)) throw new MdInputError(`--rc ${o.rc}: must be a positive cut-off`);
   const coulomb = o.coulomb ?? 'rf';
   if (coulomb !== 'rf' && coulomb !== 'pme') throw new MdInputError(`--coulomb ${o.coulomb}: allowed rf (reaction field), pme (smooth particle-mesh Ewald)`);
+  o = { ...o, ...resolveBundled(o.gro, o.top) };
   let text: string;
   try {
     text = platform().readText(o.gro);

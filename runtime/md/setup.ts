@@ -19,7 +19,7 @@ import { checkMemory, memoryLimit, mdMemory } from '../limits.ts';
 import { checkState, checkStateVelocities, checkTimeStep, type CheckedState } from './sanity.ts';
 import { siblingKey, variantParams } from '../variants.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
-import { readTop, systemFromTop } from './top.ts';
+import { readTop, systemFromTop, resolveBundled } from './top.ts';
 import { pmeSettings, PmeLongRange, type CoulombOptions, type PmeSettings } from './pme.ts';
 
 export const CLUSTERS = ['1x1', '2x2', '4x2', '4x4', '4x8', '8x4', '8x8'] as const;
@@ -148,6 +148,8 @@ function checkMdMemory(o: MdOptions, what: string, atoms: number, volume: number
 }
 
 export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
+  // `--gro salt-water`: the bundled salt water and its topology
+  if (o.gro !== undefined) o = { ...o, ...resolveBundled(o.gro, o.top) };
   const state = o.state ? readState(o.state) : undefined;
   const kind = state?.system ?? o.system;
   const d = DEFAULTS[kind];

@@ -21,6 +21,15 @@ export const BUNDLED_SALT_WATER = {
   top: decodeURIComponent(new URL('md/salt-water/topol.top', DATA_URL).pathname),
 };
 
+/**
+ * The files of a `--gro` name: `salt-water` (when no such file exists) is the bundled salt water
+ * with its topology (unless one is given); any other name is a path, returned as given.
+ */
+export function resolveBundled(gro: string, top?: string): { gro: string; top?: string } {
+  if (gro === 'salt-water' && !platform().exists(gro)) return { gro: BUNDLED_SALT_WATER.gro, top: top ?? BUNDLED_SALT_WATER.top };
+  return { gro, top };
+}
+
 /** A .top error: one line, file:line first. */
 export class TopError extends MdInputError {}
 
