@@ -154,6 +154,32 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
     }
   });
 
+  it('runs the Ewald table kernels on two threads (the table copied into each worker) like TypeScript on one', async () => {
+    const sys = waterBox(216, 3);
+    const settings = { interaction: 'lj-ewald', comb: 'geom', shift: true, rc: 0.8 } as const;
+    const t = await NonbondedForce.create({ topology: sys, settings, rlist: 0.85, keyF: 'md-nonbonded.ts.lj-ewald.geom.shift.f64.fev.tabulated.4x4.mask.mask', keyE: 'md-nonbonded.ts.lj-ewald.geom.shift.f64.fev.tabulated.4x4.mask.mask' });
+    const w = await NonbondedForce.create({ topology: sys, settings, rlist: 0.85, threads: 2, keyF: 'md-nonbonded.wasm.lj-ewald.geom.shift.f64.f.tabulated.4x2.mask.mask.simd128', keyE: 'md-nonbonded.wasm.lj-ewald.geom.shift.f64.fev.tabulated.4x2.mask.mask.simd128' });
+    try {
+      t.rebuild(sys.x);
+      w.rebuild(sys.x);
+      for (const energies of [false, true]) {
+        const [ft, fw] = [new Float64Array(sys.x.length), new Float64Array(sys.x.length)];
+        const et = t.compute(sys.x, ft, energies);
+        const ew = w.compute(sys.x, fw, energies);
+        let worst = 0;
+        let scale = 0;
+        for (let i = 0; i < ft.length; i++) {
+          worst = Math.max(worst, Math.abs(fw[i]! - ft[i]!));
+          scale = Math.max(scale, Math.abs(ft[i]!));
+        }
+        expect(worst).toBeLessThan(1e-10 * scale);
+        if (et && ew) expect(Math.abs(ew.coul - et.coul)).toBeLessThan(1e-10 * Math.abs(et.coul));
+      }
+    } finally {
+      await w.close();
+    }
+  });
+
   it('compiles relaxed SIMD under Node (the platform sets the V8 flag Node 20 needs before the first compile), also on worker threads', async () => {
     expect(probeWasmRelaxedSimd()).toEqual({ ok: true });
     // a fresh process: relaxed SIMD validates after importing kernforge, and on Node 20 (V8 11.3) not before
