@@ -157,7 +157,8 @@ describe('PME settings', () => {
 describe('kernforge run md --rerun and --coulomb pme from the command line', () => {
   let rerunOut = '';
   beforeAll(() => {
-    const r = cli('--rerun', BUNDLED_SALT_WATER.gro, '--top', BUNDLED_SALT_WATER.top, '--coulomb', 'pme');
+    // salt-water: the bundled box and its topology
+    const r = cli('--rerun', 'salt-water', '--coulomb', 'pme');
     expect(r.status, r.stderr).toBe(0);
     rerunOut = r.stdout;
   }, 60_000);
