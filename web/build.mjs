@@ -2,9 +2,10 @@
 // The web app (issue 14) as a static folder. esbuild bundles the page (web/src/main.ts -> app.js)
 // and its job worker (web/src/worker.ts -> worker.js: tuning, GEM, MD, devices) for the browser,
 // with the portable core and the browser platform inside, into <folder>/js/; index.html and
-// style.css go to <folder>/. The browser platform fetches the runtime's assets from
-// `new URL('../', <bundle>)`, i.e. <folder>/generated, <folder>/data and <folder>/specs, and its
-// task workers run <folder>/runtime/platform/browser-worker.js: the package's own layout.
+// style.css go to <folder>/, the browser platform's task worker (runtime/platform/browser-worker.ts)
+// to <folder>/js/browser-worker.js. The browser platform fetches the runtime's assets from
+// `new URL('../', <bundle>)`, i.e. <folder>/generated, <folder>/data and <folder>/specs: the
+// package's own layout.
 //
 //   node web/build.mjs --out <dir>        a page that stands alone: the assets the page uses are
 //                                         copied into <dir> (the tests; any static host)
@@ -92,22 +93,22 @@ const result = await build({
   define: { 'process.env.NODE_ENV': '"production"' },
 });
 if (result.errors.length > 0) process.exit(1);
-// the browser platform's task worker where the package has it (runtime/platform/browser-worker.js,
-// which scripts/build.mjs bundles the same way for the package)
-if (standalone) {
-  await build({
-    absWorkingDir: root,
-    entryPoints: ['runtime/platform/browser-worker.ts'],
-    outfile: join(out, 'runtime', 'platform', 'browser-worker.js'),
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    target: 'es2022',
-    external: ['gpu.js'],
-    minify: true,
-    logLevel: 'warning',
-  });
-}
+// the browser platform's task worker, beside the page's bundles: its core then finds the assets at
+// new URL('../', <its URL>), the page's folder (the package's dist/runtime/platform/browser-worker.js
+// sits one level deeper, where the task worker's core looks for them under runtime/)
+await build({
+  absWorkingDir: root,
+  entryPoints: ['runtime/platform/browser-worker.ts'],
+  outfile: join(out, 'js', 'browser-worker.js'),
+  bundle: true,
+  platform: 'browser',
+  format: 'esm',
+  target: 'es2022',
+  // task workers run TypeScript and wasm kernels only (as scripts/build.mjs bundles it)
+  external: ['gpu.js'],
+  minify: true,
+  logLevel: 'warning',
+});
 
 cpSync(join(root, 'web', 'index.html'), join(out, 'index.html'));
 cpSync(join(root, 'web', 'style.css'), join(out, 'style.css'));

@@ -32,8 +32,8 @@ let controller: AbortController | undefined;
 
 async function install(preload?: { families?: string[]; data?: string[] } | false): Promise<BrowserPlatform> {
   return installBrowserPlatform({
-    // the package's task worker entry (dist/runtime/platform/browser-worker.js; web/build.mjs --out puts one there too)
-    workerUrl: new URL('../runtime/platform/browser-worker.js', import.meta.url),
+    // the task worker entry web/build.mjs puts beside this bundle
+    workerUrl: new URL('./browser-worker.js', import.meta.url),
     stderr: log,
     ...(preload === undefined ? {} : { preload: preload === false ? false : { families: preload.families, data: preload.data ?? [] } }),
   });
