@@ -146,6 +146,15 @@ export async function gpujsFor(mode: GpujsMode): Promise<GPU> {
  * the call; GpujsModeError naming `key` when it fell back to another backend).
  */
 export async function callKernel<T = Float32Array>(kernel: unknown, args: readonly unknown[], expect?: { mode: GpujsMode; key: string }): Promise<T> {
+  if (expect?.mode === 'webgpu') {
+    // gpu.js's webgpu mode binds one storage buffer per array argument and one for the output: a
+    // kernel that needs more than the adapter allows is refused here, in one line, instead of
+    // failing inside gpu.js (which also logs a console error)
+    const buffers = args.filter((a) => ArrayBuffer.isView(a) || Array.isArray(a)).length + 1;
+    const { gpu } = await import('./webgpu.ts');
+    const max = (await gpu()).limits.maxStorageBuffersPerShaderStage;
+    if (buffers > max) throw new GpujsModeError(`${expect.key} needs ${buffers} storage buffers in gpu.js's webgpu mode (one per array argument and one for the output); this WebGPU adapter allows ${max} per shader stage`);
+  }
   const out = (await (kernel as (...a: unknown[]) => unknown)(...args)) as T;
   if (expect) {
     const cls = kernelClass(kernel);
