@@ -170,3 +170,12 @@ describe('comb-rule 2 (Lorentz-Berthelot, as AMBER force fields use)', () => {
     expect(rel(r.terms[0]![1], geom.vdw)).toBeGreaterThan(1e-3); // the ions' cross terms differ
   }, 60_000);
 });
+
+describe('run md --rerun with reaction field', () => {
+  it('prints LJ (SR), Coulomb (SR) and Potential of ../spce as gmx_d -rerun does (RF fixture), within 1e-5 per term', async () => {
+    const g = JSON.parse(readFileSync(join(fixtures, 'spce/energies.json'), 'utf8')) as Record<string, number>;
+    const r = await rerunEnergies({ gro: join(fixtures, 'spce/conf.gro') });
+    expect(r.terms.map(([n]) => n)).toEqual(['LJ (SR)', 'Coulomb (SR)', 'Potential']);
+    for (const [n, v] of r.terms) expect(rel(v, g[n]!), n).toBeLessThan(1e-5);
+  }, 30_000);
+});
