@@ -8,6 +8,7 @@ import {
   createPmeMesh, verifyPmeKey, pmeReciprocal, ewaldCoeff, pmeGrid, PmeInputError, REFERENCE_MESH, PME_GATE_TOLERANCE, defaultPmeMeshKey,
 } from '../../runtime/pme/index.ts';
 import { fold, unfold, paddedDims, tileOrder, cellsAndFractions } from '../../runtime/pme/layout.ts';
+import { PME_TARGETS } from '../../runtime/pme/targets.ts';
 import { waterCharges } from '../../runtime/pme/family.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,6 +36,40 @@ describe('pme-mesh library', () => {
     } else {
       expect(r.energyError).toBeLessThan(PME_GATE_TOLERANCE.f32.energy);
       expect(r.forceError).toBeGreaterThan(1e-12); // really computed in f32
+    }
+  });
+});
+
+describe('the gate refuses broken kernels', () => {
+  // keys outside the library (rendered on demand) that no other test has verified (the gate caches per key)
+  it.each([
+    ['pme-mesh.ts.order5.f64.loop.tile4', 'spread', /^energy .*\(relative [0-9.e-]+, allowed 1e-11\)/],
+    ['pme-mesh.ts.order6.f64.loop.tile8', 'gather', /forces RMS error/],
+  ] as const)('%s with a wrong %s fails', async (key, part, why) => {
+    const real = PME_TARGETS.get('ts', 'test');
+    const undo = PME_TARGETS.register('ts', {
+      async prepare(k, box, grid, n) {
+        const p = await real.prepare(k, box, grid, n);
+        return {
+          ...p,
+          spread(x, q, out) {
+            p.spread(x, q, out);
+            if (part === 'spread') out[7] += 1e-6; // one grid point off by a millionth of a charge
+          },
+          gather(phi, f) {
+            p.gather(phi, f);
+            if (part === 'gather') f[4] *= 1 + 1e-6; // one force component off by 1e-6
+          },
+        };
+      },
+    });
+    try {
+      const r = await verifyPmeKey(key);
+      expect(r.ok).toBe(false);
+      expect(r.worst).toBeGreaterThan(1);
+      expect(r.detail).toMatch(why);
+    } finally {
+      undo();
     }
   });
 });
