@@ -21,12 +21,12 @@ const cases = verificationCases('full');
 const keys = libraryKeys('md-nonbonded', 'wasm');
 
 describe('md-nonbonded WebAssembly SIMD library', () => {
-  it('has the MD workloads kernels: lj and lj-rf in f32 (4x4, 8x4) and f64 (4x2, 4x4, 8x4), lj-ewald (analytical and tabulated) in both; relaxed SIMD for the mask cut-off force and energy kernels', () => {
-    expect(keys.length).toBe(122);
+  it('has the MD workloads kernels: lj and lj-rf in f32 (4x4, 8x4) and f64 (4x2, 4x4, 8x4), lj-ewald (analytical and tabulated) in both; relaxed SIMD for the force and energy kernels of the workloads', () => {
+    expect(keys.length).toBe(142);
     const relaxed = keys.filter((k) => k.endsWith('.relaxed'));
-    expect(relaxed).toHaveLength(30);
+    expect(relaxed).toHaveLength(50);
     for (const k of relaxed) {
-      expect(k).toMatch(/^md-nonbonded\.wasm\.(lj\.geom\.plain|lj-rf\.geom\.shift|lj-ewald\.geom\.shift)\.(f32|f64)\.(f|fev)\.(analytical\.)?(4x2|4x4|8x4)\.mask\.mask\.relaxed$/);
+      expect(k).toMatch(/^md-nonbonded\.wasm\.(lj\.geom\.plain\.(f32|f64)\.(f|fev)\.(4x2|4x4|8x4)\.mask\.(mask|branch)|(lj-rf|lj-ewald)\.geom\.shift\.(f32|f64)\.(f|fev)\.((analytical|tabulated)\.)?(4x2|4x4|8x4)\.mask\.mask)\.relaxed$/);
       // every relaxed variant has its SIMD128 twin, the fallback
       expect(keys).toContain(k.replace(/\.relaxed$/, '.simd128'));
     }

@@ -43,19 +43,22 @@ describe('CPU targets', () => {
       expect(new Set(ps.map((p) => p.target)), problem).toEqual(new Set(['ts', 'wasm']));
       expect(new Set(ps.map((p) => p.precision)), problem).toEqual(new Set(['f32']));
       for (const ax of ['interaction', 'ljComb', 'ljShift', 'output']) expect(new Set(ps.map((p) => p[ax])).size, `${problem} ${ax}`).toBe(1);
-      // wasm: 4x4 and 8x4, cut-off mask and branch in SIMD128, mask with relaxed SIMD (which compiles here)
-      expect(ps.filter((p) => p.target === 'wasm').map((p) => `${p.cluster}.${p.cutoff}.${p.simd}`).sort(), problem).toEqual(['4x4.branch.simd128', '4x4.mask.relaxed', '4x4.mask.simd128', '8x4.branch.simd128', '8x4.mask.relaxed', '8x4.mask.simd128']);
+      // wasm: 4x4 and 8x4, cut-off mask and branch in SIMD128, relaxed SIMD (which compiles here) with masks (LJ: and branch)
+      const lj = problem.startsWith('lj');
+      expect(ps.filter((p) => p.target === 'wasm').map((p) => `${p.cluster}.${p.cutoff}.${p.simd}`).sort(), problem).toEqual([
+        ...(lj ? ['4x4.branch.relaxed'] : []), '4x4.branch.simd128', '4x4.mask.relaxed', '4x4.mask.simd128', ...(lj ? ['8x4.branch.relaxed'] : []), '8x4.branch.simd128', '8x4.mask.relaxed', '8x4.mask.simd128',
+      ]);
       expect(keys).toContain(f.defaultKey(dev, problem));
       expect(f.defaultKey(dev, problem)).toMatch(/^md-nonbonded\.ts\..*\.f32\.f\.4x4\.mask\.mask$/);
       // without SIMD: the TypeScript ones only
       expect(await f.candidates(cpuDevice({ wasmSimd: NO_SIMD }), problem)).toEqual(keys.filter((k) => targetOf(k) === 'ts'));
     }
-    // f64 classes: TypeScript f64 and WebAssembly SIMD f64x2 (4x2, 4x4, 8x4; mask and branch; relaxed with masks)
+    // f64 classes: TypeScript f64 and WebAssembly SIMD f64x2 (4x2, 4x4, 8x4; mask and branch; relaxed with masks, LJ also branch)
     for (const problem of ['water-rf', 'lj-fluid', 'water-rf-small', 'lj-fluid-small']) {
       const keys = await f.candidates(dev, problem);
       const ps = await Promise.all(keys.map((k) => variantParams(k)));
       expect(new Set(ps.map((p) => `${p.target} ${p.precision}`)), problem).toEqual(new Set(['ts f64', 'wasm f64']));
-      expect(ps.filter((p) => p.target === 'wasm')).toHaveLength(9);
+      expect(ps.filter((p) => p.target === 'wasm')).toHaveLength(problem.startsWith('lj') ? 12 : 9);
       expect(f.defaultKey(dev, problem)).toMatch(/^md-nonbonded\.ts\./);
       expect(await f.candidates(cpuDevice({ wasmSimd: NO_SIMD }), problem)).toEqual(keys.filter((k) => targetOf(k) === 'ts'));
     }
