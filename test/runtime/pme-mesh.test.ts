@@ -146,6 +146,17 @@ describe('createPmeMesh (the MD engine fast path)', () => {
     expect(await defaultPmeMeshKey(5, { tuned: out })).toBe(await defaultPmeMeshKey(5));
   }, 60_000);
 
+  it.each(['pme-mesh.wasm.order4.f64.loop.tile0', 'pme-mesh.ts.order5.f64.full.tile0', 'pme-mesh.wasm.order5.f64.full.tile0'])('%s on an odd grid (25 x 21 x 27) gives the reference', async (variant) => {
+    const params = { beta, grid: [25, 21, 27] as [number, number, number], order: Number(variant.split('.order')[1]![0]) };
+    const mesh = await createPmeMesh(box, params, q.length, { variant });
+    const f = new Float64Array(x.length);
+    const fr = new Float64Array(x.length);
+    const r = mesh.compute(x, q, f);
+    const ref = pmeReciprocal(x, q, box, params, fr);
+    expect(Math.abs(r.energy - ref.energy) / Math.abs(ref.energy)).toBeLessThan(1e-13);
+    for (let i = 0; i < f.length; i++) expect(f[i]).toBeCloseTo(fr[i]!, 9);
+  });
+
   it('orders without kernels run on the reference; a variant of another order is refused', async () => {
     const params = { beta, grid: pmeGrid(box, 0.12), order: 8 };
     const mesh = await createPmeMesh(box, params, q.length);
@@ -163,6 +174,21 @@ describe.skipIf(!gpu.ok)('pme-mesh WGSL (f32, on the WebGPU adapter)', () => {
     const r = await verifyPmeKey(key);
     expect(r.ok, r.detail).toBe(true);
     expect(r.forceError).toBeGreaterThan(1e-9);
+  }, 60_000);
+
+  it('split 4 on a grid whose nz is not a multiple of 4 (25 x 21 x 27)', async () => {
+    const { x, q, box } = waterCharges(150, 2.0);
+    const params = { beta: ewaldCoeff(0.9, 1e-5), grid: [25, 21, 27] as [number, number, number], order: 4 };
+    const mesh = await createPmeMesh(box, params, q.length, { variant: 'pme-mesh.wgsl.order4.f32.workgroup128.split4' });
+    const f = new Float64Array(x.length);
+    const fr = new Float64Array(x.length);
+    const r = await mesh.computeAsync(x, q, f);
+    const ref = pmeReciprocal(x, q, box, params, fr);
+    expect(Math.abs(r.energy / ref.energy - 1)).toBeLessThan(2e-5);
+    let num = 0, den = 0;
+    for (let i = 0; i < f.length; i++) { num += (f[i]! - fr[i]!) ** 2; den += fr[i]! ** 2; }
+    expect(Math.sqrt(num / den)).toBeLessThan(2e-4);
+    mesh.dispose();
   }, 60_000);
 
   it('createPmeMesh with a WGSL variant: computeAsync, and compute says to use it', async () => {
