@@ -248,7 +248,13 @@ describe.skipIf(!haveChromium && !inCi)('the browser build in headless Chromium'
     const page = await newPage(context);
     await page.goto(`${url}site/index.html?mode=tune`);
     // reload once a few candidates are measured (the cache is written through after each)
-    await page.waitForFunction(() => ((window as unknown as { kf?: { ticks: number } }).kf?.ticks ?? 0) >= 6, undefined, { timeout: 120_000 });
+    await page.waitForFunction(() => {
+      const kf = (window as unknown as { kf?: { ticks: number; done?: boolean } }).kf;
+      return (kf?.ticks ?? 0) >= 6 || kf?.done;
+    }, undefined, { timeout: 120_000 });
+    const first = await page.evaluate(() => (window as unknown as { kf: Out }).kf);
+    expect(first.error).toBeUndefined();
+    expect(first.done, 'the tune ended before 6 evaluations').toBeUndefined();
     reloading = true;
     await page.reload();
     reloading = false;
