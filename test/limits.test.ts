@@ -261,7 +261,7 @@ function specError(text: string, file = 'my.yaml'): SpecError {
 describe('expressions: bounded length and nesting, short messages (generator/expr.ts)', () => {
   it('refuses a 100,000-character potential up front (a stack overflow before), quoting 60 characters', () => {
     const e = specError(specWith('energy', Array(50000).fill('r').join('+')));
-    expect(e.message).toMatch(/^my\.yaml:190:13: potentials\.buckingham-rf\.energy: "r\+r\+r.*\.\.\. \(99999 characters\)" is 99999 characters long; allowed: at most 2000$/);
+    expect(e.message).toMatch(/^my\.yaml:182:13: potentials\.buckingham-rf\.energy: "r\+r\+r.*\.\.\. \(99999 characters\)" is 99999 characters long; allowed: at most 2000$/);
     expect(e.message.length).toBeLessThan(250);
   });
 
@@ -283,7 +283,7 @@ describe('expressions: bounded length and nesting, short messages (generator/exp
     expect(e.message.length).toBeLessThan(300);
     // rules too (logic grammar): a 45,000-character rule
     const rule = readFileSync(join(root, 'specs/md-nonbonded.yaml'), 'utf8').replace('rules:\n', `rules:\n  - name: huge\n    require: "${Array(2500).fill("target == 'ts'").join(' or ')}"\n`);
-    expect(() => parseSpec(rule, 'r.yaml')).toThrow(/^r\.yaml:113:14: rules\.0\.require: "target == 'ts' or .*\(44996 characters\)" is 44996 characters long; allowed: at most 2000$/);
+    expect(() => parseSpec(rule, 'r.yaml')).toThrow(/^r\.yaml:124:14: rules\.0\.require: "target == 'ts' or .*\(44996 characters\)" is 44996 characters long; allowed: at most 2000$/);
   });
 
   it('clipExpr keeps short text and one line', () => {
@@ -295,21 +295,21 @@ describe('expressions: bounded length and nesting, short messages (generator/exp
   it('the CLI: exit 2, one line, no output folder', () => {
     const dir = tmp();
     writeFileSync(join(dir, 'my.yaml'), specWith('energy', `${'('.repeat(10000)}r${')'.repeat(10000)}`));
-    refused(cli('generate', join(dir, 'my.yaml'), '--out', join(dir, 'out')), /my\.yaml:190:13: potentials\.buckingham-rf\.energy: "\(+\.\.\. \(20001 characters\)" is 20001 characters long; allowed: at most 2000$/);
+    refused(cli('generate', join(dir, 'my.yaml'), '--out', join(dir, 'out')), /my\.yaml:182:13: potentials\.buckingham-rf\.energy: "\(+\.\.\. \(20001 characters\)" is 20001 characters long; allowed: at most 2000$/);
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 });
 
 describe('potentials: constant parts and sample distances must give numbers (generator/families/md-nonbonded.ts)', () => {
   const cases: [string, 'energy' | 'force', string, string][] = [
-    ['1/0', 'energy', '190:13', 'its constant part "(1 / 0)" is Infinity'],
-    ['0/0', 'energy', '190:13', 'its constant part "(0 / 0)" is NaN'],
-    ['log(0)', 'energy', '190:13', 'its constant part "log(0)" is -Infinity'],
-    ['exp(1000)', 'energy', '190:13', 'its constant part "exp(1000)" is Infinity'],
-    ['c12*rinv^12 + exp(1000)*0', 'energy', '190:13', 'its constant part "exp(1000)" is Infinity'],
-    ['sqrt(-1)*r', 'force', '191:12', 'its constant part "sqrt(-1)" is NaN'],
-    ['A/(B-35)*rinv', 'energy', '190:13', 'its constant part "(A / (B - 35))" is Infinity'],
-    ['erfc(log(0))*r', 'force', '191:12', 'its constant part "log(0)" is -Infinity'],
+    ['1/0', 'energy', '182:13', 'its constant part "(1 / 0)" is Infinity'],
+    ['0/0', 'energy', '182:13', 'its constant part "(0 / 0)" is NaN'],
+    ['log(0)', 'energy', '182:13', 'its constant part "log(0)" is -Infinity'],
+    ['exp(1000)', 'energy', '182:13', 'its constant part "exp(1000)" is Infinity'],
+    ['c12*rinv^12 + exp(1000)*0', 'energy', '182:13', 'its constant part "exp(1000)" is Infinity'],
+    ['sqrt(-1)*r', 'force', '183:12', 'its constant part "sqrt(-1)" is NaN'],
+    ['A/(B-35)*rinv', 'energy', '182:13', 'its constant part "(A / (B - 35))" is Infinity'],
+    ['erfc(log(0))*r', 'force', '183:12', 'its constant part "log(0)" is -Infinity'],
   ];
   for (const [expr, field, at, what] of cases) {
     it(`refuses ${field}: "${expr}" naming the field`, () => {
@@ -318,14 +318,14 @@ describe('potentials: constant parts and sample distances must give numbers (gen
   }
 
   it('refuses NaN at a sample distance, or infinity at all of them', () => {
-    expect(specError(specWith('force', 'log(r-5)')).message).toBe('my.yaml:191:12: potentials.buckingham-rf.force: is NaN at r = 0.3 nm (qq 1, c6 0.0026173456, c12 0.000002634129); allowed: an expression with a finite value at every pair distance within the cut-off');
+    expect(specError(specWith('force', 'log(r-5)')).message).toBe('my.yaml:183:12: potentials.buckingham-rf.force: is NaN at r = 0.3 nm (qq 1, c6 0.0026173456, c12 0.000002634129); allowed: an expression with a finite value at every pair distance within the cut-off');
     expect(specError(specWith('energy', '1/(r-r)')).message).toMatch(/energy: is Infinity at every sample distance \(0\.3, 0\.6, 0\.9 nm\)/);
   });
 
   it('refuses a parameter that is not a finite number, and accepts the example potential', () => {
     const text = readFileSync(join(root, 'specs/md-nonbonded.yaml'), 'utf8');
     // (the schema already refuses .inf and 1e400 as parameters)
-    expect(specError(text.replace('params: { A: 2.0e5, B: 35.0 }', 'params: { A: .inf, B: 35.0 }')).message).toBe('my.yaml:189:18: potentials.buckingham-rf.params.A: must be number');
+    expect(specError(text.replace('params: { A: 2.0e5, B: 35.0 }', 'params: { A: .inf, B: 35.0 }')).message).toBe('my.yaml:181:18: potentials.buckingham-rf.params.A: must be number');
     expect([...potentials(parseSpec(text, 'md-nonbonded.yaml')).keys()]).toEqual(['buckingham-rf']);
     expect(() => potentials(parseSpec(specWith('energy', 'A*exp(-B*r) - c6*rinv^6 + qq*rinv + erfc(r)'), 'x.yaml'))).not.toThrow();
   });
@@ -373,7 +373,7 @@ library:
     const abi = readFileSync(join(dir, 'out/md-nonbonded/ts/abi.ts'), 'utf8').split('\n');
     expect(abi[1]).toMatch(/^\/\/ spec: evil\\nname\.yaml \(sha256 /);
     writeFileSync(name, specWith('energy', '1/0'));
-    refused(cli('generate', name, '--out', join(dir, 'out2')), /evil\\nname\.yaml:190:13: potentials\.buckingham-rf\.energy: its constant part "\(1 \/ 0\)" is Infinity/);
+    refused(cli('generate', name, '--out', join(dir, 'out2')), /evil\\nname\.yaml:182:13: potentials\.buckingham-rf\.energy: its constant part "\(1 \/ 0\)" is Infinity/);
     expect(existsSync(join(dir, 'out2'))).toBe(false);
   }, 120_000);
 });

@@ -47,11 +47,11 @@ describe('real families', () => {
         const semantic = ['interaction', 'ljComb', 'ljShift', 'precision', 'output', 'region', 'salt', 'filter'];
         const ps = await Promise.all(keys.map((k) => variantParams(k)));
         for (const ax of semantic) expect(new Set(ps.map((x) => String(x[ax]))).size, `${f.family} ${p.name} ${ax}`).toBe(1);
-        // the target too, except where the CPU's targets compete: wasm (f32 md, GEM's f32
-        // surface, BigDFT's f64 classes) beside ts; gpu.js needs its probed modes, which the
-        // synchronous cpuDevice() leaves out
+        // the target too, except where the CPU's targets compete: wasm (every md class: f32x4
+        // and f64x2; GEM's f32 surface, BigDFT's f64 classes) beside ts; gpu.js needs its probed
+        // modes, which the synchronous cpuDevice() leaves out
         const targets = [...new Set(ps.map((x) => String(x.target)))].sort();
-        const wasm = f.family === 'md-nonbonded' ? p.name.includes('-f32') : f.family === 'gem-potential' || !p.name.includes('-f32');
+        const wasm = f.family === 'md-nonbonded' || f.family === 'gem-potential' || !p.name.includes('-f32');
         expect(targets, `${f.family} ${p.name} target`).toEqual(wasm ? ['ts', 'wasm'] : ['ts']);
         // and with gpu.js modes: gpujs candidates in exactly those modes (GEM; md and BigDFT f32 classes)
         const withGpujs = { ...dev, targets: [...dev.targets, 'gpujs' as const], gpujsModes: ['webasm' as const] };
