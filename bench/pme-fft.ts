@@ -16,7 +16,7 @@
 // Run: npx tsx bench/pme-fft.ts [--reps N]
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { RealFft3d } from '../runtime/pme/fft.ts';
+import { RealFft3d, BatchFft } from '../runtime/pme/fft.ts';
 
 type Grid = [number, number, number];
 const GRIDS: Grid[] = [[48, 48, 48], [60, 60, 60], [42, 48, 60]];
@@ -253,6 +253,7 @@ function median(a: number[]): number {
 export async function benchPmeFft(o: { reps: number; dir?: string; log?: (s: string) => void }): Promise<{ grid: string; name: string; precision: string; ms: number; median: number; ratio: number; error: number }[]> {
   const log = o.log ?? console.log;
   const { list, missing } = await registryCandidates(o.dir);
+  const simd = await simdCandidate();
   if (missing.length) log(`not installed (skipped): ${missing.join(', ')}`);
   log('fft.js: radix 4, powers of two only: cannot transform 42, 48 or 60 points (not timed)');
   const rows: { grid: string; name: string; precision: string; ms: number; median: number; ratio: number; error: number }[] = [];
@@ -262,7 +263,7 @@ export async function benchPmeFft(o: { reps: number; dir?: string; log?: (s: str
     const ref = ours.prepare(g).spectrum(x);
     const scale = ref.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
     const times = new Map<string, number>();
-    for (const c of [naive, ours, ...list]) {
+    for (const c of [naive, ours, simd, ...list]) {
       const p = c.prepare(g);
       const s = p.spectrum(x);
       let err = 0;
@@ -285,6 +286,176 @@ export async function benchPmeFft(o: { reps: number; dir?: string; log?: (s: str
   log('grid       candidate                          prec  min ms (fwd+bwd)  median ms  x naive (min)  max error / max |X|');
   for (const r of rows) log(`${r.grid.padEnd(10)} ${r.name.padEnd(34)} ${r.precision}  ${r.ms.toFixed(2).padStart(16)}  ${r.median.toFixed(2).padStart(9)}  ${r.ratio.toFixed(1).padStart(13)}  ${r.error.toExponential(1)}`);
   return rows;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// A kernel we could generate ourselves: the same Stockham passes in WebAssembly SIMD (f64x2 over
+// pairs of adjacent lines), one function per radix and direction written out here as WAT with
+// the radix's DFT constants folded, assembled with wabt, run through RealFft3d's `lines` hook on
+// arrays in the module's memory (odd line counts fall back to BatchFft).
+
+/** WAT of one Stockham pass of radix p (direction sgn): out_q = sum_r W^{qr} tw_r v_r over B lines, two at a time. */
+function watPass(p: number, sgn: number, name: string): string {
+  const L: string[] = [];
+  const v = (x: number | string): string => `(v128.const f64x2 ${x} ${x})`;
+  L.push(`  (func (export "${name}") (param $xr i32) (param $xi i32) (param $yr i32) (param $yi i32) (param $B i32) (param $m i32) (param $ns i32) (param $twr i32) (param $twi i32)`);
+  L.push('    (local $j i32) (local $k i32) (local $in i32) (local $out i32) (local $ob i32) (local $sB i32) (local $oB i32) (local $Bb i32) (local $t i32) (local $a i32) (local $c i32)');
+  for (let r = 1; r < p; r++) L.push(`    (local $wr${r} v128) (local $wi${r} v128)`);
+  for (let r = 0; r < p; r++) L.push(`    (local $vr${r} v128) (local $vi${r} v128)`);
+  for (let k = 1; k < p; k++) L.push(`    (local $C${k} v128) (local $S${k} v128)`);
+  L.push('    (local $tr v128) (local $ti v128) (local $sr v128) (local $si v128)');
+  for (let k = 1; k < p; k++) {
+    L.push(`    (local.set $C${k} ${v(Math.cos((2 * Math.PI * k) / p))})`);
+    L.push(`    (local.set $S${k} ${v(sgn * Math.sin((2 * Math.PI * k) / p))})`);
+  }
+  L.push('    (local.set $Bb (i32.shl (local.get $B) (i32.const 3)))');
+  L.push('    (local.set $sB (i32.mul (local.get $m) (local.get $Bb)))');
+  L.push('    (local.set $oB (i32.mul (local.get $ns) (local.get $Bb)))');
+  L.push('    (block $jdone (loop $jl');
+  L.push('      (br_if $jdone (i32.ge_u (local.get $j) (local.get $m)))');
+  L.push('      (local.set $k (i32.rem_u (local.get $j) (local.get $ns)))');
+  L.push('      (local.set $in (i32.mul (local.get $j) (local.get $Bb)))');
+  L.push(`      (local.set $out (i32.mul (i32.add (i32.mul (i32.sub (local.get $j) (local.get $k)) (i32.const ${p})) (local.get $k)) (local.get $Bb)))`);
+  L.push(`      (local.set $t (i32.shl (i32.mul (local.get $k) (i32.const ${p - 1})) (i32.const 3)))`);
+  for (let r = 1; r < p; r++) {
+    L.push(`      (local.set $wr${r} (v128.load64_splat offset=${8 * (r - 1)} (i32.add (local.get $twr) (local.get $t))))`);
+    L.push(`      (local.set $wi${r} (v128.load64_splat offset=${8 * (r - 1)} (i32.add (local.get $twi) (local.get $t))))`);
+  }
+  L.push('      (local.set $ob (i32.const 0))');
+  L.push('      (block $bdone (loop $bl');
+  L.push('        (br_if $bdone (i32.ge_u (local.get $ob) (local.get $Bb)))');
+  L.push('        (local.set $a (i32.add (local.get $in) (local.get $ob)))');
+  L.push('        (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))');
+  L.push('        (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))');
+  for (let r = 1; r < p; r++) {
+    L.push('        (local.set $a (i32.add (local.get $a) (local.get $sB)))');
+    L.push('        (local.set $tr (v128.load (i32.add (local.get $xr) (local.get $a))))');
+    L.push('        (local.set $ti (v128.load (i32.add (local.get $xi) (local.get $a))))');
+    L.push(`        (local.set $vr${r} (f64x2.sub (f64x2.mul (local.get $tr) (local.get $wr${r})) (f64x2.mul (local.get $ti) (local.get $wi${r}))))`);
+    L.push(`        (local.set $vi${r} (f64x2.add (f64x2.mul (local.get $tr) (local.get $wi${r})) (f64x2.mul (local.get $ti) (local.get $wr${r}))))`);
+  }
+  L.push('        (local.set $c (i32.add (local.get $out) (local.get $ob)))');
+  for (let q = 0; q < p; q++) {
+    let sr = '(local.get $vr0)';
+    let si = '(local.get $vi0)';
+    for (let r = 1; r < p; r++) {
+      const k = (q * r) % p;
+      if (k === 0) {
+        sr = `(f64x2.add ${sr} (local.get $vr${r}))`;
+        si = `(f64x2.add ${si} (local.get $vi${r}))`;
+      } else {
+        sr = `(f64x2.add ${sr} (f64x2.sub (f64x2.mul (local.get $vr${r}) (local.get $C${k})) (f64x2.mul (local.get $vi${r}) (local.get $S${k}))))`;
+        si = `(f64x2.add ${si} (f64x2.add (f64x2.mul (local.get $vr${r}) (local.get $S${k})) (f64x2.mul (local.get $vi${r}) (local.get $C${k}))))`;
+      }
+    }
+    L.push(`        (v128.store (i32.add (local.get $yr) (local.get $c)) ${sr})`);
+    L.push(`        (v128.store (i32.add (local.get $yi) (local.get $c)) ${si})`);
+    if (q < p - 1) L.push('        (local.set $c (i32.add (local.get $c) (local.get $oB)))');
+  }
+  L.push('        (local.set $ob (i32.add (local.get $ob) (i32.const 16)))');
+  L.push('        (br $bl)))');
+  L.push('      (local.set $j (i32.add (local.get $j) (i32.const 1)))');
+  L.push('      (br $jl)))');
+  L.push('  )');
+  return L.join('\n');
+}
+
+const SIMD_RADICES = [2, 3, 4, 5, 7];
+
+/** The generated SIMD candidate: a module with every radix's passes, a bump allocator on its memory, RealFft3d on top. */
+async function simdCandidate(): Promise<Candidate> {
+  const { assembleWat } = await import('../generator/post.ts');
+  const funcs = SIMD_RADICES.flatMap((p) => [watPass(p, -1, `f${p}`), watPass(p, 1, `b${p}`)]);
+  const wat = `(module\n  (memory (export "memory") 1)\n${funcs.join('\n')}\n)`;
+  const mod = await WebAssembly.compile((await assembleWat('pme-fft-simd.wat', wat)) as Uint8Array<ArrayBuffer>);
+  return {
+    name: 'ours in wasm SIMD (generated WAT)',
+    precision: 'f64',
+    prepare(g) {
+      const inst = new WebAssembly.Instance(mod, {});
+      const ex = inst.exports as unknown as { memory: WebAssembly.Memory } & Record<string, (...a: number[]) => void>;
+      const mem = ex.memory;
+      // grown once up front: growing later would detach the views already handed out
+      const bytes = 6 * 8 * (g[0] + 2) * g[1] * g[2] + (1 << 20);
+      mem.grow(Math.ceil(bytes / 65536));
+      let top = 16;
+      const alloc = (length: number): Float64Array => {
+        const off = top;
+        top += (8 * length + 15) & ~15;
+        if (top > mem.buffer.byteLength) throw new Error('simd candidate: memory estimate too small');
+        return new Float64Array(mem.buffer, off, length);
+      };
+      class SimdLines {
+        private readonly js: BatchFft;
+        private readonly passes: { p: number; ns: number; twr: number; twi: number }[][];
+        constructor(readonly n: number) {
+          this.js = new BatchFft(n);
+          const fac: number[] = [];
+          let m = n;
+          for (const p of [4, 2, 3, 5, 7]) while (m % p === 0) { fac.push(p); m /= p; }
+          if (m !== 1) throw new Error(`no SIMD radix for ${n}`);
+          this.passes = [-1, 1].map((sign) => {
+            let ns = 1;
+            return fac.map((p) => {
+              const wr = alloc(ns * (p - 1)), wi = alloc(ns * (p - 1));
+              for (let k = 0; k < ns; k++) for (let r = 1; r < p; r++) {
+                const a = (sign * 2 * Math.PI * r * k) / (ns * p);
+                wr[k * (p - 1) + r - 1] = Math.cos(a);
+                wi[k * (p - 1) + r - 1] = Math.sin(a);
+              }
+              const out = { p, ns, twr: wr.byteOffset, twi: wi.byteOffset };
+              ns *= p;
+              return out;
+            });
+          });
+        }
+        run(re: Float64Array, im: Float64Array, off: number, B: number, tr: Float64Array, ti: Float64Array, inverse: boolean): void {
+          if (B & 1 || re.buffer !== mem.buffer || tr.buffer !== mem.buffer) return this.js.run(re, im, off, B, tr, ti, inverse);
+          let xr = re.byteOffset + 8 * off, xi = im.byteOffset + 8 * off, yr = tr.byteOffset, yi = ti.byteOffset;
+          const ps = this.passes[inverse ? 1 : 0]!;
+          for (const s of ps) {
+            ex[`${inverse ? 'b' : 'f'}${s.p}`]!(xr, xi, yr, yi, B, this.n / s.p, s.ns, s.twr, s.twi);
+            [xr, yr] = [yr, xr];
+            [xi, yi] = [yi, xi];
+          }
+          if (ps.length % 2 === 1) {
+            const len = this.n * B;
+            re.set(tr.subarray(0, len), off);
+            im.set(ti.subarray(0, len), off);
+          }
+        }
+      }
+      const f = new RealFft3d(g, { alloc, lines: (n) => new SimdLines(n) });
+      const out = new Float64Array(g[0] * g[1] * g[2]);
+      return {
+        roundTrip(x) {
+          f.forward(x);
+          f.backward(out);
+        },
+        spectrum(x) {
+          return spectrumOf(f, g, x);
+        },
+      };
+    },
+  };
+}
+
+/** The spectrum of a RealFft3d as [kx][ky][kz <= nz/2] (as ours.spectrum). */
+function spectrumOf(f: RealFft3d, g: Grid, x: Float64Array): Float64Array {
+  f.forward(x);
+  const [nx, ny, nz] = g;
+  const hz = Math.floor(nz / 2) + 1;
+  const s = new Float64Array(2 * nx * ny * hz);
+  for (let kx = 0; kx < nx; kx++) for (let ky = 0; ky < ny; ky++) for (let kz = 0; kz < hz; kz++) {
+    let ax = kx, ay = ky, az = kz, sg = 1;
+    if (kx >= f.nxc) { ax = nx - kx; ay = (ny - ky) % ny; az = (nz - kz) % nz; sg = -1; }
+    const i = (az * f.nxc + ax) * ny + ay;
+    const o = 2 * ((kx * ny + ky) * hz + kz);
+    s[o] = f.re[i]!;
+    s[o + 1] = sg * f.im[i]!;
+  }
+  return s;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -28,8 +28,13 @@ function factorize(n: number): number[] {
 
 interface Pass { p: number; ns: number; wr: Float64Array; wi: Float64Array }
 
+/** A transform of B contiguous lines of one length ([n][B] from `off`), result back in (re, im), (tr, ti) scratch: what RealFft3d runs along each axis. */
+export interface LineFft {
+  run(re: Float64Array, im: Float64Array, off: number, B: number, tr: Float64Array, ti: Float64Array, inverse: boolean): void;
+}
+
 /** A complex FFT of length n over B contiguous lines ([n][B] layout), forward (e^-) or backward (e^+), unnormalised. */
-export class BatchFft {
+export class BatchFft implements LineFft {
   readonly n: number;
   private readonly passes: { fwd: Pass[]; bwd: Pass[] };
   /** Cosines and sines of the generic radix's DFT matrix, per generic radix. */
@@ -331,28 +336,35 @@ export class RealFft3d {
   /** The spectrum's real and imaginary parts, [nz][nxc][ny]. */
   readonly re: Float64Array;
   readonly im: Float64Array;
-  private readonly fx: BatchFft;
-  private readonly fy: BatchFft;
-  private readonly fz: BatchFft;
+  private readonly fx: LineFft;
+  private readonly fy: LineFft;
+  private readonly fz: LineFft;
   private readonly ar: Float64Array;
   private readonly ai: Float64Array;
   private readonly tr: Float64Array;
   private readonly ti: Float64Array;
 
-  constructor(grid: readonly [number, number, number]) {
+  /**
+   * `opts` lets another line transform run the passes (bench/pme-fft.ts times a WebAssembly SIMD
+   * one): `alloc` gives the work arrays (e.g. views of a wasm memory), `lines(n)` the transform of
+   * length n (default BatchFft).
+   */
+  constructor(grid: readonly [number, number, number], opts: { alloc?: (length: number) => Float64Array; lines?: (n: number) => LineFft } = {}) {
     const [nx, ny, nz] = grid;
     this.nx = nx; this.ny = ny; this.nz = nz;
     this.nxc = Math.floor(nx / 2) + 1;
     const size = Math.max(nx, this.nxc * 2) * ny * nz;
-    this.re = new Float64Array(this.nxc * ny * nz);
-    this.im = new Float64Array(this.nxc * ny * nz);
-    this.ar = new Float64Array(size);
-    this.ai = new Float64Array(size);
-    this.tr = new Float64Array(size);
-    this.ti = new Float64Array(size);
-    this.fx = new BatchFft(nx);
-    this.fy = new BatchFft(ny);
-    this.fz = new BatchFft(nz);
+    const alloc = opts.alloc ?? ((length: number) => new Float64Array(length));
+    const lines = opts.lines ?? ((n: number) => new BatchFft(n));
+    this.re = alloc(this.nxc * ny * nz);
+    this.im = alloc(this.nxc * ny * nz);
+    this.ar = alloc(size);
+    this.ai = alloc(size);
+    this.tr = alloc(size);
+    this.ti = alloc(size);
+    this.fx = lines(nx);
+    this.fy = lines(ny);
+    this.fz = lines(nz);
   }
 
   /** Forward transform (e^{-2 pi i k.m/n}) of the real grid [nx][ny][nz] into re/im [nz][nxc][ny]. */
