@@ -142,6 +142,11 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
     await benchPmeFft({ reps: o.reps ? Number(o.reps) : 9, dir: process.env.KERNFORGE_FFT_CANDIDATES });
     return 0;
   }
+  if (family === 'browser') {
+    // the wasm GEM kernel in a page (headless Chromium) against Node (bench/browser.ts)
+    await (await import('../bench/browser.ts')).benchBrowser({ reps: Number(o.reps ?? 5) });
+    return 0;
+  }
   if (family === 'package') {
     await (await import('../bench/package.ts')).benchPackage({ reps: o.reps === undefined ? undefined : Number(o.reps) });
     return 0;
@@ -159,7 +164,7 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
     });
     return 0;
   }
-  if (family !== 'md-nonbonded') throw new UserError(`no benchmark for "${family}"; available: md (the MD workload against LAMMPS and GROMACS), md-nonbonded, gem-potential, bigdft-conv, pme-mesh (the PME spread and gather kernels), pme-fft (the PME mesh's FFT against registry libraries), tuner, package (the npm package: size, import time, open() to a first GEM result)`);
+  if (family !== 'md-nonbonded') throw new UserError(`no benchmark for "${family}"; available: md (the MD workload against LAMMPS and GROMACS), md-nonbonded, gem-potential, bigdft-conv, pme-mesh (the PME spread and gather kernels), pme-fft (the PME mesh's FFT against registry libraries), tuner, package (the npm package: size, import time, open() to a first GEM result), browser (the wasm GEM kernel in headless Chromium against Node)`);
   const { benchMdNonbonded } = await import('../bench/md-nonbonded.ts');
   await benchMdNonbonded({
     molecules: Number(o.molecules ?? 3000),

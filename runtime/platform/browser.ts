@@ -255,8 +255,11 @@ export async function createBrowserPlatform(o: BrowserPlatformOptions = {}): Pro
   /** The asset path ("generated/x") of a path the core gave, or undefined when it is not the package's. */
   const assetOf = (path: string): string | undefined => {
     const ours = (rel: string): string | undefined => (/^(generated|data|specs)\//.test(rel) ? rel : undefined);
-    if (path.startsWith(assets)) return ours(path.slice(assets.length));
-    for (const r of roots) if (path.startsWith(r)) return ours(path.slice(r.length));
+    // the assets URL itself, or where the core looks (the two may nest either way)
+    for (const r of [assets, ...roots]) {
+      const rel = path.startsWith(r) ? ours(path.slice(r.length)) : undefined;
+      if (rel) return rel;
+    }
     return undefined;
   };
   const fsPath = (path: string): string => resolvePaths(path);
