@@ -235,8 +235,9 @@ export async function createBrowserPlatform(o: BrowserPlatformOptions = {}): Pro
     op(tx.objectStore(STORE));
     const done = new Promise<void>((resolve) => {
       tx.oncomplete = () => resolve();
-      tx.onerror = tx.onabort = () => {
-        stderr(`kernforge: IndexedDB write failed (${tx.error?.message ?? 'aborted'})`);
+      // a failed request fires error, then abort: said once
+      tx.onabort = () => {
+        stderr(`kernforge: IndexedDB write failed (${tx.error?.message ?? 'aborted'}); the file stays in memory only`);
         resolve();
       };
     });
