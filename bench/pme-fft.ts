@@ -295,77 +295,12 @@ export async function benchPmeFft(o: { reps: number; dir?: string; log?: (s: str
 // the radix's DFT constants folded, assembled with wabt, run through RealFft3d's `lines` hook on
 // arrays in the module's memory (odd line counts fall back to BatchFft).
 
-/** WAT of one Stockham pass of radix p (direction sgn): out_q = sum_r W^{qr} tw_r v_r over B lines, two at a time. */
-function watPass(p: number, sgn: number, name: string): string {
-  const L: string[] = [];
-  const v = (x: number | string): string => `(v128.const f64x2 ${x} ${x})`;
-  L.push(`  (func (export "${name}") (param $xr i32) (param $xi i32) (param $yr i32) (param $yi i32) (param $B i32) (param $m i32) (param $ns i32) (param $twr i32) (param $twi i32)`);
-  L.push('    (local $j i32) (local $k i32) (local $in i32) (local $out i32) (local $ob i32) (local $sB i32) (local $oB i32) (local $Bb i32) (local $t i32) (local $a i32) (local $c i32)');
-  for (let r = 1; r < p; r++) L.push(`    (local $wr${r} v128) (local $wi${r} v128)`);
-  for (let r = 0; r < p; r++) L.push(`    (local $vr${r} v128) (local $vi${r} v128)`);
-  for (let k = 1; k < p; k++) L.push(`    (local $C${k} v128) (local $S${k} v128)`);
-  L.push('    (local $tr v128) (local $ti v128) (local $sr v128) (local $si v128)');
-  for (let k = 1; k < p; k++) {
-    L.push(`    (local.set $C${k} ${v(Math.cos((2 * Math.PI * k) / p))})`);
-    L.push(`    (local.set $S${k} ${v(sgn * Math.sin((2 * Math.PI * k) / p))})`);
-  }
-  L.push('    (local.set $Bb (i32.shl (local.get $B) (i32.const 3)))');
-  L.push('    (local.set $sB (i32.mul (local.get $m) (local.get $Bb)))');
-  L.push('    (local.set $oB (i32.mul (local.get $ns) (local.get $Bb)))');
-  L.push('    (block $jdone (loop $jl');
-  L.push('      (br_if $jdone (i32.ge_u (local.get $j) (local.get $m)))');
-  L.push('      (local.set $k (i32.rem_u (local.get $j) (local.get $ns)))');
-  L.push('      (local.set $in (i32.mul (local.get $j) (local.get $Bb)))');
-  L.push(`      (local.set $out (i32.mul (i32.add (i32.mul (i32.sub (local.get $j) (local.get $k)) (i32.const ${p})) (local.get $k)) (local.get $Bb)))`);
-  L.push(`      (local.set $t (i32.shl (i32.mul (local.get $k) (i32.const ${p - 1})) (i32.const 3)))`);
-  for (let r = 1; r < p; r++) {
-    L.push(`      (local.set $wr${r} (v128.load64_splat offset=${8 * (r - 1)} (i32.add (local.get $twr) (local.get $t))))`);
-    L.push(`      (local.set $wi${r} (v128.load64_splat offset=${8 * (r - 1)} (i32.add (local.get $twi) (local.get $t))))`);
-  }
-  L.push('      (local.set $ob (i32.const 0))');
-  L.push('      (block $bdone (loop $bl');
-  L.push('        (br_if $bdone (i32.ge_u (local.get $ob) (local.get $Bb)))');
-  L.push('        (local.set $a (i32.add (local.get $in) (local.get $ob)))');
-  L.push('        (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))');
-  L.push('        (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))');
-  for (let r = 1; r < p; r++) {
-    L.push('        (local.set $a (i32.add (local.get $a) (local.get $sB)))');
-    L.push('        (local.set $tr (v128.load (i32.add (local.get $xr) (local.get $a))))');
-    L.push('        (local.set $ti (v128.load (i32.add (local.get $xi) (local.get $a))))');
-    L.push(`        (local.set $vr${r} (f64x2.sub (f64x2.mul (local.get $tr) (local.get $wr${r})) (f64x2.mul (local.get $ti) (local.get $wi${r}))))`);
-    L.push(`        (local.set $vi${r} (f64x2.add (f64x2.mul (local.get $tr) (local.get $wi${r})) (f64x2.mul (local.get $ti) (local.get $wr${r}))))`);
-  }
-  L.push('        (local.set $c (i32.add (local.get $out) (local.get $ob)))');
-  for (let q = 0; q < p; q++) {
-    let sr = '(local.get $vr0)';
-    let si = '(local.get $vi0)';
-    for (let r = 1; r < p; r++) {
-      const k = (q * r) % p;
-      if (k === 0) {
-        sr = `(f64x2.add ${sr} (local.get $vr${r}))`;
-        si = `(f64x2.add ${si} (local.get $vi${r}))`;
-      } else {
-        sr = `(f64x2.add ${sr} (f64x2.sub (f64x2.mul (local.get $vr${r}) (local.get $C${k})) (f64x2.mul (local.get $vi${r}) (local.get $S${k}))))`;
-        si = `(f64x2.add ${si} (f64x2.add (f64x2.mul (local.get $vr${r}) (local.get $S${k})) (f64x2.mul (local.get $vi${r}) (local.get $C${k}))))`;
-      }
-    }
-    L.push(`        (v128.store (i32.add (local.get $yr) (local.get $c)) ${sr})`);
-    L.push(`        (v128.store (i32.add (local.get $yi) (local.get $c)) ${si})`);
-    if (q < p - 1) L.push('        (local.set $c (i32.add (local.get $c) (local.get $oB)))');
-  }
-  L.push('        (local.set $ob (i32.add (local.get $ob) (i32.const 16)))');
-  L.push('        (br $bl)))');
-  L.push('      (local.set $j (i32.add (local.get $j) (i32.const 1)))');
-  L.push('      (br $jl)))');
-  L.push('  )');
-  return L.join('\n');
-}
-
 const SIMD_RADICES = [2, 3, 4, 5, 7];
 
 /** The generated SIMD candidate: a module with every radix's passes, a bump allocator on its memory, RealFft3d on top. */
 async function simdCandidate(): Promise<Candidate> {
   const { assembleWat } = await import('../generator/post.ts');
+  const { watPass } = await import('../generator/families/pme-mesh.ts');
   const funcs = SIMD_RADICES.flatMap((p) => [watPass(p, -1, `f${p}`), watPass(p, 1, `b${p}`)]);
   const wat = `(module\n  (memory (export "memory") 1)\n${funcs.join('\n')}\n)`;
   const mod = await WebAssembly.compile((await assembleWat('pme-fft-simd.wat', wat)) as Uint8Array<ArrayBuffer>);

@@ -326,6 +326,14 @@ function passGeneric(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, 
   }
 }
 
+/** Where RealFft3d's work arrays come from and which line transform runs along each axis. */
+export interface RealFft3dOptions {
+  /** The work arrays (default new Float64Array; e.g. views of a wasm memory). */
+  alloc?: (length: number) => Float64Array;
+  /** The transform of one axis length (default BatchFft). */
+  lines?: (n: number) => LineFft;
+}
+
 /** A 3-D real-to-complex FFT plan for one grid; see the file comment for the layouts. */
 export class RealFft3d {
   readonly nx: number;
@@ -349,7 +357,7 @@ export class RealFft3d {
    * one): `alloc` gives the work arrays (e.g. views of a wasm memory), `lines(n)` the transform of
    * length n (default BatchFft).
    */
-  constructor(grid: readonly [number, number, number], opts: { alloc?: (length: number) => Float64Array; lines?: (n: number) => LineFft } = {}) {
+  constructor(grid: readonly [number, number, number], opts: RealFft3dOptions = {}) {
     const [nx, ny, nz] = grid;
     this.nx = nx; this.ny = ny; this.nz = nz;
     this.nxc = Math.floor(nx / 2) + 1;
@@ -457,4 +465,76 @@ export class RealFft3d {
     this.fx.run(lr, li, 0, 1, sr, si, true);
     for (let ix = 0; ix < nx; ix++) grid[ix * B + b] = lr[ix];
   }
+}
+
+/** The FFT passes of a pme-mesh wasm variant: f<p> (forward) and b<p> (backward), p in 2, 3, 4, 5, 7. */
+export type WasmFftExports = Record<string, (xr: number, xi: number, yr: number, yi: number, B: number, m: number, ns: number, twr: number, twi: number) => void>;
+
+/**
+ * The line transform of RealFft3d on a pme-mesh wasm variant's SIMD passes (f64x2 over pairs of
+ * adjacent lines; generator/families/pme-mesh.ts watPass). Its work arrays and twiddles live in
+ * the module's memory (`alloc`); a call with an odd line count, with arrays elsewhere, or a length
+ * with a factor above 7 runs BatchFft's TypeScript passes instead.
+ */
+export class WasmLineFft implements LineFft {
+  private readonly js: BatchFft;
+  private readonly passes: { p: number; ns: number; twr: number; twi: number }[][] | undefined;
+
+  constructor(
+    readonly n: number,
+    private readonly ex: WasmFftExports,
+    private readonly memory: WebAssembly.Memory,
+    alloc: (length: number) => Float64Array,
+  ) {
+    this.js = new BatchFft(n);
+    const fac = factorize(n);
+    if (fac.some((p) => !(`f${p}` in ex))) return;
+    this.passes = [-1, 1].map((sign) => {
+      let ns = 1;
+      return fac.map((p) => {
+        const wr = alloc(ns * (p - 1));
+        const wi = alloc(ns * (p - 1));
+        for (let k = 0; k < ns; k++) {
+          for (let r = 1; r < p; r++) {
+            const a = (sign * 2 * Math.PI * r * k) / (ns * p);
+            wr[k * (p - 1) + r - 1] = Math.cos(a);
+            wi[k * (p - 1) + r - 1] = Math.sin(a);
+          }
+        }
+        const pass = { p, ns, twr: wr.byteOffset, twi: wi.byteOffset };
+        ns *= p;
+        return pass;
+      });
+    });
+  }
+
+  run(re: Float64Array, im: Float64Array, off: number, B: number, tr: Float64Array, ti: Float64Array, inverse: boolean): void {
+    const buf = this.memory.buffer;
+    if (!this.passes || B & 1 || re.buffer !== buf || im.buffer !== buf || tr.buffer !== buf || ti.buffer !== buf) {
+      this.js.run(re, im, off, B, tr, ti, inverse);
+      return;
+    }
+    let xr = re.byteOffset + 8 * off, xi = im.byteOffset + 8 * off, yr = tr.byteOffset, yi = ti.byteOffset;
+    const ps = this.passes[inverse ? 1 : 0]!;
+    for (const s of ps) {
+      this.ex[`${inverse ? 'b' : 'f'}${s.p}`]!(xr, xi, yr, yi, B, this.n / s.p, s.ns, s.twr, s.twi);
+      [xr, yr] = [yr, xr];
+      [xi, yi] = [yi, xi];
+    }
+    if (ps.length % 2 === 1) {
+      const len = this.n * B;
+      re.set(tr.subarray(0, len), off);
+      im.set(ti.subarray(0, len), off);
+    }
+  }
+}
+
+/** The bytes RealFft3d's work arrays and WasmLineFft's twiddles take for one grid (an upper bound, 16-byte aligned pieces). */
+export function realFft3dBytes(grid: readonly [number, number, number]): number {
+  const [nx, ny, nz] = grid;
+  const nxc = Math.floor(nx / 2) + 1;
+  const size = Math.max(nx, nxc * 2) * ny * nz;
+  const arrays = 2 * (8 * nxc * ny * nz + 16) + 4 * (8 * size + 16);
+  const twiddles = 2 * 2 * grid.reduce((s, n) => s + 8 * 2 * n + 16 * 8, 0);
+  return arrays + twiddles;
 }

@@ -77,7 +77,8 @@ async function check(key: string): Promise<PmeGateResult> {
   try {
     const g = new Float64Array(params.grid[0] * params.grid[1] * params.grid[2]);
     await prep.spread(x, q, g);
-    energy = new PmeSolver(box, params).solve(g).energy;
+    // the variant's own FFT (a wasm variant's SIMD passes) between its spread and gather
+    energy = new PmeSolver(box, params, prep.fft).solve(g).energy;
     await prep.gather(g, f);
   } finally {
     prep.dispose();

@@ -7,6 +7,7 @@
 import { keyTarget } from '../keys.ts';
 import { variantParams } from '../variants.ts';
 import { PmeInputError } from './reference.ts';
+import type { RealFft3dOptions } from './fft.ts';
 
 /** Box edges (nm) of a rectangular box. */
 export type Box3 = readonly [number, number, number];
@@ -98,6 +99,8 @@ export interface PreparedMesh {
   gather(phi: Float64Array, f: Float64Array): void | Promise<void>;
   /** Frees what prepare took. */
   dispose(): void;
+  /** The FFT this variant brings (a wasm variant's SIMD passes on its memory), for the solve between spread and gather; absent: TypeScript. */
+  fft?: RealFft3dOptions;
   /** Where it runs (e.g. `WebAssembly SIMD (this process, one thread)`). */
   device: string;
   /** The grid's precision. */

@@ -96,7 +96,7 @@ export async function createPmeMesh(box: Box3, params: PmeParams, n: number, opt
     prep = await PME_TARGETS.get(shape.target, 'the PME mesh').prepare(key, box, params.grid, n);
     sync = shape.target !== 'wgsl';
   }
-  const solver = new PmeSolver(box, params);
+  const solver = new PmeSolver(box, params, prep.fft);
   const grid = new Float64Array(params.grid[0] * params.grid[1] * params.grid[2]);
   const timers = { spread: 0, solve: 0, gather: 0, calls: 0 };
   const after = <T>(v: void | Promise<void>, then: () => T): T | Promise<T> => (v instanceof Promise ? v.then(then) : then());

@@ -11,7 +11,7 @@
 import erfc from '@stdlib/math-base-special-erfc';
 import { ONE_4PI_EPS0 } from '../md/interaction.ts';
 import { KernforgeError } from '../errors.ts';
-import { RealFft3d } from './fft.ts';
+import { RealFft3d, type RealFft3dOptions } from './fft.ts';
 
 /** A mistake in PME settings or inputs (order out of range, a grid too coarse, a net charge without correction, mismatched arrays). */
 export class PmeInputError extends KernforgeError {}
@@ -192,13 +192,14 @@ export class PmeSolver {
   private readonly beta: number;
   private readonly epsfac: number;
 
-  constructor(box: readonly [number, number, number], p: PmeParams) {
+  /** `fft`: where the FFT's work arrays live and which line transform it runs (RealFft3d's options; default TypeScript). */
+  constructor(box: readonly [number, number, number], p: PmeParams, fft: RealFft3dOptions = {}) {
     checkPmeParams(p);
     this.grid = [p.grid[0], p.grid[1], p.grid[2]];
     this.box = [box[0], box[1], box[2]];
     this.beta = p.beta;
     this.epsfac = p.epsfac ?? ONE_4PI_EPS0;
-    this.fft = new RealFft3d(this.grid);
+    this.fft = new RealFft3d(this.grid, fft);
     this.modx = bsplineModuli(p.grid[0], p.order);
     this.mody = bsplineModuli(p.grid[1], p.order);
     this.modz = bsplineModuli(p.grid[2], p.order);

@@ -5,6 +5,7 @@
 import { backend } from '../backends/registry.ts';
 import { MissingRunnerError, TargetTable } from '../backends/table.ts';
 import { cellsAndFractions, fold, meshShape, paddedDims, tileOrder, unfold, type Box3, type PreparedMesh } from './layout.ts';
+import { WasmLineFft, realFft3dBytes, type WasmFftExports } from './fft.ts';
 
 /** pme-mesh's runner for one target. */
 export interface PmeTargetRunner {
@@ -92,7 +93,9 @@ const wasmRunner: PmeTargetRunner = {
     const qP = al(fracP + 24 * n);
     const fP = al(qP + 8 * n);
     const gridP = al(fP + 24 * n);
-    const end = gridP + 8 * cells + 16;
+    // then the FFT's work arrays and twiddles (RealFft3d on the module's SIMD passes)
+    const fftP = al(gridP + 8 * cells + 16);
+    const end = fftP + realFft3dBytes(grid);
     const have = ex.memory.buffer.byteLength;
     if (end > have) ex.memory.grow(Math.ceil((end - have) / 65536));
     const buf = ex.memory.buffer;
@@ -103,7 +106,16 @@ const wasmRunner: PmeTargetRunner = {
     const fv = new Float64Array(buf, fP, 3 * n);
     const g = new Float64Array(buf, gridP, cells);
     const hasOrd = s.tile > 0 ? 1 : 0;
+    let top = fftP;
+    const alloc = (length: number): Float64Array => {
+      const off = top;
+      top = al(top + 8 * length);
+      if (top > ex.memory.buffer.byteLength) throw new Error(`pme-mesh ${key}: the FFT's arrays do not fit the memory reserved for them`);
+      return new Float64Array(ex.memory.buffer, off, length);
+    };
+    const fftExports = inst.exports as unknown as WasmFftExports;
     return {
+      fft: { alloc, lines: (len: number) => new WasmLineFft(len, fftExports, ex.memory, alloc) },
       spread(x, q, out) {
         cellsAndFractions(x, box, grid, cell, frac);
         qv.set(q);
