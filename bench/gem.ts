@@ -41,6 +41,7 @@ import { threadLadder, PoolsByThreads } from '../runtime/tune/threads.ts';
 import type { GpujsMode } from '../runtime/backends/gpujs.ts';
 import { asmFacts, formatAsmFacts, BENCH_GPUJS_MODES, type AsmFacts } from './common.ts';
 import { preferredGemKey } from '../runtime/gem/defaults.ts';
+import { probeWasmRelaxedSimd } from '../runtime/backends/wasm.ts';
 
 // A full garbage collection before each warm-up keeps earlier garbage out of the measurements.
 setFlagsFromString('--expose-gc');
@@ -276,18 +277,26 @@ export async function benchGemWgsl(rungs: { rung: string; key: string }[], atoms
   return out;
 }
 
-/** The WebAssembly SIMD rungs: 4 vertices per f32x4 (unrolled by 1 and 2 vectors), the Newton estimate, 4 atoms per vector, f64x2. */
-export function wasmLadder(region: GemRegion): { rung: string; key: string }[] {
-  const k = (prec: GemPrecision, unroll: number, rs: 'div' | 'nr', vector: 'vertices' | 'atoms'): string =>
-    `gem-potential.wasm.region${region}.${prec}.zero.unroll${unroll}.${rs}.block0.${vector}`;
-  if (region !== 1) return [{ rung: 'wasm f32x4 (8 vertices)', key: k('f32', 8, 'div', 'vertices') }, { rung: 'wasm f64x2', key: k('f64', 4, 'div', 'vertices') }];
-  return [
+/**
+ * The WebAssembly SIMD rungs: 4 vertices per f32x4 (unrolled by 1 and 2 vectors), the Newton
+ * estimate, the mixed form (roots by the divider, their product's reciprocal by Newton steps), 4
+ * atoms per vector, f64x2; with `relaxed` (the engine compiles relaxed SIMD) the f32 rungs again
+ * with relaxed_madd.
+ */
+export function wasmLadder(region: GemRegion, relaxed = false): { rung: string; key: string }[] {
+  const k = (prec: GemPrecision, unroll: number, rs: 'div' | 'nr' | 'mix', vector: 'vertices' | 'atoms', simd: 'simd128' | 'relaxed' = 'simd128'): string =>
+    `gem-potential.wasm.region${region}.${prec}.zero.unroll${unroll}.${rs}.block0.${vector}.${simd}`;
+  const fma = (rows: { rung: string; key: string }[]) =>
+    relaxed ? [...rows, ...rows.filter((r) => r.key.includes('.f32.')).map((r) => ({ rung: `${r.rung} relaxed FMA`, key: r.key.replace(/\.simd128$/, '.relaxed') }))] : rows;
+  if (region !== 1) return fma([{ rung: 'wasm f32x4 (8 vertices)', key: k('f32', 8, 'div', 'vertices') }, { rung: 'wasm f64x2', key: k('f64', 4, 'div', 'vertices') }]);
+  return fma([
     { rung: 'wasm f32x4 (4 vertices)', key: k('f32', 4, 'div', 'vertices') },
     { rung: 'wasm f32x4 (8 vertices)', key: k('f32', 8, 'div', 'vertices') },
     { rung: 'wasm f32x4 rsqrt nr', key: k('f32', 8, 'nr', 'vertices') },
+    { rung: 'wasm f32x4 rsqrt mix', key: k('f32', 4, 'mix', 'vertices') },
     { rung: 'wasm f32x4 (4 atoms x 4 vertices)', key: k('f32', 4, 'div', 'atoms') },
     { rung: 'wasm f64x2', key: k('f64', 4, 'div', 'vertices') },
-  ];
+  ]);
 }
 
 /**
@@ -488,14 +497,14 @@ export function gemLimits(rows: GemBenchRow[], asm: { plain?: AsmFacts; fast?: A
   const one = rows.filter((r) => r.region === 1 && (r.threads ?? 1) === 1 && r.precision === 'f32' && (r.key.startsWith('gem-potential.ts.') || r.key.startsWith('gem-potential.wasm.')));
   if (one.length > 0) {
     const b = one.reduce((a, x) => (a.seconds <= x.seconds ? a : x));
-    out.push(`best one-thread f32 row ${b.key}: ${b.vsCFast !== undefined ? `${b.vsCFast.toFixed(2)}x C -ffast-math, ` : ''}${b.vsC !== undefined ? `${b.vsC.toFixed(2)}x plain C, ` : ''}${b.pairsPerSecond.toExponential(2)} pairs/s${b.key.startsWith('gem-potential.wasm.') ? ' (WebAssembly SIMD: 128-bit f32x4, no FMA, no rsqrt estimate)' : ' (JavaScript: scalar doubles)'}`);
+    out.push(`best one-thread f32 row ${b.key}: ${b.vsCFast !== undefined ? `${b.vsCFast.toFixed(2)}x C -ffast-math, ` : ''}${b.vsC !== undefined ? `${b.vsC.toFixed(2)}x plain C, ` : ''}${b.pairsPerSecond.toExponential(2)} pairs/s${b.key.startsWith('gem-potential.wasm.') ? ` (WebAssembly SIMD: 128-bit f32x4${b.key.endsWith('.relaxed') ? ', relaxed_madd' : ', no FMA'}, ${/\.(nr|mix)\./.test(b.key) ? 'bit-level rsqrt estimate + Newton steps' : 'sqrt + div'}; gcc's -ffast-math code uses 512-bit vectors here)` : ' (JavaScript: scalar doubles)'}`);
   }
   const pair = (what: string, a: string, b: string) => {
     const ta = time(a), tb = time(b);
     return ta !== undefined && tb !== undefined ? `${what} ${(tb / ta).toFixed(2)}x` : undefined;
   };
   const nr = [
-    pair('wasm', 'gem-potential.wasm.region1.f32.zero.unroll8.nr.block0.vertices', 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices'),
+    pair('wasm', 'gem-potential.wasm.region1.f32.zero.unroll8.nr.block0.vertices.simd128', 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128'),
     pair('TS', 'gem-potential.ts.region1.f32.zero.unroll4.nr.block0', 'gem-potential.ts.region1.f32.zero.unroll4.div.block0'),
   ].filter(Boolean);
   if (nr.length) {
@@ -508,7 +517,7 @@ export function gemLimits(rows: GemBenchRow[], asm: { plain?: AsmFacts; fast?: A
     const a = time(key3, 3), b = time(key1, 1);
     return a !== undefined && b !== undefined ? b / a : undefined;
   };
-  const w3 = t3('gem-potential.wasm.region3.f32.zero.unroll8.div.block0.vertices', 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices');
+  const w3 = t3('gem-potential.wasm.region3.f32.zero.unroll8.div.block0.vertices.simd128', 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128');
   const s3 = t3('gem-potential.ts.region3.f32.zero.unroll4.div.block0', 'gem-potential.ts.region1.f32.zero.unroll4.div.block0');
   const c3 = c(true, 3) !== undefined && cf !== undefined ? cf / c(true, 3)! : undefined;
   const parts3 = [w3 !== undefined ? `wasm ${w3.toFixed(2)}x` : '', s3 !== undefined ? `TS ${s3.toFixed(2)}x` : '', c3 !== undefined ? `C -ffast-math ${c3.toFixed(2)}x` : ''].filter(Boolean);
@@ -603,6 +612,10 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
     log(build.bins ? `C reference: ${build.cmd} (one thread, no -ffast-math)` : `C reference skipped: ${build.why}; no ratios to C`);
     log(fastBuild.bins ? `C reference -ffast-math: ${fastBuild.cmd} (one thread)` : `C reference -ffast-math skipped: ${fastBuild.why}`);
     const cBuilds = [{ build, fast: false }, { build: fastBuild, fast: true }];
+    if (o.wasm !== false) {
+      const rx = probeWasmRelaxedSimd();
+      log(rx.ok ? 'wasm: relaxed SIMD compiles here: the f32 rungs also with relaxed_madd (simd: relaxed)' : `wasm: relaxed SIMD rungs unavailable: ${rx.why}`);
+    }
     const adapter = o.wgsl === false ? { why: 'not asked for' } : await benchAdapter();
     if ('why' in adapter) log(`WGSL rungs skipped: ${adapter.why}`);
     else {
@@ -679,7 +692,7 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
           for (const r of await benchGemWgsl(wgslLadder(region), atoms, verts, params, ref, reps)) push(r);
         }
         if (o.wasm !== false) {
-          for (const r of await benchGemWasm(wasmLadder(region), atoms, verts, params, ref, reps + 1, undefined, single)) push(r);
+          for (const r of await benchGemWasm(wasmLadder(region, probeWasmRelaxedSimd().ok), atoms, verts, params, ref, reps + 1, undefined, single)) push(r);
         }
         if (gj.modes.length > 0) {
           for (const r of await benchGemGpujs(gj.modes, region, atoms, verts, params, ref, reps)) push(r);

@@ -34,17 +34,17 @@ describe('kf.gem.potential', () => {
 
   it('runs a given variant on its own target (wasm) and a tuned winner for this machine, its tuning axes carried to the region and salt', async () => {
     const kf = await open({ tuned: false, log: () => {} });
-    const w = await kf.gem.potential(atoms, vertices, { variant: 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices' });
+    const w = await kf.gem.potential(atoms, vertices, { variant: 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128' });
     expect([w.target, w.source]).toEqual(['wasm', 'given']);
     const ref = gemReference(atoms, vertices, w.params);
     let worst = 0;
     for (let i = 0; i < ref.length; i++) worst = Math.max(worst, Math.abs(w.phi[i]! - ref[i]!));
     expect(worst).toBeLessThan(1e-4); // f32 sums over 382 atoms of |terms| up to ~100
     // a wasm winner tuned on region 1 / zero salt, asked for salt 0.15: the nonzero-salt sibling
-    const path = tunedFile('gem-potential', 'surface', 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices', 2);
+    const path = tunedFile('gem-potential', 'surface', 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128', 2);
     const kt = await open({ tuned: path, log: () => {} });
     const t = await kt.gem.potential(atoms, vertices, { salt: 0.15 });
-    expect([t.key, t.source, t.threads]).toEqual(['gem-potential.wasm.region1.f32.nonzero.unroll8.div.block0.vertices', 'tuned', 2]);
+    expect([t.key, t.source, t.threads]).toEqual(['gem-potential.wasm.region1.f32.nonzero.unroll8.div.block0.vertices.simd128', 'tuned', 2]);
     const refSalt = gemReference(atoms, vertices, t.params);
     let worstSalt = 0;
     for (let i = 0; i < refSalt.length; i++) worstSalt = Math.max(worstSalt, Math.abs(t.phi[i]! - refSalt[i]!));
@@ -55,7 +55,7 @@ describe('kf.gem.potential', () => {
     const d = await ts.gem.potential(atoms, vertices);
     expect([d.target, d.source]).toEqual(['ts', 'default']);
     expect(notes[0]).toMatch(/runs on wasm, which open\(\{ targets \}\) leaves out/);
-    await expect(ts.gem.potential(atoms, vertices, { variant: 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices' })).rejects.toThrow(ApiInputError);
+    await expect(ts.gem.potential(atoms, vertices, { variant: 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128' })).rejects.toThrow(ApiInputError);
   });
 
   it('names the bad argument and what is allowed', async () => {

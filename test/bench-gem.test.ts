@@ -14,6 +14,7 @@ import { PoolsByThreads } from '../runtime/tune/threads.ts';
 import { probeGpu } from '../runtime/backends/webgpu.ts';
 import { variantParams } from '../runtime/variants.ts';
 import { benchGemCommand } from '../bench/gem-command.ts';
+import { probeWasmRelaxedSimd } from '../runtime/backends/wasm.ts';
 import { readPqr, readVert, gemParams, gemReference, type GemRegion, type GemVertices } from '../runtime/gem/index.ts';
 
 const hasGcc = ((): boolean => {
@@ -105,13 +106,16 @@ describe('GEM benchmark on a generated surface (tiny: Mb.Hhelix at 0.3 vertices 
     if (hasGcc) expect(lines.join('\n')).toMatch(/best wasm f32: gem-potential\.wasm\..*x the C f32 -O3 -march=native -ffast-math/);
   });
 
-  it('the wasm rungs are valid keys of both regions, each verified against the reference before it is timed', async () => {
+  it('the wasm rungs (relaxed SIMD ones included where it compiles) are valid keys of both regions, each verified against the reference before it is timed', async () => {
     const atoms = readPqr(`${GEM_DATA_DIR}mb_hhelix.pqr`);
     const verts = readVert(`${GEM_DATA_DIR}mb_hhelix.vert`);
     for (const region of [1, 3] as GemRegion[]) {
       const P = gemParams(atoms, { p: region === 1 ? 0 : 3 });
       const ref = gemReference(atoms, verts, P, region);
-      const rungs = wasmLadder(region);
+      // with relaxed SIMD where the engine compiles it: the f32 rungs again with relaxed_madd
+      const relaxed = probeWasmRelaxedSimd().ok;
+      const rungs = wasmLadder(region, relaxed);
+      expect(rungs.filter((r) => r.key.endsWith('.relaxed')).length).toBe(relaxed ? (region === 1 ? 5 : 1) : 0);
       for (const r of rungs) expect((await variantParams(r.key)).target).toBe('wasm');
       const rows = await benchGemWasm(rungs, atoms, verts, P, ref, 1);
       expect(rows.map((r) => r.key)).toEqual(rungs.map((r) => r.key));
@@ -141,7 +145,7 @@ describe('GEM benchmark threaded and gpu.js rows (Mb.Hhelix, every 8th vertex, r
   const ref = gemReference(atoms, verts, P, 1);
   const keys = [
     { rung: 'f32', key: 'gem-potential.ts.region1.f32.zero.unroll4.div.block0' },
-    { rung: 'wasm f32x4 (8 vertices)', key: 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices' },
+    { rung: 'wasm f32x4 (8 vertices)', key: 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128' },
   ];
 
   it('TS and wasm on 2 and 3 threads equal one thread bit for bit and pass the bar; a wrong one-thread output is refused', async () => {
@@ -162,7 +166,7 @@ describe('GEM benchmark threaded and gpu.js rows (Mb.Hhelix, every 8th vertex, r
       }
       // the table shows each key's one-thread row (when there is one) and its threaded rows, per core = ratio / threads
       const full: GemBenchRow[] = rows.map((r) => ({ molecule: 'mb', region: 1, pairsPerSecond: 1 / r.seconds, ...r, vsC: 1, perCore: 1 / r.threads! }));
-      expect(formatGemThreads(full)).toMatch(/\| `gem-potential\.wasm\.region1\.f32\.zero\.unroll8\.div\.block0\.vertices` \| 3 \| .* \| 1\.00x \| 0\.33x \|/);
+      expect(formatGemThreads(full)).toMatch(/\| `gem-potential\.wasm\.region1\.f32\.zero\.unroll8\.div\.block0\.vertices\.simd128` \| 3 \| .* \| 1\.00x \| 0\.33x \|/);
       const bad = new Map([[keys[1]!.key, single.get(keys[1]!.key)!.map((x) => x + 1e-3)]]);
       await expect(benchGemThreads(keys.slice(1), [2], atoms, verts, P, ref, 1, bad, pools)).rejects.toThrow(/on 2 threads differs from one thread at vertex 0/);
     } finally {

@@ -129,9 +129,9 @@ describe('the browser platform', () => {
       expect(() => need('channel', 'polled message channels')).toThrow(/the threaded MD engine needs that, so MD runs on one thread here\)$/);
       const { cpuThreadCounts } = await import('../runtime/tune/threads.ts');
       const cpu = { id: 'cpu', details: { cores: 4 } };
-      expect(cpuThreadCounts('gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices', cpu)).toEqual([1]);
+      expect(cpuThreadCounts('gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128', cpu)).toEqual([1]);
       setPlatform(before!);
-      expect(cpuThreadCounts('gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices', cpu)).toEqual([1, 2, 4]);
+      expect(cpuThreadCounts('gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128', cpu)).toEqual([1, 2, 4]);
     } finally {
       setPlatform(before!);
     }

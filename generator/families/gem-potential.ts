@@ -27,8 +27,9 @@ function validate(spec: Spec): void {
   check('precision', (v) => v === 'f32' || v === 'f64', 'f32, f64');
   check('salt', (v) => v === 'zero' || v === 'nonzero', 'zero, nonzero');
   check('unroll', (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 16, 'integers 1 to 16');
-  check('rsqrt', (v) => v === 'div' || v === 'nr', 'div, nr');
+  check('rsqrt', (v) => v === 'div' || v === 'nr' || v === 'mix', 'div, nr, mix');
   check('block', (v) => Number.isInteger(v) && (v as number) >= 0, 'integers >= 0 (0 = no blocking)');
+  if (spec.axes.some((a) => a.name === 'simd')) check('simd', (v) => v === 'simd128' || v === 'relaxed', 'simd128, relaxed');
 }
 
 function context(spec: Spec, v: Variant): Record<string, unknown> {
@@ -52,6 +53,11 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     r3: region === 3,
     salt: v.salt === 'nonzero',
     nr: v.rsqrt === 'nr',
+    // wasm: 1/d from the estimate and Newton steps, region 1's g/sqrt(d^2 + h) by sqrt and div
+    mix: v.rsqrt === 'mix',
+    newton: v.rsqrt === 'nr' || v.rsqrt === 'mix',
+    // wasm: a*b+c as relaxed_madd (relaxed SIMD; fused or not, as the engine does it)
+    fma: v.simd === 'relaxed',
     // gpu.js: the backend.
     mode: v.mode ?? '',
     // WebAssembly SIMD: lane type, vector units and constants (false on other targets).

@@ -12,10 +12,11 @@ export type GemDefaultTarget = (typeof GEM_DEFAULT_TARGETS)[number];
 
 /**
  * The key GEM's workload prefers for a region and salt: f32, exact division, no blocking; TS
- * unrolled by 4, wasm by 8 (two f32x4 vectors of vertices, in the library for every region and salt).
+ * unrolled by 4, wasm by 8 (two f32x4 vectors of vertices, SIMD128 only: relaxed SIMD is a tuned
+ * choice where the engine has it; in the library for every region and salt).
  */
 export function preferredGemKey(region: GemRegion, salt: 'zero' | 'nonzero', target: GemDefaultTarget = 'ts'): string {
-  if (target === 'wasm') return `gem-potential.wasm.region${region}.f32.${salt}.unroll8.div.block0.vertices`;
+  if (target === 'wasm') return `gem-potential.wasm.region${region}.f32.${salt}.unroll8.div.block0.vertices.simd128`;
   return `gem-potential.ts.region${region}.${PREFERRED.precision}.${salt}.unroll${PREFERRED.unroll}.${PREFERRED.rsqrt}.block${PREFERRED.block}`;
 }
 

@@ -3,7 +3,8 @@
 // no salt, p = 0: region 1, zero salt, f32 (the workload's precision). Candidates: on the CPU the
 // TS variants and, when the device offers WebAssembly SIMD (targets include wasm), the wasm ones
 // of the same semantic axes (the target aside), so the winner may be either; on WebGPU the WGSL
-// ones. Tuning axes varied: unroll, rsqrt, block (TS); unroll, rsqrt, vector (wasm); unroll,
+// ones. Tuning axes varied: unroll, rsqrt, block (TS); unroll, rsqrt, vector, simd (wasm; relaxed
+// SIMD only where the engine compiles it); unroll,
 // workgroup (WGSL). The winner's tuning axes are carried over to other regions and salts by the
 // workload (siblingKey), the semantic axes being the caller's.
 // Measured: milliseconds of one kernel call over every vertex and atom (WGSL: one dispatch; wasm:
@@ -18,6 +19,7 @@ import type { Device } from '../tune/devices.ts';
 import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions, RunOptions } from '../tune/family.ts';
 import { cpuThreadCounts, PoolsByThreads } from '../tune/threads.ts';
 import { problemOf } from '../tune/family.ts';
+import { probeWasmRelaxedSimd } from '../backends/wasm.ts';
 import type { GemAtoms, GemVertices, GemParams } from './index.ts';
 
 import { GEM_DATA_DIR as GEM_DATA } from '../data.ts';
@@ -26,7 +28,7 @@ const PROBLEMS: ProblemClass[] = [
   { name: 'surface-small', description: 'Mb.Hhelix on every 4th vertex of its surface, as surface', quick: true, serves: 'surface' },
 ];
 /** The wasm variant whose semantic axes the wasm candidates share (run gem --target wasm's default for region 1, zero salt). */
-const WASM_REFERENCE = 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices';
+const WASM_REFERENCE = 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128';
 
 interface Input {
   atoms: GemAtoms;
@@ -67,7 +69,11 @@ export const family: TuningFamily = {
     // region 1, zero salt, f32 (the default's semantic axes), tuning axes free; wasm ones too on a CPU with SIMD
     problemOf(family, problem);
     const out = await sameSemantics(family.defaultKey(device, problem)!, o.space);
-    if (device.target === 'ts' && (device.targets ?? []).includes('wasm')) out.push(...(await sameSemantics(WASM_REFERENCE, o.space)));
+    if (device.target === 'ts' && (device.targets ?? []).includes('wasm')) {
+      // relaxed SIMD variants only where the engine compiles them (runtime/backends/wasm.ts)
+      const wasm = await sameSemantics(WASM_REFERENCE, o.space);
+      out.push(...(probeWasmRelaxedSimd().ok ? wasm : wasm.filter((k) => !k.endsWith('.relaxed'))));
+    }
     // gpu.js: the modes that run on this device (cpu: cpu, webasm; webgpu: headlessgl, webgpu)
     // (the gpu.js space of these semantic axes is one key per mode: rendered on demand where the
     // library lacks it)

@@ -17,6 +17,7 @@ import { runGemWorkload } from '../../runtime/gem/workload.ts';
 import { UserError } from '../../runtime/errors.ts';
 import { cpuDevice } from '../../runtime/tune/devices.ts';
 import { family as gemFamily } from '../../runtime/gem/family.ts';
+import { probeWasmRelaxedSimd } from '../../runtime/backends/wasm.ts';
 
 const DATA = new URL('../../data/gem/', import.meta.url).pathname;
 const MOLS = ['mb_hhelix', '1uwo_A'];
@@ -52,15 +53,17 @@ beforeAll(() => {
 });
 
 describe('gem-potential WebAssembly SIMD library', () => {
-  it('covers every region and salt in f32 with 4 and 8 vertices per iteration, plus nr, atoms-in-lanes and f64x2 variants', () => {
-    expect(keys.length).toBe(25);
-    for (const k of keys) expect(k).toMatch(/^gem-potential\.wasm\.region[123]\.(f32|f64)\.(zero|nonzero)\.unroll[248]\.(div|nr)\.block0\.(vertices|atoms)$/);
+  it('covers every region and salt in f32 with 4 and 8 vertices per iteration, plus nr, mix, atoms-in-lanes, f64x2 and relaxed SIMD variants', () => {
+    expect(keys.length).toBe(37);
+    for (const k of keys) expect(k).toMatch(/^gem-potential\.wasm\.region[123]\.(f32|f64)\.(zero|nonzero)\.unroll[248]\.(div|nr|mix)\.block0\.(vertices|atoms)\.(simd128|relaxed)$/);
     for (const region of [1, 2, 3]) {
       for (const salt of ['zero', 'nonzero']) {
-        for (const u of [4, 8]) expect(keys).toContain(`gem-potential.wasm.region${region}.f32.${salt}.unroll${u}.div.block0.vertices`);
+        for (const u of [4, 8]) expect(keys).toContain(`gem-potential.wasm.region${region}.f32.${salt}.unroll${u}.div.block0.vertices.simd128`);
+        // relaxed SIMD (multiply-add) for every region and salt
+        expect(keys).toContain(`gem-potential.wasm.region${region}.f32.${salt}.unroll8.div.block0.vertices.relaxed`);
       }
     }
-    for (const t of ['nr', 'atoms', 'f64']) expect(keys.some((k) => k.split('.').includes(t)), t).toBe(true);
+    for (const t of ['nr', 'mix', 'atoms', 'f64', 'relaxed']) expect(keys.some((k) => k.split('.').includes(t)), t).toBe(true);
     // The binary is committed next to its text, and the manifest names the binary.
     for (const k of keys) {
       const file = manifest().get(k)!.file;
@@ -91,7 +94,7 @@ describe('gem-potential WebAssembly SIMD library', () => {
   it("reproduces GEM's first four Mb.Hhelix potentials", async () => {
     const expected = [2.897841, 2.902089, 2.986913, 2.624459];
     const m = mols.get('mb_hhelix')!;
-    for (const key of ['gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices', 'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.atoms', 'gem-potential.wasm.region1.f64.zero.unroll4.div.block0.vertices']) {
+    for (const key of ['gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128', 'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.atoms.simd128', 'gem-potential.wasm.region1.f64.zero.unroll4.div.block0.vertices.simd128']) {
       const { phi } = await runGemWasm(key, m.atoms, m.verts, { epsIn: 1, epsOut: 80 });
       expected.forEach((e, i) => expect(Math.abs(phi[i]! - e), key).toBeLessThan(2e-5));
     }
@@ -100,10 +103,10 @@ describe('gem-potential WebAssembly SIMD library', () => {
 
 describe('gem-potential wasm: padding, threads, on demand', () => {
   const SHAPES = [
-    'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.vertices',
-    'gem-potential.wasm.region1.f32.zero.unroll8.nr.block0.vertices',
-    'gem-potential.wasm.region1.f32.zero.unroll2.div.block0.atoms',
-    'gem-potential.wasm.region3.f64.nonzero.unroll4.div.block0.vertices',
+    'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.vertices.simd128',
+    'gem-potential.wasm.region1.f32.zero.unroll8.nr.block0.vertices.simd128',
+    'gem-potential.wasm.region1.f32.zero.unroll2.div.block0.atoms.simd128',
+    'gem-potential.wasm.region3.f64.nonzero.unroll4.div.block0.vertices.simd128',
   ];
 
   it.each(SHAPES)('%s: vertex counts 1, 3, 5, 7, 9, 13, 17 give the same bits as the whole surface', async (key) => {
@@ -137,7 +140,7 @@ describe('gem-potential wasm: padding, threads, on demand', () => {
   it('2 and 3 worker threads give the same bits as one thread (vertex count not a multiple of the unroll)', async () => {
     const m = mols.get('1uwo_A')!;
     const verts = firstN(m.verts, 4001);
-    for (const key of ['gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices', 'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.atoms', 'gem-potential.wasm.region2.f64.nonzero.unroll4.div.block0.vertices']) {
+    for (const key of ['gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128', 'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.atoms.simd128', 'gem-potential.wasm.region2.f64.nonzero.unroll4.div.block0.vertices.simd128']) {
       const info = await gemVariantInfo(key);
       const params = gemParams(m.atoms, { p: P_OF[info.region], salt: info.salt === 'zero' ? 0 : SALT });
       const one = (await runGemWasm(key, m.atoms, verts, { params })).phi;
@@ -158,7 +161,7 @@ describe('gem-potential wasm: padding, threads, on demand', () => {
 
   it('runs on a pool given by the caller and leaves it open', async () => {
     const m = mols.get('mb_hhelix')!;
-    const key = 'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.vertices';
+    const key = 'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.vertices.simd128';
     const one = (await runGemWasm(key, m.atoms, m.verts)).phi;
     const pool = await Pool.create(2);
     try {
@@ -171,7 +174,7 @@ describe('gem-potential wasm: padding, threads, on demand', () => {
 
   it('renders and assembles points of the space outside the library on demand', async () => {
     const m = mols.get('mb_hhelix')!;
-    for (const key of ['gem-potential.wasm.region2.f32.nonzero.unroll4.nr.block0.atoms', 'gem-potential.wasm.region3.f64.zero.unroll2.div.block0.vertices']) {
+    for (const key of ['gem-potential.wasm.region2.f32.nonzero.unroll4.nr.block0.atoms.simd128', 'gem-potential.wasm.region3.f64.zero.unroll2.div.block0.vertices.simd128']) {
       expect(manifest().has(key)).toBe(false);
       const info = await gemVariantInfo(key);
       const salt = info.salt === 'zero' ? 0 : SALT;
@@ -183,13 +186,13 @@ describe('gem-potential wasm: padding, threads, on demand', () => {
   it('refuses other targets, wrong regions and salt on zero-salt variants', async () => {
     const m = mols.get('mb_hhelix')!;
     await expect(runGemWasm('gem-potential.ts.region1.f32.zero.unroll4.div.block0', m.atoms, m.verts)).rejects.toThrow(/not WebAssembly/);
-    await expect(runGemWasm('gem-potential.wasm.region2.f32.zero.unroll4.div.block0.vertices', m.atoms, m.verts, { p: 0 })).rejects.toThrow(/region 2, but/);
-    await expect(runGemWasm('gem-potential.wasm.region1.f32.zero.unroll4.div.block0.vertices', m.atoms, m.verts, { salt: 0.1 })).rejects.toThrow(/nonzero-salt/);
+    await expect(runGemWasm('gem-potential.wasm.region2.f32.zero.unroll4.div.block0.vertices.simd128', m.atoms, m.verts, { p: 0 })).rejects.toThrow(/region 2, but/);
+    await expect(runGemWasm('gem-potential.wasm.region1.f32.zero.unroll4.div.block0.vertices.simd128', m.atoms, m.verts, { salt: 0.1 })).rejects.toThrow(/nonzero-salt/);
   });
 });
 
 describe('gem-potential wasm verification gate', () => {
-  const key = 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices';
+  const key = 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128';
   const wat = (): string => readFileSync(join(GENERATED_ROOT, manifest().get(key)!.file.replace(/\.wasm$/, '.wat')), 'utf8');
 
   it('passes the committed build and fails deliberately broken ones (a wrong sign, NaN)', async () => {
@@ -218,7 +221,10 @@ describe('gem-potential wasm in the tuner and in run gem', () => {
     const without = await gemFamily.candidates(cpuDevice({ wasmSimd: { ok: false, why: 'test' } }), 'surface-small');
     expect(without.every((k) => k.startsWith('gem-potential.ts.'))).toBe(true);
     const wasm = withSimd.filter((k) => k.startsWith('gem-potential.wasm.'));
-    expect(wasm.length).toBe(8);
+    // 9 SIMD128 keys of region 1, zero salt, f32, and 6 relaxed SIMD ones where the engine compiles them
+    const relaxed = probeWasmRelaxedSimd().ok;
+    expect(wasm.length).toBe(relaxed ? 15 : 9);
+    expect(wasm.filter((k) => k.endsWith('.relaxed')).length).toBe(relaxed ? 6 : 0);
     expect(withSimd.length).toBe(without.length + wasm.length);
     for (const k of wasm) expect(k).toMatch(/^gem-potential\.wasm\.region1\.f32\.zero\./);
     const dev = cpuDevice({ wasmSimd: { ok: true } });
@@ -245,7 +251,7 @@ describe('gem-potential wasm in the tuner and in run gem', () => {
       expect(w.variant).toMatch(/^gem-potential\.wasm\.region1\.f32\.zero\./);
       expect(w.device).toMatch(/WebAssembly SIMD/);
       expect(w.verification.ok).toBe(true);
-      const w2 = await runGemWorkload({ molecule, output: join(dir, 'w2.out'), variant: 'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.atoms', threads: 2 });
+      const w2 = await runGemWorkload({ molecule, output: join(dir, 'w2.out'), variant: 'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.atoms.simd128', threads: 2 });
       expect(w2.device).toMatch(/2 worker threads/);
       const col = (f: string) => readFileSync(join(dir, f), 'utf8').trim().split('\n').slice(1).map((l) => Number(l.split(/\s+/)[3]));
       const [a, b, c] = [col('ts.out'), col('w.out'), col('w2.out')];
