@@ -81,8 +81,8 @@ export type Reply =
       source: string;
       generated: boolean;
       ms: number;
-      /** The whole surface against the f64 reference: worst error / tolerance (f32: 5e-6 of the sum of |terms|). */
-      check: { ok: boolean; worst: number; maxAbs: number; detail: string };
+      /** The surface (every vertex, or `vertices` spread over it) against the f64 reference: worst error / tolerance (f32: 5e-6 of the sum of |terms|). */
+      check: { ok: boolean; worst: number; maxAbs: number; detail: string; vertices: number };
       params: Record<string, number>;
     }
   | { type: 'thermo'; step: number; values: Record<string, number> }
