@@ -168,7 +168,8 @@ export class PmeLongRange implements LongRangeForce {
 
   compute(x: Float64Array, f: Float64Array, energies: boolean): LongRangeEnergy | null {
     const t0 = performance.now();
-    const r = this.mesh.compute(x, this.q, f);
+    // force-only steps skip the mesh's energy and virial sums
+    const r = this.mesh.compute(x, this.q, f, energies);
     this.timers.mesh += performance.now() - t0;
     this.timers.calls++;
     if (!energies) return null;
