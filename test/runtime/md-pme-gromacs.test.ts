@@ -179,3 +179,23 @@ describe('run md --rerun with reaction field', () => {
     for (const [n, v] of r.terms) expect(rel(v, g[n]!), n).toBeLessThan(1e-5);
   }, 30_000);
 });
+
+describe('a charged system (the salt water without its last Cl-, +1 e): the net-charge correction as GROMACS applies it', () => {
+  it('--net-charge-correction: every term within 1e-8 of gmx_d with its electric factor (fixture salt-pme-charged); without it, refused', async () => {
+    const g = JSON.parse(readFileSync(join(fixtures, 'salt-pme-charged/energies.json'), 'utf8')) as Gmx;
+    const dir = mkdtempSync(join(tmpdir(), 'kf-charged-'));
+    const frame = readGro(readFileSync(BUNDLED_SALT_WATER.gro, 'utf8'), 'conf.gro');
+    const n = frame.atoms.length - 1;
+    const { writeGro } = await import('../../runtime/md/gro.ts');
+    const gro = join(dir, 'conf.gro');
+    writeFileSync(gro, writeGro({ ...frame, atoms: frame.atoms.slice(0, n), x: frame.x.slice(0, 3 * n), v: frame.v?.slice(0, 3 * n) }, { precision: 6 }));
+    // the includes resolve among the bundled force fields
+    const top = join(dir, 'topol.top');
+    writeFileSync(top, readFileSync(BUNDLED_SALT_WATER.top, 'utf8').replace(/^CL(\s+)8$/m, 'CL$17'));
+    await expect(rerunEnergies({ gro, top, coulomb: 'pme' })).rejects.toThrow(/net charge of 1\.0000 e/);
+    const r = await rerunEnergies({ gro, top, coulomb: 'pme', netChargeCorrection: true, epsfac: GMX_ONE_4PI_EPS0 });
+    expect(r.sys.q.length).toBe(g.natoms);
+    console.log(`charged salt water: ${TERMS.map((t) => `${t} ${rel(r.terms.find(([k]) => k === t)![1], g[t]).toExponential(2)}`).join('  ')}`);
+    for (const t of TERMS) expect(rel(r.terms.find(([k]) => k === t)![1], g[t]), t).toBeLessThan(1e-8);
+  }, 60_000);
+});
