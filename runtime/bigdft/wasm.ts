@@ -5,7 +5,11 @@
 // passes inside the memory and returns a view of the result (valid until the next run). With a
 // worker pool each pass's lines are split over the workers, each running the same module on the
 // same memory; every output line is computed by the same instructions whatever the split, so the
-// result is identical bit for bit to one thread's.
+// result is identical bit for bit to one thread's. One task per worker and application runs all
+// three passes, the workers meeting at a barrier in shared memory (Atomics) between passes instead
+// of a message round trip through the main thread per pass; the workers instantiate the main
+// thread's compiled module (posted with the task), so they run its optimized code from the first
+// call instead of compiling and tiering up a copy each.
 import { wasmModule, variantParams } from '../variants.ts';
 import { backend } from '../backends/registry.ts';
 import type { FilterName } from './filters.ts';
@@ -21,15 +25,43 @@ interface ConvWasmExports {
   pass(x: number, y: number, n: number, m: number, j0: number, j1: number, s: number, yin: number, xt: number, scale: number): void;
 }
 
-/** Arguments of one worker task: lines [j0, j1) of one pass (tasks.ts 'conv-wasm'). */
+/** One pass of a worker task: lines [j0, j1) of the pass on byte addresses of the memory. */
+export interface ConvWasmPass {
+  x: number; y: number; n: number; m: number; j0: number; j1: number; yin: number; xt: number; scale: number;
+}
+
+/** Arguments of one worker task: this worker's lines of every pass of one application (tasks.ts 'conv-wasm'). */
 export interface ConvWasmTaskArgs {
   key: string;
   /** Identifies the prepared problem's memory in the worker (one instance per memory). */
   memId: string;
   memory: WebAssembly.Memory;
+  /** The compiled module (the main thread's: workers share its code); absent: compiled from `bytes` or the key's binary. */
+  module?: WebAssembly.Module;
   /** Another build of the variant (tests of the gate); the key's binary when absent. */
   bytes?: Uint8Array;
-  x: number; y: number; n: number; m: number; j0: number; j1: number; s: number; yin: number; xt: number; scale: number;
+  /** This worker's scratch row(s). */
+  s: number;
+  /** The passes in order; between two passes every worker waits at the barrier. */
+  passes: ConvWasmPass[];
+  /** Barrier of the pool's workers (Int32Array on a SharedArrayBuffer: arrivals, generation) and their count. */
+  barrier: Int32Array;
+  parties: number;
+}
+
+/**
+ * Wait until all `parties` workers have arrived (a reusable barrier: the last to arrive resets the
+ * count and bumps the generation the others wait on).
+ */
+function arrive(b: Int32Array, parties: number): void {
+  const gen = Atomics.load(b, 1);
+  if (Atomics.add(b, 0, 1) === parties - 1) {
+    Atomics.store(b, 0, 0);
+    Atomics.add(b, 1, 1);
+    Atomics.notify(b, 1);
+  } else {
+    while (Atomics.load(b, 1) === gen) Atomics.wait(b, 1, gen);
+  }
 }
 
 const PAGE = 65536;
@@ -44,11 +76,29 @@ export async function convWasmTask(a: ConvWasmTaskArgs): Promise<void> {
   const id = `${a.key}\0${a.memId}`;
   let p = workerInstances.get(id);
   if (!p) {
-    p = wasmModule(a.key, a.bytes).then((m) => instantiate(m, a.memory));
+    p = (a.module ? Promise.resolve(a.module) : wasmModule(a.key, a.bytes)).then((m) => instantiate(m, a.memory));
     p.catch(() => workerInstances.delete(id));
     workerInstances.set(id, p);
   }
-  (await p).pass(a.x, a.y, a.n, a.m, a.j0, a.j1, a.s, a.yin, a.xt, a.scale);
+  // a worker whose instance or pass fails still arrives at every barrier (the others would wait
+  // for it forever) and reports the error at the end
+  let ex: ConvWasmExports | undefined;
+  let err: unknown;
+  try {
+    ex = await p;
+  } catch (e) {
+    err = e ?? new Error('unknown error');
+  }
+  a.passes.forEach((q, k) => {
+    if (k > 0) arrive(a.barrier, a.parties);
+    if (err !== undefined || !ex) return;
+    try {
+      if (q.j1 > q.j0) ex.pass(q.x, q.y, q.n, q.m, q.j0, q.j1, a.s, q.yin, q.xt, q.scale);
+    } catch (e) {
+      err = e ?? new Error('unknown error');
+    }
+  });
+  if (err !== undefined) throw err;
 }
 
 /** Forget a prepared problem's instances in this worker (its memory can then be collected). */
@@ -137,19 +187,27 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
     };
   }
   const memId = `${platform().pid}.${++memIds}`;
-  // lines split on multiples of the variant's lines per iteration (as the TS path does)
+  // lines split on multiples of the variant's lines per iteration (as the TS path does); every
+  // worker gets a task (an empty range where a pass has fewer line groups than workers), so all
+  // of them meet at the barriers
   const align = Math.max(1, Number(String(p.unroll).split('x')[1]) || 1);
+  const ranges = plan.map((q) => {
+    const parts = splitRange(q.m, threads, align);
+    return Array.from({ length: threads }, (_, w) => parts[w] ?? ([q.m, q.m] as [number, number]));
+  });
+  const barrier = new Int32Array(new SharedArrayBuffer(8));
+  const tasks = Array.from({ length: threads }, (_, w) => ({
+    task: 'conv-wasm',
+    args: {
+      key, memId, memory, module: mod, bytes: o.bytes, s: S[w]!, barrier, parties: threads,
+      passes: plan.map((q, d) => ({ ...q, j0: ranges[d]![w]![0], j1: ranges[d]![w]![1] })),
+    } satisfies ConvWasmTaskArgs as unknown as Record<string, unknown>,
+  }));
   return {
     ...base,
     async run(x) {
       copyIn(x);
-      for (const q of plan) {
-        const parts = splitRange(q.m, threads, align);
-        await pool.run(parts.map(([j0, j1], w) => ({
-          task: 'conv-wasm',
-          args: { key, memId, memory, bytes: o.bytes, ...q, j0, j1, s: S[w]! } satisfies ConvWasmTaskArgs as unknown as Record<string, unknown>,
-        })));
-      }
+      await pool.run(tasks);
       return result();
     },
     async release() {

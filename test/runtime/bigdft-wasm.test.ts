@@ -1,7 +1,8 @@
 // Every WebAssembly SIMD (f64x2) variant of bigdft-conv's library against the f64 reference with
 // the TypeScript f64 gate, on the verification grids and on odd grids whose sizes are no
 // multiple of the unroll or the vector width; a deliberately broken build must fail; worker
-// threads must give the one-thread result bit for bit.
+// threads must give the one-thread result bit for bit, and a worker that fails must not leave the
+// others waiting at the barrier between passes.
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,9 @@ import { verifyConv, randomValues } from '../../runtime/bigdft/verify.ts';
 import { apply3d, prepare3d, ConvInputError } from '../../runtime/bigdft/apply.ts';
 import { assembleWat } from '../../generator/index.ts';
 import type { Dims } from '../../runtime/bigdft/reference.ts';
+import { prepareWasm3d } from '../../runtime/bigdft/wasm.ts';
+import { kineticScale } from '../../runtime/bigdft/conv.ts';
+import { Pool } from '../../runtime/parallel/pool.ts';
 
 const keys = libraryKeys('bigdft-conv', 'wasm');
 /** Odd grids: n not a multiple of 2, 4, 6 or 8 along any axis, line counts odd. */
@@ -83,6 +87,30 @@ describe('bigdft-conv WebAssembly SIMD library', () => {
       }
     }
   });
+
+  it('on worker threads: one task per worker runs the three passes with barriers between them; repeated runs agree, and a worker that traps ends the run with its error instead of leaving the others waiting', async () => {
+    const key = 'bigdft-conv.wasm.kinetic.periodic.f64.separable-t.4x2.inline.lines';
+    const d: Dims = [31, 30, 29];
+    const x = randomValues(d[0] * d[1] * d[2], 5);
+    const scale = kineticScale([0.4, 0.5, 0.6]);
+    const one = Float64Array.from((await prepareWasm3d(key, d, { scale })).run(x) as Float64Array);
+    const pool = await Pool.create(2);
+    try {
+      const pre = await prepareWasm3d(key, d, { scale, pool });
+      for (let r = 0; r < 4; r++) expect(Array.from(await pre.run(x)), `run ${r}`).toEqual(Array.from(one));
+      await pre.release?.();
+      // the worker with the upper lines traps in its first pass; the one with the lower lines
+      // finishes that pass and meets it at the barriers
+      const wat = readFileSync(join(GENERATED_ROOT, manifest().get(key)!.file.replace(/\.wasm$/, '.wat')), 'utf8');
+      const trapping = wat.replace('(local.set $n8 ', '(if (i32.gt_s (local.get $j0) (i32.const 0)) (then unreachable))\n    (local.set $n8 ');
+      expect(trapping).not.toBe(wat);
+      const bad = await prepareWasm3d(key, d, { scale, pool, bytes: await assembleWat('trap.wat', trapping) });
+      await expect(bad.run(x)).rejects.toThrow(/unreachable/);
+      await bad.release?.();
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
 
   it('runs repeatedly on one prepared grid with the same result, and refuses grids smaller than the filter', async () => {
     const key = 'bigdft-conv.wasm.magic.periodic.f64.separable-t.6x2.inline.lines';
