@@ -145,7 +145,7 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
 }
 
 /** The radices the wasm variants' FFT passes cover (others run the TypeScript passes). */
-export const FFT_RADICES = [2, 3, 4, 5, 7];
+export const FFT_RADICES = [2, 3, 4, 5, 7, 11];
 
 /** WAT of one Stockham pass of radix p (direction sgn): out_q = sum_r W^{qr} tw_r v_r over B lines, two at a time. */
 export function watPass(p: number, sgn: number, name: string): string {

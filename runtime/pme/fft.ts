@@ -467,7 +467,7 @@ export class RealFft3d {
   }
 }
 
-/** The FFT passes of a pme-mesh wasm variant: f<p> (forward) and b<p> (backward), p in 2, 3, 4, 5, 7. */
+/** The FFT passes of a pme-mesh wasm variant: f<p> (forward) and b<p> (backward), p in 2, 3, 4, 5, 7, 11. */
 export type WasmFftExports = Record<string, (xr: number, xi: number, yr: number, yi: number, B: number, m: number, ns: number, twr: number, twi: number) => void>;
 
 /**

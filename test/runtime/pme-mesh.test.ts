@@ -157,6 +157,17 @@ describe('createPmeMesh (the MD engine fast path)', () => {
     for (let i = 0; i < f.length; i++) expect(f[i]).toBeCloseTo(fr[i]!, 9);
   });
 
+  it('a wasm variant with its SIMD FFT on sizes with the radices 7 and 11 (44 x 22 x 42) gives the reference', async () => {
+    const params = { beta, grid: [44, 22, 42] as [number, number, number], order: 4 };
+    const mesh = await createPmeMesh(box, params, q.length, { variant: 'pme-mesh.wasm.order4.f64.loop.tile0' });
+    const f = new Float64Array(x.length);
+    const fr = new Float64Array(x.length);
+    const r = mesh.compute(x, q, f);
+    const ref = pmeReciprocal(x, q, box, params, fr);
+    expect(Math.abs(r.energy - ref.energy) / Math.abs(ref.energy)).toBeLessThan(1e-13);
+    for (let i = 0; i < f.length; i++) expect(f[i]).toBeCloseTo(fr[i]!, 9);
+  });
+
   it('orders without kernels run on the reference; a variant of another order is refused', async () => {
     const params = { beta, grid: pmeGrid(box, 0.12), order: 8 };
     const mesh = await createPmeMesh(box, params, q.length);
