@@ -266,7 +266,8 @@ async function startTune(o: TuneJob, resumed = false): Promise<void> {
   }
 }
 
-const shortKey = (k: string | undefined) => (k ? k.split('.').slice(1).join('.') : '-');
+/** A key less its family, and a tuned thread count ("@2t") in words. */
+const shortKey = (k: string | undefined) => (k ? k.split('.').slice(1).join('.').replace(/@(\d+)t$/, (_, n: string) => ` (${n} threads)`) : '-');
 const ms = (x: number | undefined) => (x === undefined ? '-' : x < 10 ? x.toFixed(3) : x.toFixed(2));
 
 function showRows(rows: RowOut[]): void {
