@@ -98,11 +98,15 @@ describe('bench bigdft-conv: threads and gpu.js (small grid)', () => {
       expect(row.relError).toBe(one.relError);
       expect(row.relError).toBeLessThan(row.precision === 'f32' ? 1e-6 : 1e-13);
       expect(Number.isFinite(row.ms) && row.ms > 0).toBe(true);
-      expect(row.speedup).toBeCloseTo(one.ms / row.ms, 12);
+      // speed-up from the one-thread time of the same rounds; the ceiling of independent compute loops in them
+      expect(row.oneMs! > 0 && Number.isFinite(row.oneMs!)).toBe(true);
+      expect(row.speedup).toBeCloseTo(row.oneMs! / row.ms, 12);
+      expect(row.ceiling! > 0 && row.ceiling! <= 2.2).toBe(true);
       if (hasGcc) expect(row.perCore).toBeCloseTo(row.vsC! / 2, 12);
     }
     const text = lines.join('\n');
     expect(text).toMatch(/Threads: each 1-D pass split over worker threads/);
+    expect(text).toMatch(/\| +speed-up \| +ceiling \|/);
     expect(text).toMatch(/\| ts\.magic\.periodic\.f64\.separable-t\.8x1\.inline\.table +\| +2 \|/);
     expect(text).toMatch(/gpu\.js rows \(f32 storage/);
     if (hasGcc) {
