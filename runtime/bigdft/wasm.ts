@@ -44,6 +44,12 @@ export interface ConvWasmTaskArgs {
   s: number;
   /** The passes in order; between two passes every worker waits at the barrier. */
   passes: ConvWasmPass[];
+  /**
+   * The input when it lies on a SharedArrayBuffer: this worker copies the lines of its first pass
+   * into the memory (at the first pass's x) itself, so they arrive in its own cache and the copy
+   * is split too; absent: the caller has copied the input in.
+   */
+  input?: Float64Array;
   /** Barrier of the pool's workers (Int32Array on a SharedArrayBuffer: arrivals, generation) and their count. */
   barrier: Int32Array;
   parties: number;
@@ -93,6 +99,7 @@ export async function convWasmTask(a: ConvWasmTaskArgs): Promise<void> {
     if (k > 0) arrive(a.barrier, a.parties);
     if (err !== undefined || !ex) return;
     try {
+      if (k === 0 && a.input && q.j1 > q.j0) new Float64Array(a.memory.buffer, q.x + 8 * q.j0 * q.n, (q.j1 - q.j0) * q.n).set(a.input.subarray(q.j0 * q.n, q.j1 * q.n));
       if (q.j1 > q.j0) ex.pass(q.x, q.y, q.n, q.m, q.j0, q.j1, a.s, q.yin, q.xt, q.scale);
     } catch (e) {
       err = e ?? new Error('unknown error');
@@ -206,8 +213,13 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
   return {
     ...base,
     async run(x) {
-      copyIn(x);
-      await pool.run(tasks);
+      // an input on a SharedArrayBuffer is copied in by the workers, each the lines of its first pass
+      if (x instanceof Float64Array && x.buffer instanceof SharedArrayBuffer && x.length === size) {
+        await pool.run(tasks.map((t) => ({ task: t.task, args: { ...t.args, input: x } })));
+      } else {
+        copyIn(x);
+        await pool.run(tasks);
+      }
       return result();
     },
     async release() {

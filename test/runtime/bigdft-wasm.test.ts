@@ -13,7 +13,7 @@ import { assembleWat } from '../../generator/index.ts';
 import type { Dims } from '../../runtime/bigdft/reference.ts';
 import { prepareWasm3d } from '../../runtime/bigdft/wasm.ts';
 import { kineticScale } from '../../runtime/bigdft/conv.ts';
-import { Pool } from '../../runtime/parallel/pool.ts';
+import { Pool, toShared } from '../../runtime/parallel/pool.ts';
 
 const keys = libraryKeys('bigdft-conv', 'wasm');
 /** Odd grids: n not a multiple of 2, 4, 6 or 8 along any axis, line counts odd. */
@@ -97,7 +97,9 @@ describe('bigdft-conv WebAssembly SIMD library', () => {
     const pool = await Pool.create(2);
     try {
       const pre = await prepareWasm3d(key, d, { scale, pool });
-      for (let r = 0; r < 4; r++) expect(Array.from(await pre.run(x)), `run ${r}`).toEqual(Array.from(one));
+      // an input on a SharedArrayBuffer is copied in by the workers (each its first pass's lines), any other by the caller
+      const xs = toShared(Float64Array.from(x));
+      for (let r = 0; r < 4; r++) expect(Array.from(await pre.run(r % 2 ? xs : x)), `run ${r}`).toEqual(Array.from(one));
       await pre.release?.();
       // the worker with the upper lines traps in its first pass; the one with the lower lines
       // finishes that pass and meets it at the barriers
