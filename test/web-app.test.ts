@@ -177,7 +177,7 @@ describe.skipIf(!haveChromium && !inCi)('the web app in headless Chromium', () =
 
   let rows: Row[] = [];
   it('tunes the quick classes in a worker, resumes after a reload from the cache, and verifies winners on WGSL and wasm', { timeout: 300_000 }, async () => {
-    // one quick class per family (md-nonbonded water-rf-f32-small, gem-potential surface-small,
+    // one quick class per family (md-nonbonded lj-fluid-f32-small, gem-potential surface-small,
     // bigdft-conv magic-f32-small), two candidates per class and device besides the default
     await page.selectOption('[name=problems]', 'one');
     await page.fill('[name=maxEvals]', '2');
@@ -332,8 +332,9 @@ describe.skipIf(!haveChromium && !inCi)('the web app in headless Chromium', () =
     expect(problems).toEqual([]);
   });
 
-  it('runs MD live with energies plotted as it runs', async () => {
+  it('runs MD live with the tuned kernel, energies plotted as it runs', async () => {
     await page.selectOption('#md-system', 'lj');
+    await page.selectOption('#md-precision', 'f32');
     await page.fill('#md-steps', '200');
     await page.click('#md-run');
     await until(page, 'window.kernforgeApp.md && !window.kernforgeApp.md.running', 120_000);
@@ -341,6 +342,9 @@ describe.skipIf(!haveChromium && !inCi)('the web app in headless Chromium', () =
     expect(md.error).toBeUndefined();
     expect(md.rows.length).toBeGreaterThan(50);
     expect(md.rows.at(-1)!.step).toBe(200);
+    // the force kernel is the CPU's tuned winner for the LJ fluid in f32 (lj-fluid-f32-small serves lj-fluid-f32)
+    const won = rows.find((r) => r.device === 'cpu' && r.problem === 'lj-fluid-f32-small')!;
+    expect(md.key).toBe(won.chosenKey!.replace(/@\d+t$/, ''));
     // NVE: the total energy per atom stays within 1% while the potential energy moves
     const e = md.rows.map((r) => r.values['TotEng/N']!);
     expect(Math.max(...e) - Math.min(...e)).toBeLessThan(0.01 * Math.abs(e[0]!));

@@ -447,6 +447,7 @@ async function runMd(): Promise<void> {
   const err = $('md-error');
   showError(err, undefined);
   const system = $<HTMLSelectElement>('md-system').value === 'water' ? 'water' : 'lj';
+  const precision = $<HTMLSelectElement>('md-precision').value === 'f64' ? 'f64' : 'f32';
   const steps = Number($<HTMLInputElement>('md-steps').value);
   if (!Number.isInteger(steps) || steps < 10 || steps > 100_000) {
     showError(err, `steps: ${JSON.stringify($<HTMLInputElement>('md-steps').value)} is not an integer from 10 to 100000`);
@@ -469,7 +470,7 @@ async function runMd(): Promise<void> {
   $<HTMLButtonElement>('md-run').disabled = true;
   $<HTMLButtonElement>('md-stop').disabled = false;
   let pending = false;
-  mdJob = runJob({ job: 'md', system, steps }, (r) => {
+  mdJob = runJob({ job: 'md', system, steps, precision }, (r) => {
     if (r.type === 'status') status.textContent = r.text;
     else if (r.type === 'log') status.textContent = r.line.slice(0, 200);
     else if (r.type === 'thermo') {

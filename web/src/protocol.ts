@@ -28,6 +28,8 @@ export interface MdJob {
   job: 'md';
   system: 'lj' | 'water';
   steps: number;
+  /** f32: the kernels of the f32 classes (TypeScript, wasm SIMD); f64: TypeScript f64. */
+  precision: 'f32' | 'f64';
 }
 
 export type Job =

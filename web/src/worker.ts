@@ -20,8 +20,11 @@ import { DEFAULT_CACHE_DIR } from '../../runtime/tune/cache.ts';
 import { DEFAULT_TUNED_FILE } from '../../runtime/tune/tuned.ts';
 import { MAX_INPUT_BYTES, type Job, type Reply, type RowOut, type TuneJob, type GemJob, type MdJob } from './protocol.ts';
 
-/** One quick problem class per family, those whose candidates span the most targets. */
-export const ONE_PER_FAMILY: Record<string, string> = { 'md-nonbonded': 'water-rf-f32-small', 'gem-potential': 'surface-small', 'bigdft-conv': 'magic-f32-small' };
+/**
+ * One quick problem class per family, those whose candidates span the most targets (and the MD
+ * panel's default run, the LJ fluid in f32, takes the md-nonbonded one).
+ */
+export const ONE_PER_FAMILY: Record<string, string> = { 'md-nonbonded': 'lj-fluid-f32-small', 'gem-potential': 'surface-small', 'bigdft-conv': 'magic-f32-small' };
 
 const scope = self as unknown as { postMessage(m: Reply, transfer?: Transferable[]): void; onmessage: ((e: MessageEvent) => void) | null };
 const post = (m: Reply, transfer: Transferable[] = []) => scope.postMessage(m, transfer);
@@ -181,6 +184,7 @@ async function mdJob(j: MdJob): Promise<void> {
   const s = await kf.md.run({
     system: j.system,
     steps: j.steps,
+    precision: j.precision,
     thermo: thermoEvery,
     threads: 1,
     ...(j.system === 'lj' ? { cells: 6 } : { thermostat: 'v-rescale', refT: 300 }),
