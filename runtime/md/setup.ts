@@ -3,6 +3,7 @@
 // Verlet buffer (given, or estimated from a drift tolerance), SETTLE and the thermostat. The time
 // step and a state file are checked here before anything runs (runtime/md/sanity.ts).
 import { keyTarget } from '../keys.ts';
+import { backend } from '../backends/registry.ts';
 import { platform } from '../platform.ts';
 import { ljFluid } from './ljfluid.ts';
 import { readGro, type GroAtom } from './gro.ts';
@@ -324,6 +325,11 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
       keyF = Object.keys(changes).length === 0 ? t.key : await siblingKey(t.key, changes).catch(() => undefined);
       if (keyF === t.key) tunedThreads = t.threads;
     } else for (const l of held) platform().stderr(l); // nothing tuned for either class: say so once, for the f32 one
+  }
+  if (!keyF && settings.interaction === 'lj-ewald' && o.precision === 'f32' && !o.cluster && !o.list && o.target === undefined && (await backend('wasm').available()).ok) {
+    // PME in f32 with nothing tuned (GROMACS's mixed precision): the f32x4 tabulated 4x4 kernel,
+    // the fastest verified Ewald kernel on PME water (bench md: ~4x the TypeScript f64 one)
+    keyF = `md-nonbonded.wasm.${semantic}.f32.f.tabulated.4x4.mask.mask.simd128`;
   }
   if (!keyF) {
     const cluster = o.cluster ?? d.cluster;

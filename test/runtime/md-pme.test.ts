@@ -203,3 +203,31 @@ describe('kernforge run md --rerun and --coulomb pme from the command line', () 
     expect(existsSync(join(dir, 'out.gro'))).toBe(false);
   }, 60_000);
 });
+
+describe('PME in f32 (GROMACS mixed precision) with nothing tuned', () => {
+  it('takes the WebAssembly f32x4 tabulated 4x4 kernel where SIMD runs; step-0 energies agree with the f64 TypeScript default', async () => {
+    const { prepareRun } = await import('../../runtime/md/setup.ts');
+    const { MdEngine } = await import('../../runtime/md/engine.ts');
+    const { backend } = await import('../../runtime/backends/registry.ts');
+    const step0 = async (precision: 'f32' | 'f64') => {
+      const p = await prepareRun({ system: 'water', gro: 'salt-water', coulomb: 'pme', precision, tuned: false, nstcalcenergy: 1 });
+      const eng = await MdEngine.create(p.run);
+      try {
+        const rows: { vdw: number; coul: number; recip: number }[] = [];
+        eng.simulate(0, { onThermo: (r) => rows.push(r) });
+        return { key: p.run.keyF, row: rows[0]! };
+      } finally {
+        await eng.close();
+      }
+    };
+    const f32 = await step0('f32');
+    const f64 = await step0('f64');
+    const simd = (await backend('wasm').available()).ok;
+    expect(f32.key).toBe(simd ? 'md-nonbonded.wasm.lj-ewald.geom.shift.f32.f.tabulated.4x4.mask.mask.simd128' : 'md-nonbonded.ts.lj-ewald.geom.shift.f32.f.tabulated.4x4.mask.mask');
+    expect(f64.key).toBe('md-nonbonded.ts.lj-ewald.geom.shift.f64.f.tabulated.4x4.mask.mask');
+    // f32 kernels: Coulomb (SR) is a sum of ~1e7 pair terms near -1.7e5 kJ/mol
+    expect(Math.abs(f32.row.coul - f64.row.coul) / Math.abs(f64.row.coul)).toBeLessThan(1e-5);
+    expect(Math.abs(f32.row.vdw - f64.row.vdw) / Math.abs(f64.row.vdw)).toBeLessThan(1e-5);
+    expect(f32.row.recip).toBeCloseTo(f64.row.recip, 8); // the mesh is f64 in both
+  }, 60_000);
+});
