@@ -231,6 +231,16 @@ describe.skipIf(!haveChromium && !inCi)('the web app in headless Chromium', () =
     const fixtures = join(root, 'test', 'tune', 'fixtures');
     await page.setInputFiles('#report-files', readdirSync(fixtures).filter((f) => f.endsWith('.json')).map((f) => join(fixtures, f)));
     await until(page, 'window.kernforgeApp.report?.devices >= 4', 30_000);
+    // a tuned artefact of another machine joins them: its winners and defaults as a device
+    const laptop = join(mkdtempSync(join(tmpdir(), 'kf-web-')), 'laptop-tuned.json');
+    writeFileSync(laptop, JSON.stringify({
+      format: 'kernforge-tuned', version: 1,
+      devices: { '0123456789abcdef': { id: 'cpu', target: 'ts', name: 'a laptop', targets: ['ts', 'wasm'] } },
+      tuned: { '0123456789abcdef': { 'gem-potential': { 'surface-small': { key: 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices', medianMs: 0.4, defaultKey: 'gem-potential.ts.region1.f32.zero.unroll4.div.block0', defaultMs: 2.5, speedup: 6.25, when: '2026-11-24T00:00:00Z' } } } },
+    }));
+    await page.setInputFiles('#report-files', [...readdirSync(fixtures).filter((f) => f.endsWith('.json')).map((f) => join(fixtures, f)), laptop]);
+    await until(page, 'window.kernforgeApp.report?.devices >= 5', 30_000);
+    expect(await page.frameLocator('#report-frame').locator('table').first().textContent()).toContain('a laptop');
     const r = (await state()).report!;
     expect(r.error).toBeUndefined();
     const frame = page.frameLocator('#report-frame');
