@@ -72,6 +72,7 @@ async function tuneJob(j: TuneJob): Promise<void> {
   };
   const t0 = performance.now();
   status('tuning');
+  if (!platform().worker) log('no worker threads here (the page is not cross-origin isolated): every family is tuned on one thread');
   // md-nonbonded offers one thread here (its family's threadCounts: the browser platform has no
   // polled channel for the threaded MD engine); the other families tune their thread counts
   const outcome = await tune({
@@ -83,7 +84,8 @@ async function tuneJob(j: TuneJob): Promise<void> {
     warmup: 1,
     strategy: 'random',
     seed: 1,
-    ...(j.threads ? { threads: j.threads } : {}),
+    // without worker threads (a page that is not cross-origin isolated) every family runs on one
+    ...(j.threads ? { threads: j.threads } : !platform().worker ? { threads: [1] } : {}),
     log,
     progress,
     signal: controller.signal,
