@@ -35,17 +35,28 @@ export function paddedDims(grid: readonly [number, number, number], order: numbe
 /** The cell floor(u) and fraction u - floor(u) of every atom and dimension, u = n x / L wrapped into [0, n). */
 export function cellsAndFractions(x: Float64Array, box: Box3, grid: readonly [number, number, number], cell: Int32Array, frac: Float64Array | Float32Array): void {
   const n = cell.length / 3;
-  for (let i = 0; i < n; i++) {
-    for (let d = 0; d < 3; d++) {
-      const nd = grid[d]!;
-      let s = x[3 * i + d]! / box[d]!;
-      s -= Math.floor(s);
-      const u = s * nd;
-      let c = Math.floor(u);
-      if (c >= nd) c -= nd; // s just below 1 rounding up
-      cell[3 * i + d] = c;
-      frac[3 * i + d] = u - Math.floor(u);
-    }
+  // per dimension written out (no tuple reads in the loop): this runs every MD step
+  const [nx, ny, nz] = grid;
+  const [lx, ly, lz] = box;
+  for (let i = 0, k = 0; i < n; i++, k += 3) {
+    let s = x[k]! / lx;
+    s -= Math.floor(s);
+    let u = s * nx;
+    let c = Math.floor(u);
+    frac[k] = u - c;
+    cell[k] = c >= nx ? c - nx : c; // s just below 1 rounding up
+    s = x[k + 1]! / ly;
+    s -= Math.floor(s);
+    u = s * ny;
+    c = Math.floor(u);
+    frac[k + 1] = u - c;
+    cell[k + 1] = c >= ny ? c - ny : c;
+    s = x[k + 2]! / lz;
+    s -= Math.floor(s);
+    u = s * nz;
+    c = Math.floor(u);
+    frac[k + 2] = u - c;
+    cell[k + 2] = c >= nz ? c - nz : c;
   }
 }
 
@@ -65,12 +76,17 @@ export function fold(padded: Float64Array | Float32Array, grid: readonly [number
   const [nx, ny, nz] = grid;
   const [px, py, pz] = paddedDims(grid, order);
   const mx = wrapTable(px, nx, order), my = wrapTable(py, ny, order), mz = wrapTable(pz, nz, order);
+  const p1 = order - 1;
+  // z runs: padded c in [p1, p1 + nz) is real c - p1 (no table); the rest wrap through mz
   out.fill(0);
   for (let a = 0; a < px; a++) {
     for (let b = 0; b < py; b++) {
       const src = (a * py + b) * pz;
       const dst = (mx[a]! * ny + my[b]!) * nz;
-      for (let c = 0; c < pz; c++) out[dst + mz[c]!] += padded[src + c]!;
+      const s0 = src + p1;
+      for (let c = 0; c < nz; c++) out[dst + c] += padded[s0 + c]!;
+      for (let c = 0; c < p1; c++) out[dst + mz[c]!] += padded[src + c]!;
+      for (let c = p1 + nz; c < pz; c++) out[dst + mz[c]!] += padded[src + c]!;
     }
   }
 }
@@ -80,11 +96,14 @@ export function unfold(grid3: Float64Array, grid: readonly [number, number, numb
   const [nx, ny, nz] = grid;
   const [px, py, pz] = paddedDims(grid, order);
   const mx = wrapTable(px, nx, order), my = wrapTable(py, ny, order), mz = wrapTable(pz, nz, order);
+  const p1 = order - 1;
   for (let a = 0; a < px; a++) {
     for (let b = 0; b < py; b++) {
       const dst = (a * py + b) * pz;
       const src = (mx[a]! * ny + my[b]!) * nz;
-      for (let c = 0; c < pz; c++) padded[dst + c] = grid3[src + mz[c]!]!;
+      padded.set(grid3.subarray(src, src + nz), dst + p1);
+      for (let c = 0; c < p1; c++) padded[dst + c] = grid3[src + mz[c]!]!;
+      for (let c = p1 + nz; c < pz; c++) padded[dst + c] = grid3[src + mz[c]!]!;
     }
   }
 }
