@@ -181,6 +181,12 @@ export function bsplineWeights(w: number, order: number, th: Float64Array, dth: 
   }
 }
 
+/** One axis's wave numbers and Gaussian factors (PmeSolver). */
+interface AxisTable {
+  m: Float64Array;
+  e: Float64Array;
+}
+
 /** The moduli, the influence-function factors and the reciprocal vectors of one box and grid, reused across calls. */
 export class PmeSolver {
   readonly grid: readonly [number, number, number];
@@ -191,6 +197,8 @@ export class PmeSolver {
   private readonly modz: Float64Array;
   private readonly beta: number;
   private readonly epsfac: number;
+  /** Per axis the signed wave numbers and the Gaussian over the B-spline modulus (made on the first solve; the box and beta are fixed). */
+  private tables: { X: AxisTable; Y: AxisTable; Z: AxisTable } | undefined;
 
   /** `fft`: where the FFT's work arrays live and which line transform it runs (RealFft3d's options; default TypeScript). */
   constructor(box: readonly [number, number, number], p: PmeParams, fft: RealFft3dOptions = {}) {
@@ -203,6 +211,28 @@ export class PmeSolver {
     this.modx = bsplineModuli(p.grid[0], p.order);
     this.mody = bsplineModuli(p.grid[1], p.order);
     this.modz = bsplineModuli(p.grid[2], p.order);
+  }
+
+  /**
+   * Per axis: the signed wave number m (nm^-1) and exp(-pi^2 m^2 / beta^2) / mod(m); the Gaussian
+   * factorises over the axes, so solve's loop needs no exp and one division per point.
+   */
+  private axes(): { X: AxisTable; Y: AxisTable; Z: AxisTable } {
+    if (this.tables) return this.tables;
+    const fac = (Math.PI * Math.PI) / (this.beta * this.beta);
+    const axis = (n: number, l: number, mod: Float64Array, count: number): AxisTable => {
+      const m = new Float64Array(count);
+      const e = new Float64Array(count);
+      for (let k = 0; k < count; k++) {
+        m[k] = (k < (n + 1) / 2 ? k : k - n) / l;
+        e[k] = Math.exp(-fac * m[k]! * m[k]!) / mod[k]!;
+      }
+      return { m, e };
+    };
+    const [nx, ny, nz] = this.grid;
+    const [lx, ly, lz] = this.box;
+    this.tables = { X: axis(nx, lx, this.modx, this.fft.nxc), Y: axis(ny, ly, this.mody, ny), Z: axis(nz, lz, this.modz, nz) };
+    return this.tables;
   }
 
   /**
@@ -220,20 +250,7 @@ export class PmeSolver {
     const vol = lx * ly * lz;
     const fac = (Math.PI * Math.PI) / (this.beta * this.beta);
     const pre = this.epsfac / (Math.PI * vol);
-    // per axis: the signed wave number m (nm^-1), exp(-fac m^2) and 1/mod(m); the Gaussian
-    // factorises over the axes, so the loop below needs no exp and one division per point
-    const axis = (n: number, l: number, mod: Float64Array, count: number): { m: Float64Array; e: Float64Array } => {
-      const m = new Float64Array(count);
-      const e = new Float64Array(count);
-      for (let k = 0; k < count; k++) {
-        m[k] = (k < (n + 1) / 2 ? k : k - n) / l;
-        e[k] = Math.exp(-fac * m[k]! * m[k]!) / mod[k]!;
-      }
-      return { m, e };
-    };
-    const X = axis(nx, lx, this.modx, nxc);
-    const Y = axis(ny, ly, this.mody, ny);
-    const Z = axis(nz, lz, this.modz, nz);
+    const { X, Y, Z } = this.axes();
     if (!energies) {
       // forces only: the influence function without the energy and virial sums
       for (let kz = 0; kz < nz; kz++) {
