@@ -50,9 +50,11 @@ export interface PmeWaterBenchResult {
   /** Single thread: GROMACS ms/step over kernforge's (whole step), and GROMACS 'PME mesh' over kernforge's mesh. */
   stepRatio: number;
   meshRatio: number;
+  /** The fastest f64 short-range candidate's single-thread run (GROMACS stays mixed precision), when one ran. */
+  f64?: PmeTimed;
 }
 
-/** Short-range candidates: f32 (GROMACS's mixed precision) and f64, tabulated and analytical erfc, TypeScript and WebAssembly SIMD. */
+/** Short-range candidates: f32 (GROMACS's mixed precision; the fastest is compared) and f64 (its fastest is reported too), tabulated and analytical erfc, TypeScript and WebAssembly SIMD. */
 export const PME_CANDIDATES = [
   'md-nonbonded.ts.lj-ewald.geom.shift.f32.f.tabulated.4x4.mask.mask',
   'md-nonbonded.ts.lj-ewald.geom.shift.f64.f.tabulated.4x4.mask.mask',
@@ -61,6 +63,7 @@ export const PME_CANDIDATES = [
   'md-nonbonded.wasm.lj-ewald.geom.shift.f32.f.analytical.4x4.mask.mask',
   'md-nonbonded.wasm.lj-ewald.geom.shift.f32.f.analytical.4x4.mask.mask.simd128',
   'md-nonbonded.wasm.lj-ewald.geom.shift.f32.f.analytical.8x4.mask.mask.simd128',
+  'md-nonbonded.wasm.lj-ewald.geom.shift.f64.f.tabulated.4x2.mask.mask.simd128',
 ];
 
 const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : '-');
@@ -118,18 +121,31 @@ export async function benchPmeWater(o: PmeWaterBenchOptions): Promise<PmeWaterBe
     }
   }
   const trial = o.trialSteps ?? 10;
-  let best: PmeTimed | undefined;
-  for (const key of cands) {
-    let t: PmeTimed;
-    try {
-      t = await timePme({ ...base, variant: key }, trial);
-    } catch (e) {
-      log(`  trial ${shortKey(key).padEnd(52)} failed: ${(e as Error).message.split('\n')[0]}`);
-      continue;
+  // Two passes over the candidates (the second only for those within 2x of the fastest kernel of
+  // their precision), each candidate's fastest kept: one 10-step trial under other work on the
+  // machine picked a kernel 1.8x slower than the best when quiet.
+  const tried = new Map<string, PmeTimed>();
+  const fastest = (f64: boolean): PmeTimed | undefined =>
+    [...tried.values()].filter((t) => /\.f64\./.test(t.key) === f64).reduce<PmeTimed | undefined>((b, t) => (!b || t.kernelMs < b.kernelMs ? t : b), undefined);
+  for (let pass = 0; pass < 2; pass++) {
+    for (const key of cands) {
+      const prev = tried.get(key);
+      if (pass > 0 && (!prev || prev.kernelMs > 2 * fastest(/\.f64\./.test(key))!.kernelMs)) continue;
+      let t: PmeTimed;
+      try {
+        t = await timePme({ ...base, variant: key }, trial);
+      } catch (e) {
+        log(`  trial ${shortKey(key).padEnd(52)} failed: ${(e as Error).message.split('\n')[0]}`);
+        continue;
+      }
+      log(`  trial ${shortKey(key).padEnd(52)} ${f2(t.msPerStep).padStart(8)} ms/step (kernel ${f2(t.kernelMs)}, mesh ${f2(t.meshMs)}, search ${f2(t.searchMs)} ms)`);
+      if (!prev || t.kernelMs < prev.kernelMs) tried.set(key, t);
     }
-    log(`  trial ${shortKey(key).padEnd(52)} ${f2(t.msPerStep).padStart(8)} ms/step (kernel ${f2(t.kernelMs)}, mesh ${f2(t.meshMs)}, search ${f2(t.searchMs)} ms)`);
-    if (!best || t.kernelMs < best.kernelMs) best = t;
   }
+  // the fastest f32 one is compared (GROMACS's mixed precision); the fastest f64 one is reported too
+  let best = fastest(false);
+  const bestF64 = fastest(true);
+  best ??= bestF64;
   if (!best) {
     log('  no short-range candidate ran');
     return undefined;
@@ -161,11 +177,17 @@ export async function benchPmeWater(o: PmeWaterBenchOptions): Promise<PmeWaterBe
   const stepRatio = gStep / kStep;
   const meshRatio = gMeshBest / kMesh;
   log(`  => PME water (1 thread, fastest of ${rounds} rounds each): GROMACS ${f2(gStep)} / kernforge ${f2(kStep)} ms per step = ${f2(stepRatio)}x whole step; mesh ${f2(gMeshBest)} / ${f2(kMesh)} ms = ${f2(meshRatio)}x (goal 1.0x for both)`);
+  let f64: PmeTimed | undefined;
+  if (bestF64 && bestF64.key !== best.key) {
+    f64 = await timePme({ ...base, variant: bestF64.key, threads: 1 }, steps);
+    log(`  f64: ${ours(f64)}`);
+    log(`  => PME water in f64 on the short-range side (1 thread, one round): GROMACS (mixed precision) ${f2(gStep)} / kernforge ${f2(f64.msPerStep)} ms per step = ${f2(gStep / f64.msPerStep)}x whole step`);
+  }
   for (const threads of (o.threads ?? [1]).filter((n) => n > 1)) {
     const t = await timePme({ ...base, variant: best.key, threads }, steps);
     runs.push(t);
     log(`  ${ours(t)}`);
     log(`  => PME water (${threads} threads; the mesh stays on one): GROMACS (1 thread) / kernforge whole step ${f2(gStep / t.msPerStep)}x, ${f2(gStep / t.msPerStep / threads)}x per core used`);
   }
-  return { gromacs, runs, stepRatio, meshRatio };
+  return { gromacs, runs, stepRatio, meshRatio, f64 };
 }
