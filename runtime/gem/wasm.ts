@@ -7,7 +7,8 @@
 // With threads > 1 the vertices are split over a runtime/parallel pool (ranges on multiples of
 // the unroll): each worker holds its own instance with the same image, computes its range and
 // writes it into a shared result. A vertex is computed the same way in any range (lanes do not
-// mix), so the result is identical to one thread's bit for bit.
+// mix), so the result is identical to one thread's bit for bit. On one thread the image is a plain
+// ArrayBuffer: a page that is not cross-origin isolated has no SharedArrayBuffer, and needs none.
 import { variantParams, wasmModule } from '../variants.ts';
 import { backend } from '../backends/registry.ts';
 import { Pool, parseThreads, splitRange } from '../parallel/pool.ts';
@@ -33,8 +34,8 @@ export interface GemWasmShape {
 
 /** One problem laid out as the kernel reads it. */
 export interface GemWasmImage {
-  /** The memory image from byte 0 (shared, so worker threads read it without a copy). */
-  bytes: SharedArrayBuffer;
+  /** The memory image from byte 0 (shared when worker threads read it, so they need no copy; else a plain ArrayBuffer). */
+  bytes: SharedArrayBuffer | ArrayBuffer;
   /** Byte offsets of vx vy vz nx ny nz ax ay az aq phi. */
   ptrs: number[];
   /** Kernel constants: p, ion radius, kappa, g, h, kc, scale, phi0. */
@@ -53,8 +54,11 @@ export async function gemWasmShape(key: string): Promise<GemWasmShape> {
   return { precision: p.precision as GemPrecision, K: Number(p.unroll) };
 }
 
-/** Lay out a problem for a variant of this shape (constants folded for `region` and salt). */
-export function gemWasmImage(shape: GemWasmShape, atoms: GemAtoms, v: GemVertices, P: GemParams, region: GemRegion, salt: boolean): GemWasmImage {
+/**
+ * Lay out a problem for a variant of this shape (constants folded for `region` and salt); `shared`:
+ * on a SharedArrayBuffer for worker threads (default), else on an ArrayBuffer (one thread).
+ */
+export function gemWasmImage(shape: GemWasmShape, atoms: GemAtoms, v: GemVertices, P: GemParams, region: GemRegion, salt: boolean, shared = true): GemWasmImage {
   const eb = shape.precision === 'f64' ? 8 : 4;
   const nvPad = Math.ceil(v.n / shape.K) * shape.K;
   const naPad = Math.ceil(atoms.n / 4) * 4;
@@ -64,7 +68,7 @@ export function gemWasmImage(shape: GemWasmShape, atoms: GemAtoms, v: GemVertice
     ptrs.push(o);
     o += (((name.startsWith('a') ? naPad : nvPad) * eb + 15) & ~15);
   }
-  const bytes = new SharedArrayBuffer(Math.max(o, 16));
+  const bytes = shared ? new SharedArrayBuffer(Math.max(o, 16)) : new ArrayBuffer(Math.max(o, 16));
   const view = (k: number, n: number): Float32Array | Float64Array =>
     shape.precision === 'f64' ? new Float64Array(bytes, ptrs[k]!, n) : new Float32Array(bytes, ptrs[k]!, n);
   [v.x, v.y, v.z, v.nx, v.ny, v.nz].forEach((src, k) => {
@@ -160,7 +164,7 @@ export async function prepareGemWasm(key: string, atoms: GemAtoms, v: GemVertice
   const params = opts.params ?? gemParams(atoms, opts);
   checkVariant(key, info, params);
   const threads = opts.pool ? opts.pool.size : parseThreads(opts.threads ?? 1, 'threads');
-  const img = gemWasmImage(shape, atoms, v, params, info.region, info.salt === 'nonzero');
+  const img = gemWasmImage(shape, atoms, v, params, info.region, info.salt === 'nonzero', threads > 1);
   const module = opts.bytes ? await gemWasmModule(key, opts.bytes) : await backend('wasm').load(key);
   const base = { params, region: info.region, threads };
   if (threads === 1) {
