@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { shortKey } from '../runtime/keys.ts';
 import { variantParams } from '../runtime/variants.ts';
+import { probeWasmRelaxedSimd } from '../runtime/backends/wasm.ts';
 import { prepareRun, type MdOptions } from '../runtime/md/setup.ts';
 import { MdEngine } from '../runtime/md/engine.ts';
 import { gromacsWaterBench, type GromacsWaterResult } from './md-gromacs.ts';
@@ -63,6 +64,9 @@ export const PME_CANDIDATES = [
   'md-nonbonded.wasm.lj-ewald.geom.shift.f32.f.analytical.4x4.mask.mask',
   'md-nonbonded.wasm.lj-ewald.geom.shift.f32.f.analytical.4x4.mask.mask.simd128',
   'md-nonbonded.wasm.lj-ewald.geom.shift.f32.f.analytical.8x4.mask.mask.simd128',
+  // relaxed SIMD (FMA), where this engine compiles it
+  'md-nonbonded.wasm.lj-ewald.geom.shift.f32.f.tabulated.4x4.mask.mask.relaxed',
+  'md-nonbonded.wasm.lj-ewald.geom.shift.f32.f.tabulated.8x4.mask.mask.relaxed',
   'md-nonbonded.wasm.lj-ewald.geom.shift.f64.f.tabulated.4x2.mask.mask.simd128',
 ];
 
@@ -113,6 +117,7 @@ export async function benchPmeWater(o: PmeWaterBenchOptions): Promise<PmeWaterBe
   const base: MdOptions = { system: 'water', gro: gromacs.gro, coulomb: 'pme', fourierSpacing: 0.12, pmeOrder: 4, ewaldRtol: 1e-5, nstlist: 10, verletTolerance: 0.005, nstcalcenergy: steps, tuned: false };
   const cands: string[] = [];
   for (const k of o.candidates ?? PME_CANDIDATES) {
+    if (k.endsWith('.relaxed') && !probeWasmRelaxedSimd().ok) continue;
     try {
       await variantParams(k);
       cands.push(k);
