@@ -256,7 +256,10 @@ export async function createBrowserPlatform(o: BrowserPlatformOptions = {}): Pro
   /** The asset path ("generated/x") of a path the core gave, or undefined when it is not the package's. */
   const assetOf = (path: string): string | undefined => {
     const ours = (rel: string): string | undefined => (/^(generated|data|specs)\//.test(rel) ? rel : undefined);
-    // the assets URL itself, or where the core looks (the two may nest either way)
+    // the assets URL itself, or where the core looks (the two may nest either way: the task
+    // worker served as dist/runtime/platform/browser-worker.js is one bundle, so its core's root
+    // is dist/runtime/, inside the assets folder dist/; its ".../dist/runtime/generated/x" is
+    // "runtime/generated/x" under the assets, not an asset, and "generated/x" under the root)
     for (const r of [assets, ...roots]) {
       const rel = path.startsWith(r) ? ours(path.slice(r.length)) : undefined;
       if (rel) return rel;
