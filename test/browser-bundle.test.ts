@@ -8,7 +8,8 @@
 // SharedArrayBuffer); BigDFT's kinetic filter on TypeScript with 2 threads through the documented
 // workerUrl (the package's dist/runtime/platform/browser-worker.js, whose bundled core must find
 // the manifest at the assets URL) equal to 1 thread and to the f64 reference; a WGSL variant
-// passes the gate on SwiftShader, and a gpu.js WebGL-mode
+// passes the gate on SwiftShader, and a gpu.js WebGL-mode; wasm GEM on one thread in a page served
+// without the isolation headers (no SharedArrayBuffer);
 // variant on the page's WebGL2; the Vite build computes Mb.Hhelix's; a quick tune reloaded in its
 // middle continues from the cache kept in IndexedDB. Also printed (not asserted: speed goals live
 // in bench/): the same wasm GEM kernel timed in the page and in Node from the same installed
@@ -251,6 +252,33 @@ describe.skipIf(!haveChromium && !inCi)('the browser build in headless Chromium'
     expect(out.error).toBeUndefined();
     expect(problems).toEqual([]);
     expect(out.isolated).toBe(true);
+    const small = out.small as { key: string; n: number; worst: number; scale: number };
+    expect(small.key).toMatch(/^gem-potential\.wasm\./);
+    expect(small.n).toBe(5884);
+    expect(small.worst).toBeLessThan(1e-4);
+    expect(small.scale).toBeGreaterThan(1);
+  }, 120_000);
+
+  it('in a page that is not cross-origin isolated (no SharedArrayBuffer): GEM Mb.Hhelix on one-thread wasm within the f32 bar', async () => {
+    const context = await browser!.newContext();
+    // the same files without the isolation headers
+    await context.route('**/*', async (route) => {
+      const r = await route.fetch();
+      const headers = { ...r.headers() };
+      delete headers['cross-origin-opener-policy'];
+      delete headers['cross-origin-embedder-policy'];
+      await route.fulfill({ response: r, headers });
+    });
+    const page = await newPage(context);
+    await page.goto(`${url}site/index.html?mode=small`);
+    const out = await result(page);
+    const sab = await page.evaluate(() => typeof SharedArrayBuffer);
+    await context.close();
+    // before the one-thread image was a plain ArrayBuffer: "ReferenceError: SharedArrayBuffer is not defined"
+    expect(out.error).toBeUndefined();
+    expect(problems).toEqual([]);
+    expect(out.isolated).toBe(false);
+    expect(sab).toBe('undefined');
     const small = out.small as { key: string; n: number; worst: number; scale: number };
     expect(small.key).toMatch(/^gem-potential\.wasm\./);
     expect(small.n).toBe(5884);
