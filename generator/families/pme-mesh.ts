@@ -188,22 +188,54 @@ export function watPass(p: number, sgn: number, name: string): string {
     L.push(`        (local.set $vi${r} (f64x2.add (f64x2.mul (local.get $tr) (local.get $wi${r})) (f64x2.mul (local.get $ti) (local.get $wr${r}))))`);
   }
   L.push('        (local.set $c (i32.add (local.get $out) (local.get $ob)))');
-  for (let q = 0; q < p; q++) {
-    let sr = '(local.get $vr0)';
-    let si = '(local.get $vi0)';
-    for (let r = 1; r < p; r++) {
-      const k = (q * r) % p;
-      if (k === 0) {
-        sr = `(f64x2.add ${sr} (local.get $vr${r}))`;
-        si = `(f64x2.add ${si} (local.get $vi${r}))`;
-      } else {
-        sr = `(f64x2.add ${sr} (f64x2.sub (f64x2.mul (local.get $vr${r}) (local.get $C${k})) (f64x2.mul (local.get $vi${r}) (local.get $S${k}))))`;
-        si = `(f64x2.add ${si} (f64x2.add (f64x2.mul (local.get $vr${r}) (local.get $S${k})) (f64x2.mul (local.get $vi${r}) (local.get $C${k}))))`;
-      }
+  if (p % 2 === 1) {
+    // odd p: pair r with p - r (W^{q(p-r)} is the conjugate of W^{qr}), half the multiplies:
+    // out_q = v_0 + sum_{r <= (p-1)/2} (C (v_r + v_{p-r}) + i S (v_r - v_{p-r}))
+    const h = (p - 1) / 2;
+    for (let r = 1; r <= h; r++) {
+      L.push(`        (local.set $tr (f64x2.add (local.get $vr${r}) (local.get $vr${p - r})))`);
+      L.push(`        (local.set $vr${p - r} (f64x2.sub (local.get $vr${r}) (local.get $vr${p - r})))`);
+      L.push(`        (local.set $vr${r} (local.get $tr))`);
+      L.push(`        (local.set $ti (f64x2.add (local.get $vi${r}) (local.get $vi${p - r})))`);
+      L.push(`        (local.set $vi${p - r} (f64x2.sub (local.get $vi${r}) (local.get $vi${p - r})))`);
+      L.push(`        (local.set $vi${r} (local.get $ti))`);
     }
-    L.push(`        (v128.store (i32.add (local.get $yr) (local.get $c)) ${sr})`);
-    L.push(`        (v128.store (i32.add (local.get $yi) (local.get $c)) ${si})`);
-    if (q < p - 1) L.push('        (local.set $c (i32.add (local.get $c) (local.get $oB)))');
+    // now vr_r, vi_r (r <= h) hold the sums, vr_{p-r}, vi_{p-r} the differences
+    for (let q = 0; q < p; q++) {
+      let sr = '(local.get $vr0)';
+      let si = '(local.get $vi0)';
+      for (let r = 1; r <= h; r++) {
+        const k = (q * r) % p;
+        if (k === 0) {
+          sr = `(f64x2.add ${sr} (local.get $vr${r}))`;
+          si = `(f64x2.add ${si} (local.get $vi${r}))`;
+        } else {
+          sr = `(f64x2.add ${sr} (f64x2.sub (f64x2.mul (local.get $vr${r}) (local.get $C${k})) (f64x2.mul (local.get $vi${p - r}) (local.get $S${k}))))`;
+          si = `(f64x2.add ${si} (f64x2.add (f64x2.mul (local.get $vr${p - r}) (local.get $S${k})) (f64x2.mul (local.get $vi${r}) (local.get $C${k}))))`;
+        }
+      }
+      L.push(`        (v128.store (i32.add (local.get $yr) (local.get $c)) ${sr})`);
+      L.push(`        (v128.store (i32.add (local.get $yi) (local.get $c)) ${si})`);
+      if (q < p - 1) L.push('        (local.set $c (i32.add (local.get $c) (local.get $oB)))');
+    }
+  } else {
+    for (let q = 0; q < p; q++) {
+      let sr = '(local.get $vr0)';
+      let si = '(local.get $vi0)';
+      for (let r = 1; r < p; r++) {
+        const k = (q * r) % p;
+        if (k === 0) {
+          sr = `(f64x2.add ${sr} (local.get $vr${r}))`;
+          si = `(f64x2.add ${si} (local.get $vi${r}))`;
+        } else {
+          sr = `(f64x2.add ${sr} (f64x2.sub (f64x2.mul (local.get $vr${r}) (local.get $C${k})) (f64x2.mul (local.get $vi${r}) (local.get $S${k}))))`;
+          si = `(f64x2.add ${si} (f64x2.add (f64x2.mul (local.get $vr${r}) (local.get $S${k})) (f64x2.mul (local.get $vi${r}) (local.get $C${k}))))`;
+        }
+      }
+      L.push(`        (v128.store (i32.add (local.get $yr) (local.get $c)) ${sr})`);
+      L.push(`        (v128.store (i32.add (local.get $yi) (local.get $c)) ${si})`);
+      if (q < p - 1) L.push('        (local.set $c (i32.add (local.get $c) (local.get $oB)))');
+    }
   }
   L.push('        (local.set $ob (i32.add (local.get $ob) (i32.const 16)))');
   L.push('        (br $bl)))');
