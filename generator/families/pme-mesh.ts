@@ -219,18 +219,27 @@ export function watPass(p: number, sgn: number, name: string): string {
       if (q < p - 1) L.push('        (local.set $c (i32.add (local.get $c) (local.get $oB)))');
     }
   } else {
+    // even p (2, 4): W^k is +-1 or +-i, so every term is an add or a subtract (no multiply by
+    // cos = 6e-17 or sin = 1.2e-16 where the exact value is 0)
+    const exact = (x: number): number => (Math.abs(x) < 1e-12 ? 0 : Math.abs(Math.abs(x) - 1) < 1e-12 ? Math.sign(x) : x);
+    // acc + f * v for an exact f of 0, 1 or -1 (others multiply by the constant's local)
+    const axpy = (acc: string, f: number, v: string, local: string): string =>
+      f === 0 ? acc : f === 1 ? `(f64x2.add ${acc} ${v})` : f === -1 ? `(f64x2.sub ${acc} ${v})` : `(f64x2.add ${acc} (f64x2.mul ${v} (local.get ${local})))`;
     for (let q = 0; q < p; q++) {
       let sr = '(local.get $vr0)';
       let si = '(local.get $vi0)';
       for (let r = 1; r < p; r++) {
         const k = (q * r) % p;
-        if (k === 0) {
-          sr = `(f64x2.add ${sr} (local.get $vr${r}))`;
-          si = `(f64x2.add ${si} (local.get $vi${r}))`;
-        } else {
+        const c = k === 0 ? 1 : exact(Math.cos((2 * Math.PI * k) / p));
+        const sn = k === 0 ? 0 : exact(sgn * Math.sin((2 * Math.PI * k) / p));
+        if (c !== 0 && sn !== 0 && Math.abs(c) !== 1 && Math.abs(sn) !== 1) {
           sr = `(f64x2.add ${sr} (f64x2.sub (f64x2.mul (local.get $vr${r}) (local.get $C${k})) (f64x2.mul (local.get $vi${r}) (local.get $S${k}))))`;
           si = `(f64x2.add ${si} (f64x2.add (f64x2.mul (local.get $vr${r}) (local.get $S${k})) (f64x2.mul (local.get $vi${r}) (local.get $C${k}))))`;
+          continue;
         }
+        // real: c vr - s vi; imaginary: s vr + c vi
+        sr = axpy(axpy(sr, c, `(local.get $vr${r})`, `$C${k}`), -sn, `(local.get $vi${r})`, `$S${k}`);
+        si = axpy(axpy(si, sn, `(local.get $vr${r})`, `$S${k}`), c, `(local.get $vi${r})`, `$C${k}`);
       }
       L.push(`        (v128.store (i32.add (local.get $yr) (local.get $c)) ${sr})`);
       L.push(`        (v128.store (i32.add (local.get $yi) (local.get $c)) ${si})`);
