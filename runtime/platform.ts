@@ -183,8 +183,10 @@ export interface Platform {
    * holder's pid, host and a token; while a live process holds it, the caller waits. A stale lock
    * is taken over (`o.onTakeover` is told): at once when its holder was a process of this host
    * that no longer runs (e.g. killed with SIGKILL), or an empty lock older than a second; after
-   * `o.staleMs` (10 s) whoever holds it. Absent: no other process shares the files (the caller
-   * runs `fn` without a lock).
+   * `o.staleMs` (10 s) whoever holds it. A browser (runtime/platform/browser.ts): `fn` runs at
+   * once on this tab's copy, and again under a Web Lock on the copy stored in IndexedDB (another
+   * tab may have written it), so `fn` must be a read-merge-write that may run twice. Absent: no
+   * other process shares the files (the caller runs `fn` without a lock).
    */
   withLockFile?<T>(path: string, fn: (lock: HeldLock) => T, o?: LockOptions): T;
   /** An absolute path from `paths`, relative ones against the current folder (Node: path.resolve). */

@@ -11,7 +11,8 @@
 // passes the gate on SwiftShader, and a gpu.js WebGL-mode; wasm GEM on one thread in a page served
 // without the isolation headers (no SharedArrayBuffer);
 // variant on the page's WebGL2; the Vite build computes Mb.Hhelix's; a quick tune reloaded in its
-// middle continues from the cache kept in IndexedDB. Also printed (not asserted: speed goals live
+// middle continues from the cache kept in IndexedDB; two pages tuning halves of the same family's
+// candidates at once both end up in the stored cache (the Web Lock). Also printed (not asserted: speed goals live
 // in bench/): the same wasm GEM kernel timed in the page and in Node from the same installed
 // package, and their ratio.
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
@@ -99,6 +100,19 @@ const APP = `
       await bp.flush();
       out.tune = { rows: res.rows.map((r) => ({ winner: r.chosenKey ?? r.bestKey, speedup: r.speedup, candidates: r.candidates, measured: r.measured, cached: r.cached })), tunedFile: res.tunedFile };
       out.tuned = JSON.parse(platform().readText(res.tunedFile));
+    } else if (q.get('mode') === 'tune2') {
+      // one of two pages tuning the same family at once (started together by the test): page
+      // 'part' measures its half of the candidates (every other one, three at most)
+      const part = Number(q.get('part'));
+      out.locks = !!navigator.locks;
+      out.ready = true;
+      await new Promise((go) => (window.kfGo = go));
+      const res = await tune({ families: ['gem-potential'], devices: ['cpu'], problems: ['quick'], reps: 1, warmup: 0, threads: [1], out: false, log: (l) => out.lines.push(l),
+        candidateFilter: (c) => (out.mine = c.filter((_, i) => i % 2 === part).slice(0, 3)).map((x) => x),
+        progress: { start() {}, setTotal() {}, tick() { out.ticks++; }, log: (l) => out.lines.push(l), stop() {} } });
+      await bp.flush();
+      out.mine = out.mine.map((x) => x.key);
+      out.rows = res.rows.map((r) => ({ measured: r.measured, cached: r.cached, candidates: r.candidates }));
     }
     out.done = true;
   })().catch((e) => { out.error = String(e && e.stack || e); out.done = true; });
@@ -335,4 +349,43 @@ describe.skipIf(!haveChromium && !inCi)('the browser build in headless Chromium'
     expect(tuned.format).toBe('kernforge-tuned');
     expect(Object.values(tuned.tuned)[0]!['gem-potential']!['surface-small']!.key).toBe(rows[0]!.winner);
   }, 180_000);
+
+  it('two tabs tuning the same family at once: the stored cache holds the results of both (a Web Lock, and the stored copy read again under it)', async () => {
+    const context = await browser!.newContext();
+    const pages = await Promise.all([0, 1].map(() => newPage(context)));
+    await Promise.all(pages.map((p, i) => p.goto(`${url}site/index.html?mode=tune2&part=${i}`)));
+    await Promise.all(pages.map((p) => p.waitForFunction(() => (window as unknown as { kf?: { ready?: boolean; done?: boolean } }).kf?.ready || (window as unknown as { kf?: { done?: boolean } }).kf?.done, undefined, { timeout: 60_000 })));
+    await Promise.all(pages.map((p) => p.evaluate(() => (window as unknown as { kfGo(): void }).kfGo())));
+    const outs = await Promise.all(pages.map((p) => result(p)));
+    // what IndexedDB holds once both are done (each flushed its writes)
+    const stored = await pages[0]!.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const r = indexedDB.open('kernforge');
+        r.onsuccess = () => resolve(r.result);
+        r.onerror = () => reject(r.error);
+      });
+      const st = db.transaction('files').objectStore('files');
+      const keys = await new Promise<IDBValidKey[]>((resolve) => (st.getAllKeys().onsuccess = (e) => resolve((e.target as IDBRequest<IDBValidKey[]>).result)));
+      const caches = keys.map(String).filter((k) => k.startsWith('/.kernforge/tune/'));
+      const text = await new Promise<string>((resolve) => (st.get(caches[0]!).onsuccess = (e) => resolve((e.target as IDBRequest<string>).result)));
+      const f = JSON.parse(text) as { results: Record<string, { key: string; status: string }>; runs: unknown[] };
+      return { caches, keys: Object.values(f.results).map((r) => r.key), runs: f.runs.length };
+    });
+    await context.close();
+    expect(problems).toEqual([]);
+    for (const o of outs) {
+      expect(o.error).toBeUndefined();
+      expect(o.locks).toBe(true);
+      expect(o.lines.filter((l) => /Web Locks/.test(l))).toEqual([]);
+    }
+    const mine = outs.map((o) => o.mine as string[]);
+    expect(mine[0]!.length).toBeGreaterThanOrEqual(2);
+    expect(mine[1]!.length).toBeGreaterThanOrEqual(2);
+    expect(mine[0]!.filter((k) => mine[1]!.includes(k))).toEqual([]); // disjoint halves
+    for (const o of outs) expect((o.rows as { measured: number }[])[0]!.measured).toBeGreaterThanOrEqual(2);
+    expect(stored.caches).toHaveLength(1); // one device, one cache file
+    // without the lock, the tab that stores last overwrites the other's: its keys are missing
+    for (const k of [...mine[0]!, ...mine[1]!]) expect(stored.keys, k).toContain(k);
+    expect(stored.runs).toBe(2); // each tab's run record
+  }, 120_000);
 });

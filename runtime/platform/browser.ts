@@ -20,7 +20,8 @@
 // straight from the network (WebAssembly.compileStreaming). What the runtime writes (the tuning
 // cache under .kernforge/tune, the tuned artefact, outputs) goes to an in-memory file system
 // rooted at "/" that is written through to IndexedDB and read back when the platform is
-// installed: a reload in the middle of a tune finds its cache and goes on from it. WebGPU is
+// installed: a reload in the middle of a tune finds its cache and goes on from it; tabs tuning at
+// once merge the cache under a Web Lock (withLockFile below). WebGPU is
 // navigator.gpu (the adapter info gives the device's fingerprint fields); worker threads are Web
 // Workers running browser-worker.js over SharedArrayBuffer (the page must be cross-origin
 // isolated); SHA-256 is @noble/hashes (synchronous; Web Crypto's digest is async and is used to
@@ -28,7 +29,7 @@
 // agent's client hints).
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { PACKAGE_ROOT, setPlatform, type CpuFacts, type FileWriter, type PathInfo, type Platform, type TaskWorker, type WorkerHandlers } from '../platform.ts';
+import { PACKAGE_ROOT, setPlatform, type CpuFacts, type FileWriter, type HeldLock, type PathInfo, type Platform, type TaskWorker, type WorkerHandlers } from '../platform.ts';
 
 /** What to fetch before use (paths relative to the assets folder, e.g. "generated/manifest.json"). */
 export interface PreloadOptions {
@@ -157,6 +158,28 @@ async function loadAll(db: IDBDatabase): Promise<Map<string, string | Uint8Array
   return new Map(keys.map((k, i) => [String(k), values[i] as string | Uint8Array]));
 }
 
+/** The stored copies of `paths` (undefined: not stored). */
+async function readStored(db: IDBDatabase, paths: readonly string[]): Promise<Map<string, string | Uint8Array | undefined>> {
+  const store = db.transaction(STORE, 'readonly').objectStore(STORE);
+  const values = await Promise.all(paths.map((k) => request(store.get(k))));
+  return new Map(paths.map((k, i) => [k, values[i] as string | Uint8Array | undefined]));
+}
+
+/** Store `paths` as `files` holds them (a path it lacks is deleted); resolves once committed. */
+function storeFiles(db: IDBDatabase, paths: ReadonlySet<string>, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
+  const tx = db.transaction(STORE, 'readwrite');
+  const store = tx.objectStore(STORE);
+  for (const k of paths) {
+    const v = files.get(k);
+    if (v === undefined) store.delete(k);
+    else store.put(v, k);
+  }
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
+  });
+}
+
 // ------------------------------------------------------------------------------------------
 
 /** What this CPU and browser are (navigator; the client hints where the browser gives them). */
@@ -229,8 +252,15 @@ export async function createBrowserPlatform(o: BrowserPlatformOptions = {}): Pro
     }
   }
   let pending: Promise<void> = Promise.resolve();
-  const persist = (op: (s: IDBObjectStore) => void): void => {
+  // the paths written by the withLockFile callback running now (their IndexedDB write waits for
+  // the cross-tab lock: see withLockFile below); undefined outside one
+  let lockedWrites: Set<string> | undefined;
+  const persist = (op: (s: IDBObjectStore) => void, path: string): void => {
     if (!db) return;
+    if (lockedWrites) {
+      lockedWrites.add(path);
+      return;
+    }
     const tx = db.transaction(STORE, 'readwrite');
     op(tx.objectStore(STORE));
     const done = new Promise<void>((resolve) => {
@@ -246,11 +276,64 @@ export async function createBrowserPlatform(o: BrowserPlatformOptions = {}): Pro
   const write = (path: string, data: string | Uint8Array): void => {
     const v = typeof data === 'string' ? data : data.slice();
     fsFiles.set(path, v);
-    persist((s) => s.put(v, path));
+    persist((s) => s.put(v, path), path);
   };
   const del = (path: string): void => {
     fsFiles.delete(path);
-    persist((s) => s.delete(path));
+    persist((s) => s.delete(path), path);
+  };
+
+  // Between tabs (Platform.withLockFile, for the read-merge-writes of runtime/tune/locked.ts: the
+  // tuning cache and the tuned artefact): a Web Lock (navigator.locks) named after the database
+  // and the lock file. The callback must return at once and a Web Lock is granted later, so the
+  // callback runs at once on this tab's copy of the files (what it returns is the caller's) with
+  // its writes kept in memory only; once the lock is granted, the files it wrote are read again
+  // from IndexedDB (another tab may have written them since this one read them), it runs again on
+  // those (a read-merge-write merges this tab's results into them), and what it writes then is
+  // stored before the lock is let go. Two tabs tuning the same device at once merge their results.
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  let saidNoLocks = false;
+  const withLockFile = <T>(path: string, fn: (lock: HeldLock) => T): T => {
+    const held: HeldLock = { held: () => true };
+    if (!db || lockedWrites) return fn(held); // memory only (nothing shared), or inside another lock's callback
+    if (!locks) {
+      if (!saidNoLocks) stderr("kernforge: this browser has no Web Locks (navigator.locks): tabs tuning at once may overwrite each other's tuning cache; tune in one tab at a time");
+      saidNoLocks = true;
+      return fn(held);
+    }
+    const first = new Set<string>();
+    lockedWrites = first;
+    let out: T;
+    try {
+      out = fn(held);
+    } finally {
+      lockedWrites = undefined;
+    }
+    if (first.size === 0) return out; // it only read
+    const mine = new Map([...first].map((k) => [k, fsFiles.get(k)] as const));
+    const name = `kernforge:${dbName}:${resolvePaths(path)}`;
+    pending = pending.then(() =>
+      locks
+        .request(name, async () => {
+          const stored = await readStored(db, [...first]);
+          for (const [k, v] of stored) v === undefined ? fsFiles.delete(k) : fsFiles.set(k, v);
+          const again = new Set<string>();
+          lockedWrites = again;
+          try {
+            fn(held);
+          } catch (e) {
+            // keep this tab's first result rather than lose it
+            stderr(`kernforge: ${path}: merging with what another tab stored failed (${(e as Error).message}); this tab's copy is stored`);
+            for (const [k, v] of mine) v === undefined ? fsFiles.delete(k) : fsFiles.set(k, v);
+            for (const k of first) again.add(k);
+          } finally {
+            lockedWrites = undefined;
+          }
+          await storeFiles(db, again, fsFiles);
+        })
+        .catch((e: Error) => stderr(`kernforge: ${path}: could not be stored under its lock (${e.message}); it stays in memory only`)),
+    );
+    return out;
   };
 
   /** The asset path ("generated/x") of a path the core gave, or undefined when it is not the package's. */
@@ -355,6 +438,7 @@ export async function createBrowserPlatform(o: BrowserPlatformOptions = {}): Pro
       write(fsPath(to), f);
     },
     writeFileAtomic: (path, data) => write(fsPath(path), data),
+    withLockFile,
     createWriter(path): FileWriter {
       const parts: string[] = [];
       let open = true;

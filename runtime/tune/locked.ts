@@ -1,8 +1,9 @@
 // Read-merge-write under a lock file, for the files that several `kernforge tune` processes
 // rewrite: the tuning cache (runtime/tune/cache.ts) and the tuned artefact (runtime/tune/tuned.ts).
 // The lock is `<file>.lock` beside the file, taken through the platform (Platform.withLockFile;
-// Node: runtime/platform/lock.ts, with stale-lock detection). A platform without lock files
-// (a browser: one process) runs the update without one.
+// Node: runtime/platform/lock.ts, with stale-lock detection; a browser: a Web Lock, under which
+// the update runs again on the copy another tab stored, runtime/platform/browser.ts). A platform
+// without locks runs the update without one.
 import { platform, type HeldLock } from '../platform.ts';
 import { KernforgeError } from '../errors.ts';
 
