@@ -174,80 +174,94 @@ export function watPass(p: number, sgn: number, name: string): string {
     L.push(`      (local.set $wr${r} (v128.load64_splat offset=${8 * (r - 1)} (i32.add (local.get $twr) (local.get $t))))`);
     L.push(`      (local.set $wi${r} (v128.load64_splat offset=${8 * (r - 1)} (i32.add (local.get $twi) (local.get $t))))`);
   }
-  L.push('      (local.set $ob (i32.const 0))');
-  L.push('      (block $bdone (loop $bl');
-  L.push('        (br_if $bdone (i32.ge_u (local.get $ob) (local.get $Bb)))');
-  L.push('        (local.set $a (i32.add (local.get $in) (local.get $ob)))');
-  L.push('        (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))');
-  L.push('        (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))');
-  for (let r = 1; r < p; r++) {
-    L.push('        (local.set $a (i32.add (local.get $a) (local.get $sB)))');
-    L.push('        (local.set $tr (v128.load (i32.add (local.get $xr) (local.get $a))))');
-    L.push('        (local.set $ti (v128.load (i32.add (local.get $xi) (local.get $a))))');
-    L.push(`        (local.set $vr${r} (f64x2.sub (f64x2.mul (local.get $tr) (local.get $wr${r})) (f64x2.mul (local.get $ti) (local.get $wi${r}))))`);
-    L.push(`        (local.set $vi${r} (f64x2.add (f64x2.mul (local.get $tr) (local.get $wi${r})) (f64x2.mul (local.get $ti) (local.get $wr${r}))))`);
-  }
-  L.push('        (local.set $c (i32.add (local.get $out) (local.get $ob)))');
-  if (p % 2 === 1) {
-    // odd p: pair r with p - r (W^{q(p-r)} is the conjugate of W^{qr}), half the multiplies:
-    // out_q = v_0 + sum_{r <= (p-1)/2} (C (v_r + v_{p-r}) + i S (v_r - v_{p-r}))
-    const h = (p - 1) / 2;
-    for (let r = 1; r <= h; r++) {
-      L.push(`        (local.set $tr (f64x2.add (local.get $vr${r}) (local.get $vr${p - r})))`);
-      L.push(`        (local.set $vr${p - r} (f64x2.sub (local.get $vr${r}) (local.get $vr${p - r})))`);
-      L.push(`        (local.set $vr${r} (local.get $tr))`);
-      L.push(`        (local.set $ti (f64x2.add (local.get $vi${r}) (local.get $vi${p - r})))`);
-      L.push(`        (local.set $vi${p - r} (f64x2.sub (local.get $vi${r}) (local.get $vi${p - r})))`);
-      L.push(`        (local.set $vi${r} (local.get $ti))`);
+  // the b loop twice: for k = 0 (every j of the first pass, 1/ns of the others) the twiddles are
+  // 1 and the loop skips their multiplies
+  const bLoop = (tw: boolean): void => {
+    L.push('      (local.set $ob (i32.const 0))');
+    L.push(`      (block $bdone${tw ? 1 : 0} (loop $bl${tw ? 1 : 0}`);
+    L.push(`        (br_if $bdone${tw ? 1 : 0} (i32.ge_u (local.get $ob) (local.get $Bb)))`);
+    L.push('        (local.set $a (i32.add (local.get $in) (local.get $ob)))');
+    L.push('        (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))');
+    L.push('        (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))');
+    for (let r = 1; r < p; r++) {
+      L.push('        (local.set $a (i32.add (local.get $a) (local.get $sB)))');
+      L.push('        (local.set $tr (v128.load (i32.add (local.get $xr) (local.get $a))))');
+      L.push('        (local.set $ti (v128.load (i32.add (local.get $xi) (local.get $a))))');
+      if (tw) {
+        L.push(`        (local.set $vr${r} (f64x2.sub (f64x2.mul (local.get $tr) (local.get $wr${r})) (f64x2.mul (local.get $ti) (local.get $wi${r}))))`);
+        L.push(`        (local.set $vi${r} (f64x2.add (f64x2.mul (local.get $tr) (local.get $wi${r})) (f64x2.mul (local.get $ti) (local.get $wr${r}))))`);
+      } else {
+        L.push(`        (local.set $vr${r} (local.get $tr))`);
+        L.push(`        (local.set $vi${r} (local.get $ti))`);
+      }
     }
-    // now vr_r, vi_r (r <= h) hold the sums, vr_{p-r}, vi_{p-r} the differences
-    for (let q = 0; q < p; q++) {
-      let sr = '(local.get $vr0)';
-      let si = '(local.get $vi0)';
+    L.push('        (local.set $c (i32.add (local.get $out) (local.get $ob)))');
+    if (p % 2 === 1) {
+      // odd p: pair r with p - r (W^{q(p-r)} is the conjugate of W^{qr}), half the multiplies:
+      // out_q = v_0 + sum_{r <= (p-1)/2} (C (v_r + v_{p-r}) + i S (v_r - v_{p-r}))
+      const h = (p - 1) / 2;
       for (let r = 1; r <= h; r++) {
-        const k = (q * r) % p;
-        if (k === 0) {
-          sr = `(f64x2.add ${sr} (local.get $vr${r}))`;
-          si = `(f64x2.add ${si} (local.get $vi${r}))`;
-        } else {
-          sr = `(f64x2.add ${sr} (f64x2.sub (f64x2.mul (local.get $vr${r}) (local.get $C${k})) (f64x2.mul (local.get $vi${p - r}) (local.get $S${k}))))`;
-          si = `(f64x2.add ${si} (f64x2.add (f64x2.mul (local.get $vr${p - r}) (local.get $S${k})) (f64x2.mul (local.get $vi${r}) (local.get $C${k}))))`;
-        }
+        L.push(`        (local.set $tr (f64x2.add (local.get $vr${r}) (local.get $vr${p - r})))`);
+        L.push(`        (local.set $vr${p - r} (f64x2.sub (local.get $vr${r}) (local.get $vr${p - r})))`);
+        L.push(`        (local.set $vr${r} (local.get $tr))`);
+        L.push(`        (local.set $ti (f64x2.add (local.get $vi${r}) (local.get $vi${p - r})))`);
+        L.push(`        (local.set $vi${p - r} (f64x2.sub (local.get $vi${r}) (local.get $vi${p - r})))`);
+        L.push(`        (local.set $vi${r} (local.get $ti))`);
       }
-      L.push(`        (v128.store (i32.add (local.get $yr) (local.get $c)) ${sr})`);
-      L.push(`        (v128.store (i32.add (local.get $yi) (local.get $c)) ${si})`);
-      if (q < p - 1) L.push('        (local.set $c (i32.add (local.get $c) (local.get $oB)))');
-    }
-  } else {
-    // even p (2, 4): W^k is +-1 or +-i, so every term is an add or a subtract (no multiply by
-    // cos = 6e-17 or sin = 1.2e-16 where the exact value is 0)
-    const exact = (x: number): number => (Math.abs(x) < 1e-12 ? 0 : Math.abs(Math.abs(x) - 1) < 1e-12 ? Math.sign(x) : x);
-    // acc + f * v for an exact f of 0, 1 or -1 (others multiply by the constant's local)
-    const axpy = (acc: string, f: number, v: string, local: string): string =>
-      f === 0 ? acc : f === 1 ? `(f64x2.add ${acc} ${v})` : f === -1 ? `(f64x2.sub ${acc} ${v})` : `(f64x2.add ${acc} (f64x2.mul ${v} (local.get ${local})))`;
-    for (let q = 0; q < p; q++) {
-      let sr = '(local.get $vr0)';
-      let si = '(local.get $vi0)';
-      for (let r = 1; r < p; r++) {
-        const k = (q * r) % p;
-        const c = k === 0 ? 1 : exact(Math.cos((2 * Math.PI * k) / p));
-        const sn = k === 0 ? 0 : exact(sgn * Math.sin((2 * Math.PI * k) / p));
-        if (c !== 0 && sn !== 0 && Math.abs(c) !== 1 && Math.abs(sn) !== 1) {
-          sr = `(f64x2.add ${sr} (f64x2.sub (f64x2.mul (local.get $vr${r}) (local.get $C${k})) (f64x2.mul (local.get $vi${r}) (local.get $S${k}))))`;
-          si = `(f64x2.add ${si} (f64x2.add (f64x2.mul (local.get $vr${r}) (local.get $S${k})) (f64x2.mul (local.get $vi${r}) (local.get $C${k}))))`;
-          continue;
+      // now vr_r, vi_r (r <= h) hold the sums, vr_{p-r}, vi_{p-r} the differences
+      for (let q = 0; q < p; q++) {
+        let sr = '(local.get $vr0)';
+        let si = '(local.get $vi0)';
+        for (let r = 1; r <= h; r++) {
+          const k = (q * r) % p;
+          if (k === 0) {
+            sr = `(f64x2.add ${sr} (local.get $vr${r}))`;
+            si = `(f64x2.add ${si} (local.get $vi${r}))`;
+          } else {
+            sr = `(f64x2.add ${sr} (f64x2.sub (f64x2.mul (local.get $vr${r}) (local.get $C${k})) (f64x2.mul (local.get $vi${p - r}) (local.get $S${k}))))`;
+            si = `(f64x2.add ${si} (f64x2.add (f64x2.mul (local.get $vr${p - r}) (local.get $S${k})) (f64x2.mul (local.get $vi${r}) (local.get $C${k}))))`;
+          }
         }
-        // real: c vr - s vi; imaginary: s vr + c vi
-        sr = axpy(axpy(sr, c, `(local.get $vr${r})`, `$C${k}`), -sn, `(local.get $vi${r})`, `$S${k}`);
-        si = axpy(axpy(si, sn, `(local.get $vr${r})`, `$S${k}`), c, `(local.get $vi${r})`, `$C${k}`);
+        L.push(`        (v128.store (i32.add (local.get $yr) (local.get $c)) ${sr})`);
+        L.push(`        (v128.store (i32.add (local.get $yi) (local.get $c)) ${si})`);
+        if (q < p - 1) L.push('        (local.set $c (i32.add (local.get $c) (local.get $oB)))');
       }
-      L.push(`        (v128.store (i32.add (local.get $yr) (local.get $c)) ${sr})`);
-      L.push(`        (v128.store (i32.add (local.get $yi) (local.get $c)) ${si})`);
-      if (q < p - 1) L.push('        (local.set $c (i32.add (local.get $c) (local.get $oB)))');
+    } else {
+      // even p (2, 4): W^k is +-1 or +-i, so every term is an add or a subtract (no multiply by
+      // cos = 6e-17 or sin = 1.2e-16 where the exact value is 0)
+      const exact = (x: number): number => (Math.abs(x) < 1e-12 ? 0 : Math.abs(Math.abs(x) - 1) < 1e-12 ? Math.sign(x) : x);
+      // acc + f * v for an exact f of 0, 1 or -1 (others multiply by the constant's local)
+      const axpy = (acc: string, f: number, v: string, local: string): string =>
+        f === 0 ? acc : f === 1 ? `(f64x2.add ${acc} ${v})` : f === -1 ? `(f64x2.sub ${acc} ${v})` : `(f64x2.add ${acc} (f64x2.mul ${v} (local.get ${local})))`;
+      for (let q = 0; q < p; q++) {
+        let sr = '(local.get $vr0)';
+        let si = '(local.get $vi0)';
+        for (let r = 1; r < p; r++) {
+          const k = (q * r) % p;
+          const c = k === 0 ? 1 : exact(Math.cos((2 * Math.PI * k) / p));
+          const sn = k === 0 ? 0 : exact(sgn * Math.sin((2 * Math.PI * k) / p));
+          if (c !== 0 && sn !== 0 && Math.abs(c) !== 1 && Math.abs(sn) !== 1) {
+            sr = `(f64x2.add ${sr} (f64x2.sub (f64x2.mul (local.get $vr${r}) (local.get $C${k})) (f64x2.mul (local.get $vi${r}) (local.get $S${k}))))`;
+            si = `(f64x2.add ${si} (f64x2.add (f64x2.mul (local.get $vr${r}) (local.get $S${k})) (f64x2.mul (local.get $vi${r}) (local.get $C${k}))))`;
+            continue;
+          }
+          // real: c vr - s vi; imaginary: s vr + c vi
+          sr = axpy(axpy(sr, c, `(local.get $vr${r})`, `$C${k}`), -sn, `(local.get $vi${r})`, `$S${k}`);
+          si = axpy(axpy(si, sn, `(local.get $vr${r})`, `$S${k}`), c, `(local.get $vi${r})`, `$C${k}`);
+        }
+        L.push(`        (v128.store (i32.add (local.get $yr) (local.get $c)) ${sr})`);
+        L.push(`        (v128.store (i32.add (local.get $yi) (local.get $c)) ${si})`);
+        if (q < p - 1) L.push('        (local.set $c (i32.add (local.get $c) (local.get $oB)))');
+      }
     }
-  }
-  L.push('        (local.set $ob (i32.add (local.get $ob) (i32.const 16)))');
-  L.push('        (br $bl)))');
+    L.push('        (local.set $ob (i32.add (local.get $ob) (i32.const 16)))');
+    L.push(`        (br $bl${tw ? 1 : 0})))`);
+  };
+  L.push('      (if (i32.eqz (local.get $k)) (then');
+  bLoop(false);
+  L.push('      ) (else');
+  bLoop(true);
+  L.push('      ))');
   L.push('      (local.set $j (i32.add (local.get $j) (i32.const 1)))');
   L.push('      (br $jl)))');
   L.push('  )');

@@ -487,7 +487,9 @@ export class WasmLineFft implements LineFft {
     alloc: (length: number) => Float64Array,
   ) {
     this.js = new BatchFft(n);
-    const fac = factorize(n);
+    // largest radix first: the first pass (ns = 1) has no twiddles, and the generated passes skip
+    // their multiplies where k = 0, so the radix with the most twiddle work goes there
+    const fac = factorize(n).sort((a, b) => b - a);
     if (fac.some((p) => !(`f${p}` in ex))) return;
     this.passes = [-1, 1].map((sign) => {
       let ns = 1;
