@@ -12,7 +12,8 @@
 // without the isolation headers (no SharedArrayBuffer);
 // variant on the page's WebGL2; the Vite build computes Mb.Hhelix's; a quick tune reloaded in its
 // middle continues from the cache kept in IndexedDB; two pages tuning halves of the same family's
-// candidates at once both end up in the stored cache (the Web Lock). Also printed (not asserted: speed goals live
+// candidates at once both end up in the stored cache (the Web Lock); MD on 2 threads in a
+// dedicated Web Worker (the polled channel over shared memory) equals 1 thread. Also printed (not asserted: speed goals live
 // in bench/): the same wasm GEM kernel timed in the page and in Node from the same installed
 // package, and their ratio.
 import { describe, it, expect, beforeAll, afterAll, beforeEach } from 'vitest';
@@ -42,6 +43,26 @@ const TIMING = `
     return t[t.length >> 1];
   }
   function worstOf(phi, ref) { let w = 0, s = 0; for (let i = 0; i < ref.length; i++) { w = Math.max(w, Math.abs(phi[i] - ref[i])); s = Math.max(s, Math.abs(ref[i])); } return { worst: w, scale: s }; }
+`;
+
+// MD on 1 and 2 threads in a dedicated Web Worker (the page's mode mdthreads starts it).
+const MD_WORKER = `
+  import { installBrowserPlatform, open, platform } from 'kernforge';
+  onmessage = async () => {
+    const lines = [];
+    try {
+      await installBrowserPlatform({ assets: '/node_modules/kernforge/dist/', workerUrl: '/node_modules/kernforge/dist/runtime/platform/browser-worker.js', preload: false, storage: false, stderr: (l) => lines.push(l) });
+      const kf = await open({ tuned: false, targets: ['ts'], log: (l) => lines.push(l) });
+      const runs = [];
+      for (const threads of [1, 2]) {
+        const s = await kf.md.run({ system: 'lj', cells: 5, steps: 30, thermo: 10, threads, log: (l) => lines.push(l) });
+        runs.push({ threads: s.outcome.nonbonded.threads, searches: s.outcome.pairSearches, x: Array.from(s.outcome.x), thermo: s.outcome.thermo });
+      }
+      postMessage({ channel: !!platform().channel, runs, lines });
+    } catch (e) {
+      postMessage({ error: String(e && e.stack || e), lines });
+    }
+  };
 `;
 
 // The app: everything through the package's public API.
@@ -100,6 +121,14 @@ const APP = `
       await bp.flush();
       out.tune = { rows: res.rows.map((r) => ({ winner: r.chosenKey ?? r.bestKey, speedup: r.speedup, candidates: r.candidates, measured: r.measured, cached: r.cached })), tunedFile: res.tunedFile };
       out.tuned = JSON.parse(platform().readText(res.tunedFile));
+    } else if (q.get('mode') === 'mdthreads') {
+      // MD in a dedicated Web Worker (mdworker.js), where the platform offers the polled channel
+      const w = new Worker('mdworker.js', { type: 'module' });
+      const r = await new Promise((resolve) => { w.onmessage = (e) => resolve(e.data); w.onerror = (e) => resolve({ error: e.message }); w.postMessage('go'); });
+      w.terminate();
+      if (r.error) throw new Error(r.error);
+      out.md = r;
+      out.pageChannel = !!platform().channel;
     } else if (q.get('mode') === 'tune2') {
       // one of two pages tuning the same family at once (started together by the test): page
       // 'part' measures its half of the candidates (every other one, three at most)
@@ -151,6 +180,8 @@ describe.skipIf(!haveChromium && !inCi)('the browser build in headless Chromium'
     mkdirSync(join(dir, 'site'));
     writeFileSync(join(dir, 'site', 'main.js'), APP);
     writeFileSync(join(dir, 'site', 'index.html'), '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>kernforge</title></head><body><script type="module" src="app.js"></script></body></html>\n');
+    writeFileSync(join(dir, 'site', 'mdworker-src.js'), MD_WORKER);
+    await esbuild.build({ entryPoints: [join(dir, 'site', 'mdworker-src.js')], absWorkingDir: dir, bundle: true, platform: 'browser', format: 'esm', target: 'es2022', outfile: join(dir, 'site', 'mdworker.js'), logLevel: 'silent' });
     await esbuild.build({ entryPoints: [join(dir, 'site', 'main.js')], absWorkingDir: dir, bundle: true, platform: 'browser', format: 'esm', target: 'es2022', outfile: join(dir, 'site', 'app.js'), logLevel: 'silent' });
     // and with Vite (vitest's own), its defaults but the base
     mkdirSync(join(dir, 'vite'));
@@ -349,6 +380,29 @@ describe.skipIf(!haveChromium && !inCi)('the browser build in headless Chromium'
     expect(tuned.format).toBe('kernforge-tuned');
     expect(Object.values(tuned.tuned)[0]!['gem-potential']!['surface-small']!.key).toBe(rows[0]!.winner);
   }, 180_000);
+
+  it('MD in a dedicated Web Worker on 2 threads (the polled channel over shared memory) equals 1 thread; a page offers no channel', async () => {
+    const context = await browser!.newContext();
+    const page = await newPage(context);
+    await page.goto(`${url}site/index.html?mode=mdthreads`);
+    const out = await result(page);
+    await context.close();
+    expect(out.error).toBeUndefined();
+    expect(problems).toEqual([]);
+    expect(out.pageChannel).toBe(false); // Atomics.wait is refused on a page's main thread
+    const md = out.md as { channel: boolean; runs: { threads: number; searches: number; x: number[]; thermo: Record<string, number>[] }[]; lines: string[] };
+    expect(md.channel).toBe(true);
+    const [one, two] = md.runs;
+    expect([one!.threads, two!.threads]).toEqual([1, 2]);
+    expect(two!.searches).toBeGreaterThan(1); // pair searches split over the threads, their parts back through the channel
+    expect(two!.searches).toBe(one!.searches);
+    expect(two!.x).toHaveLength(one!.x.length);
+    let d = 0;
+    for (let i = 0; i < one!.x.length; i++) d = Math.max(d, Math.abs(two!.x[i]! - one!.x[i]!));
+    expect(d).toBeLessThan(1e-9); // force sums in another order: round-off only
+    expect(two!.thermo.length).toBe(one!.thermo.length);
+    for (let r = 0; r < one!.thermo.length; r++) for (const [k, v] of Object.entries(one!.thermo[r]!)) if (typeof v === 'number') expect(Math.abs(two!.thermo[r]![k]! - v), `thermo row ${r} ${k}`).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(v)));
+  }, 120_000);
 
   it('two tabs tuning the same family at once: the stored cache holds the results of both (a Web Lock, and the stored copy read again under it)', async () => {
     const context = await browser!.newContext();

@@ -5,6 +5,7 @@
 // the reply carries its result or its error. Messages that arrive while it starts wait for it.
 // scripts/build.mjs bundles it into dist/runtime/platform/browser-worker.js (self-contained).
 import { installBrowserPlatform } from './browser.ts';
+import { isSharedChannelPort, sharedChannelSender } from './shared-channel.ts';
 
 type TaskMessage = { id: number; task: string; args: Record<string, unknown> };
 const scope = globalThis as unknown as { onmessage: ((e: MessageEvent) => void) | null; postMessage(m: unknown): void };
@@ -17,6 +18,8 @@ scope.onmessage = (e: MessageEvent) => {
     void start(d.kernforgeInit);
     return;
   }
+  // a shared channel's port (runtime/platform/shared-channel.ts) becomes its sending end
+  for (const [k, v] of Object.entries(d.args ?? {})) if (isSharedChannelPort(v)) d.args[k] = sharedChannelSender(v);
   if (run) void run(d);
   else early.push(d);
 };

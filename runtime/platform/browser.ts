@@ -29,6 +29,7 @@
 // agent's client hints).
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { isSharedChannelPort, sharedChannel } from './shared-channel.ts';
 import { PACKAGE_ROOT, setPlatform, type CpuFacts, type FileWriter, type HeldLock, type PathInfo, type Platform, type TaskWorker, type WorkerHandlers } from '../platform.ts';
 
 /** What to fetch before use (paths relative to the assets folder, e.g. "generated/manifest.json"). */
@@ -493,6 +494,7 @@ export async function createBrowserPlatform(o: BrowserPlatformOptions = {}): Pro
       await pending;
     },
   };
+  const inWorker = typeof (globalThis as { WorkerGlobalScope?: unknown }).WorkerGlobalScope === 'function';
   const isolated = typeof SharedArrayBuffer === 'function' && (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated !== false;
   p.whyAbsent = (c) =>
     c === 'worker'
@@ -500,14 +502,18 @@ export async function createBrowserPlatform(o: BrowserPlatformOptions = {}): Pro
         ? 'no workerUrl was given to installBrowserPlatform: serve dist/runtime/platform/browser-worker.js and pass its URL'
         : 'the page is not cross-origin isolated, so there is no SharedArrayBuffer: serve it with Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp'
       : c === 'channel'
-        ? 'a page cannot receive a message without returning to its event loop; the threaded MD engine needs that, so MD runs on one thread here'
+        ? !inWorker
+          ? "the threaded MD engine waits for its workers with Atomics.wait, which a page's main thread may not: run MD in a dedicated Web Worker (installBrowserPlatform there with a workerUrl); here it runs on one thread"
+          : 'it needs worker threads: a workerUrl and a cross-origin isolated page (SharedArrayBuffer)'
         : c === 'onDemand'
           ? 'the generator does not run in a browser: only the committed library variants'
           : undefined;
   if (workerUrl && isolated) {
-    // no channel(): a page cannot receive a message without returning to its event loop, which
-    // the threaded MD engine's synchronous pair search needs (MD runs on one thread here)
     p.worker = (h: WorkerHandlers): TaskWorker => browserWorker(workerUrl, assets, env, h);
+    // the threaded MD engine receives its workers' pair-search parts without returning to the
+    // event loop (a polled channel over shared memory: shared-channel.ts) and waits for them with
+    // Atomics.wait, which only a worker may: offered in a dedicated worker, not in a page
+    if (inWorker) p.channel = sharedChannel;
   }
 
   // the manifest, then the sources and data asked for
@@ -546,7 +552,8 @@ function browserWorker(url: string, assets: string, env: Record<string, string>,
   w.postMessage({ kernforgeInit: { assets, env } });
   let ended = false;
   return {
-    postMessage: (m, transfer = []) => w.postMessage(m, transfer as Transferable[]),
+    // a shared channel's port is cloned (its buffer shared), not transferred
+    postMessage: (m, transfer = []) => w.postMessage(m, transfer.filter((t) => !isSharedChannelPort(t)) as Transferable[]),
     ref: () => undefined,
     unref: () => undefined,
     async terminate() {

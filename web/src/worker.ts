@@ -73,8 +73,8 @@ async function tuneJob(j: TuneJob): Promise<void> {
   const t0 = performance.now();
   status('tuning');
   if (!platform().worker) log('no worker threads here (the page is not cross-origin isolated): every family is tuned on one thread');
-  // md-nonbonded offers one thread here (its family's threadCounts: the browser platform has no
-  // polled channel for the threaded MD engine); the other families tune their thread counts
+  // every family tunes its thread counts here: this is a dedicated worker, where the browser
+  // platform gives the threaded MD engine its polled channel (runtime/platform/shared-channel.ts)
   const outcome = await tune({
     families: j.families,
     devices: j.devices as DeviceId[],
