@@ -99,14 +99,34 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
   const gather = splines(true);
   // CPU: padded point c + a takes W[a] = M_p(w + p - 1 - a) and its derivative.
   // wasm: the z run of p points as ceil(p/2) f64x2 vectors (an odd p pads the last with a zero weight).
-  const vecs = Array.from({ length: Math.ceil(P / 2) }, (_, k) => ({
+  // f32: the run as ceil(p/4) f32x4 vectors (the lanes past p take zero weights); the weights are
+  // computed in f64 and rounded to f32 as the vectors are made.
+  const f64 = v.precision === 'f64';
+  const lanes = f64 ? 2 : 4;
+  const vt = f64 ? 'f64x2' : 'f32x4';
+  /** A z vector from the f64 scalars `${s}${P - 1 - a}` of its lanes a (zero past p). */
+  const zvec = (k: number, s: string): string => {
+    const lane = (l: number): string => {
+      const a = lanes * k + l;
+      if (a >= P) return f64 ? '(f64.const 0)' : '(f32.const 0)';
+      return f64 ? `(local.get $${s}${P - 1 - a})` : `(f32.demote_f64 (local.get $${s}${P - 1 - a}))`;
+    };
+    let e = `(${vt}.splat ${lane(0)})`;
+    for (let l = 1; l < lanes; l++) e = `(${vt}.replace_lane ${l} ${e} ${lane(l)})`;
+    return e;
+  };
+  const vecs = Array.from({ length: Math.ceil(P / lanes) }, (_, k) => ({
     k,
     off: 16 * k,
-    lo: P - 1 - 2 * k,
-    hi: 2 * k + 1 < P ? P - 2 - 2 * k : -1,
-    pair: 2 * k + 1 < P,
     first: k === 0,
+    wz: zvec(k, 'zM'),
+    dz: zvec(k, 'zD'),
   }));
+  /** The sum of a vector's lanes as an f64 expression. */
+  const hsum = (e: string): string => {
+    const ls = Array.from({ length: lanes }, (_, l) => (f64 ? `(f64x2.extract_lane ${l} ${e})` : `(f64.promote_f32 (f32x4.extract_lane ${l} ${e}))`));
+    return ls.reduce((acc, x) => `(f64.add ${acc} ${x})`);
+  };
   // per offset a: its weight index m, its byte offset in a scratch row, and (for the nested
   // x-then-y loops of the straight-line forms) the inner offsets with the outer one's index
   const row = Array.from({ length: P }, (_, a) => ({ a, m: P - 1 - a, first: a === 0, b8: 8 * a }));
@@ -115,15 +135,23 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
   return {
     P,
     P1: P - 1,
-    f64: v.precision === 'f64',
+    f64,
+    /** wasm: the vector type, the grid element's byte shift, a splat of an f64 scalar (open and close), the force sums. */
+    vt,
+    esh: f64 ? 3 : 2,
+    splatOpen: f64 ? '(f64x2.splat ' : '(f32x4.splat (f32.demote_f64 ',
+    splatClose: f64 ? ')' : '))',
+    sumFx: hsum('(local.get $fxv)'),
+    sumFy: hsum('(local.get $fyv)'),
+    sumFz: hsum('(local.get $fzv)'),
     arr: v.precision === 'f64' ? 'Float64Array' : 'Float32Array',
     full: (v.unroll ?? 'full') === 'full',
     tile: Number(v.tile ?? 0),
     offs,
     ab,
     vecs,
-    /** wasm: bytes of a padded z run (ceil(p/2) vectors). */
-    zrun: 2 * Math.ceil(P / 2),
+    /** wasm: grid points of a z run (ceil(p/2) f64x2 or ceil(p/4) f32x4 vectors). */
+    zrun: lanes * Math.ceil(P / lanes),
     /** wasm: the FFT's Stockham passes (f64x2 over pairs of lines), forward f<p> and backward b<p> per radix. */
     fft: target === 'wasm' ? FFT_RADICES.flatMap((p) => [watPass(p, -1, `f${p}`), watPass(p, 1, `b${p}`)]) : [],
     /** wasm scratch: byte offsets of the y weights, the x derivatives and the y derivatives (x weights at 0). */

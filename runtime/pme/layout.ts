@@ -27,9 +27,9 @@ export async function meshShape(key: string): Promise<MeshShape> {
   return { target: keyTarget(key), order: Number(p.order), precision: p.precision as 'f64' | 'f32', tile: Number(p.tile ?? 0) };
 }
 
-/** Padded grid dimensions of the CPU kernels: n + p - 1 along x and y, n + p along z (the wasm z run reads ceil(p/2) pairs). */
+/** Padded grid dimensions of the CPU kernels: n + p - 1 along x and y, n + 4 ceil(p/4) along z (the wasm z run reads ceil(p/2) f64x2 pairs or ceil(p/4) f32x4 fours). */
 export function paddedDims(grid: readonly [number, number, number], order: number): [number, number, number] {
-  return [grid[0] + order - 1, grid[1] + order - 1, grid[2] + order];
+  return [grid[0] + order - 1, grid[1] + order - 1, grid[2] + 4 * Math.ceil(order / 4)];
 }
 
 /** The cell floor(u) and fraction u - floor(u) of every atom and dimension, u = n x / L wrapped into [0, n). */

@@ -84,6 +84,7 @@ const wasmRunner: PmeTargetRunner = {
     const ex = inst.exports as unknown as WasmExports;
     const dims = paddedDims(grid, s.order);
     const cells = dims[0] * dims[1] * dims[2];
+    const f32 = s.precision === 'f32';
     // byte layout, 16-byte aligned: scratch, ord, cell, frac, q, f, grid
     const al = (b: number): number => (b + 15) & ~15;
     const scratchP = 0;
@@ -94,7 +95,7 @@ const wasmRunner: PmeTargetRunner = {
     const fP = al(qP + 8 * n);
     const gridP = al(fP + 24 * n);
     // then the FFT's work arrays and twiddles (RealFft3d on the module's SIMD passes)
-    const fftP = al(gridP + 8 * cells + 16);
+    const fftP = al(gridP + (f32 ? 4 : 8) * cells + 16);
     const end = fftP + realFft3dBytes(grid);
     const have = ex.memory.buffer.byteLength;
     if (end > have) ex.memory.grow(Math.ceil((end - have) / 65536));
@@ -104,7 +105,7 @@ const wasmRunner: PmeTargetRunner = {
     const frac = new Float64Array(buf, fracP, 3 * n);
     const qv = new Float64Array(buf, qP, n);
     const fv = new Float64Array(buf, fP, 3 * n);
-    const g = new Float64Array(buf, gridP, cells);
+    const g = f32 ? new Float32Array(buf, gridP, cells) : new Float64Array(buf, gridP, cells);
     const hasOrd = s.tile > 0 ? 1 : 0;
     let top = fftP;
     const alloc = (length: number): Float64Array => {
@@ -132,7 +133,7 @@ const wasmRunner: PmeTargetRunner = {
       },
       dispose() {},
       device: 'WebAssembly SIMD (this process, one thread)',
-      precision: 'f64',
+      precision: s.precision,
     };
   },
 };

@@ -22,7 +22,7 @@ const cpuKeys = [...libraryKeys('pme-mesh', 'ts'), ...libraryKeys('pme-mesh', 'w
 describe('pme-mesh library', () => {
   it('has every order 4..6 on ts, wasm and wgsl, and only those targets', () => {
     for (const t of ['ts', 'wasm', 'wgsl']) for (const o of [4, 5, 6]) expect(libraryKeys('pme-mesh', t).some((k) => k.includes(`.order${o}.`))).toBe(true);
-    expect(libraryKeys('pme-mesh').length).toBe(28);
+    expect(libraryKeys('pme-mesh').length).toBe(34);
     expect(libraryKeys('pme-mesh', 'gpujs')).toEqual([]);
   });
 
