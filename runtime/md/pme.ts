@@ -152,13 +152,14 @@ export class PmeLongRange implements LongRangeForce {
   /**
    * The long-range part of a run: `variant` is a pme-mesh key, 'reference' (the f64 reference
    * spread and gather), or undefined for createPmeMesh's default (the fastest CPU target here
-   * for orders 4..6). A WGSL variant is refused: the engine's force call is synchronous.
+   * for orders 4..6; an f32 wasm mesh when `precision` is the run's f32, an f64 one otherwise).
+   * A WGSL variant is refused: the engine's force call is synchronous.
    */
-  static async create(box: readonly [number, number, number], q: Float64Array, p: PmeSettings, variant?: string): Promise<PmeLongRange> {
+  static async create(box: readonly [number, number, number], q: Float64Array, p: PmeSettings, variant?: string, precision: 'f64' | 'f32' = 'f64'): Promise<PmeLongRange> {
     if (variant !== undefined && /^pme-mesh\.wgsl\./.test(variant)) throw new MdInputError(`--pme-mesh ${variant}: run md runs the mesh synchronously (allowed: a ts or wasm pme-mesh variant, or reference)`);
     let mesh: PmeMesh;
     try {
-      mesh = await createPmeMesh([box[0], box[1], box[2]], { beta: p.beta, grid: p.grid, order: p.order, epsfac: p.epsfac }, q.length, { variant });
+      mesh = await createPmeMesh([box[0], box[1], box[2]], { beta: p.beta, grid: p.grid, order: p.order, epsfac: p.epsfac }, q.length, { variant, precision });
     } catch (e) {
       if (e instanceof PmeInputError) throw new MdInputError(e.message);
       throw e;

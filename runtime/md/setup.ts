@@ -31,7 +31,7 @@ export interface MdOptions extends CoulombOptions {
   gro?: string;
   /** A GROMACS .top (the subset runtime/md/top.ts reads) for the .gro: SETTLE water and monatomic ions; without it the built-in SPC/E model. */
   top?: string;
-  /** PME: the pme-mesh variant (a ts or wasm key, or 'reference'); default createPmeMesh's (the fastest CPU target here). */
+  /** PME: the pme-mesh variant (a ts or wasm key, or 'reference'); default createPmeMesh's (the fastest CPU target here; an f32 run: the f32 wasm mesh). */
   pmeMesh?: string;
   /** Continue from a state file written by a previous run. */
   state?: string;
@@ -444,7 +444,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
       thermostatEnergy,
       threads,
       sanity: { temperature: sanityT },
-      longRange: pme ? await PmeLongRange.create(topology.box, topology.q, pme, o.pmeMesh) : undefined,
+      longRange: pme ? await PmeLongRange.create(topology.box, topology.q, pme, o.pmeMesh, p.precision === 'f32' ? 'f32' : 'f64') : undefined,
     },
     names,
     molecules,

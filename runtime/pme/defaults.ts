@@ -8,9 +8,9 @@ import { backend } from '../backends/registry.ts';
 import { keyTarget } from '../keys.ts';
 import { libraryKeys } from '../variants.ts';
 
-/** The preferred key of a target and order (f64, no tiles; wasm with loops, TypeScript straight-line). */
-export function preferredPmeMeshKey(order: number, target: 'ts' | 'wasm' = 'wasm'): string {
-  return `pme-mesh.${target}.order${order}.f64.${target === 'wasm' ? 'loop' : 'full'}.tile0`;
+/** The preferred key of a target, order and precision (no tiles; wasm with loops, TypeScript straight-line). */
+export function preferredPmeMeshKey(order: number, target: 'ts' | 'wasm' = 'wasm', precision: 'f64' | 'f32' = 'f64'): string {
+  return `pme-mesh.${target}.order${order}.${precision}.${target === 'wasm' ? 'loop' : 'full'}.tile0`;
 }
 
 /**
@@ -19,9 +19,16 @@ export function preferredPmeMeshKey(order: number, target: 'ts' | 'wasm' = 'wasm
  * its path; default KERNFORGE_TUNED or ./kernforge-tuned.json), else the preferred wasm key when
  * WebAssembly SIMD runs here, else the TypeScript one; for orders the kernels do not cover (3,
  * 7..12), 'reference' (the f64 reference spread and gather, mesh.ts REFERENCE_MESH).
+ * precision 'f32' (an f32 MD run, GROMACS's mixed precision) prefers the f32 wasm variant with
+ * loops where WebAssembly SIMD runs here (order 4: 1.64 ms spread + gather against 1.70 for the
+ * f64 one, bench pme-mesh); otherwise, and for f64 (the default), as above.
  */
-export async function defaultPmeMeshKey(order: number, o: { tuned?: string } = {}): Promise<string> {
+export async function defaultPmeMeshKey(order: number, o: { tuned?: string; precision?: 'f64' | 'f32' } = {}): Promise<string> {
   if (order < 4 || order > 6) return 'reference';
+  if (o.precision === 'f32' && (await backend('wasm').available()).ok) {
+    const key = preferredPmeMeshKey(order, 'wasm', 'f32');
+    if (libraryKeys('pme-mesh').includes(key)) return key;
+  }
   // the winner of `kernforge tune pme-mesh` on this machine for the order's problem class, if any
   const problem = order === 4 ? 'water-mesh' : order === 6 ? 'water-mesh-order6' : undefined;
   if (problem) {

@@ -45,6 +45,11 @@ export interface PmeMeshOptions {
   tuned?: string;
   /** Skip the one-time check against the f64 reference (default false: checked once per key and order). */
   unverified?: boolean;
+  /**
+   * The run's precision when no variant is given (default f64): f32 takes the f32 default
+   * (defaultPmeMeshKey), or the f64 one when that fails the gate; f64 runs keep an f64 mesh.
+   */
+  precision?: 'f64' | 'f32';
 }
 
 /** The mesh of one run: compute() is the reciprocal part with the chosen variant. */
@@ -81,7 +86,10 @@ export interface PmeMesh {
  */
 export async function createPmeMesh(box: Box3, params: PmeParams, n: number, opts: PmeMeshOptions = {}): Promise<PmeMesh> {
   checkPmeParams(params, 'createPmeMesh');
-  const key = opts.variant ?? (await defaultPmeMeshKey(params.order, { tuned: opts.tuned }));
+  let key = opts.variant ?? (await defaultPmeMeshKey(params.order, { tuned: opts.tuned, precision: opts.precision }));
+  if (opts.variant === undefined && opts.precision === 'f32' && !opts.unverified && key !== REFERENCE_MESH && (await meshShape(key)).precision === 'f32' && !(await verifyPmeKey(key)).ok) {
+    key = await defaultPmeMeshKey(params.order, { tuned: opts.tuned });
+  }
   let prep: PreparedMesh;
   let sync = true;
   if (key === REFERENCE_MESH) {

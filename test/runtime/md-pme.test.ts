@@ -205,7 +205,7 @@ describe('kernforge run md --rerun and --coulomb pme from the command line', () 
 });
 
 describe('PME in f32 (GROMACS mixed precision) with nothing tuned', () => {
-  it('takes the WebAssembly f32x4 tabulated 4x4 kernel where SIMD runs; step-0 energies agree with the f64 TypeScript default', async () => {
+  it('takes the WebAssembly f32x4 tabulated 4x4 kernel and the f32 wasm mesh where SIMD runs; step-0 energies agree with the f64 TypeScript default', async () => {
     const { prepareRun } = await import('../../runtime/md/setup.ts');
     const { MdEngine } = await import('../../runtime/md/engine.ts');
     const { backend } = await import('../../runtime/backends/registry.ts');
@@ -215,7 +215,7 @@ describe('PME in f32 (GROMACS mixed precision) with nothing tuned', () => {
       try {
         const rows: { vdw: number; coul: number; recip: number }[] = [];
         eng.simulate(0, { onThermo: (r) => rows.push(r) });
-        return { key: p.run.keyF, row: rows[0]! };
+        return { key: p.run.keyF, mesh: p.run.longRange!.description, row: rows[0]! };
       } finally {
         await eng.close();
       }
@@ -228,6 +228,11 @@ describe('PME in f32 (GROMACS mixed precision) with nothing tuned', () => {
     // f32 kernels: Coulomb (SR) is a sum of ~1e7 pair terms near -1.7e5 kJ/mol
     expect(Math.abs(f32.row.coul - f64.row.coul) / Math.abs(f64.row.coul)).toBeLessThan(1e-5);
     expect(Math.abs(f32.row.vdw - f64.row.vdw) / Math.abs(f64.row.vdw)).toBeLessThan(1e-5);
-    expect(f32.row.recip).toBeCloseTo(f64.row.recip, 8); // the mesh is f64 in both
+    // the mesh: f32 wasm (f32x4 z runs) in the f32 run where SIMD runs, f64 in the f64 run
+    expect(f32.mesh).toContain(simd ? 'mesh pme-mesh.wasm.order4.f32.loop.tile0' : 'mesh pme-mesh.ts.order4.f64.full.tile0');
+    expect(f64.mesh).toMatch(/mesh pme-mesh\.\w+\.order4\.f64\./);
+    const recipErr = Math.abs(f32.row.recip - f64.row.recip) / Math.abs(f64.row.recip);
+    expect(recipErr).toBeLessThan(2e-5); // the pme-mesh gate's f32 energy bar
+    if (simd) expect(recipErr).toBeGreaterThan(1e-12); // really an f32 grid
   }, 60_000);
 });

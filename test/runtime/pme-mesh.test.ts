@@ -131,6 +131,29 @@ describe('createPmeMesh (the MD engine fast path)', () => {
     mesh.dispose();
   });
 
+  it.each([4, 6])('order %i, an f32 run: the f32 wasm mesh, within the f32 bar of the reference; f64 runs keep f64', async (order) => {
+    const params = { beta, grid: pmeGrid(box, 0.12), order };
+    const mesh = await createPmeMesh(box, params, q.length, { precision: 'f32' });
+    expect(mesh.key).toBe(`pme-mesh.wasm.order${order}.f32.loop.tile0`);
+    expect((await createPmeMesh(box, params, q.length, { precision: 'f64' })).key).toBe(await defaultPmeMeshKey(order));
+    expect(await defaultPmeMeshKey(order)).toMatch(/\.f64\./);
+    const f = new Float64Array(x.length);
+    const r = mesh.compute(x, q, f);
+    const fr = new Float64Array(x.length);
+    const ref = pmeReciprocal(x, q, box, params, fr);
+    const eErr = Math.abs(r.energy - ref.energy) / Math.abs(ref.energy);
+    expect(eErr).toBeLessThan(PME_GATE_TOLERANCE.f32.energy);
+    let d2 = 0, r2 = 0;
+    for (let i = 0; i < f.length; i++) {
+      d2 += (f[i]! - fr[i]!) ** 2;
+      r2 += fr[i]! ** 2;
+    }
+    const fErr = Math.sqrt(d2 / r2);
+    expect(fErr).toBeLessThan(PME_GATE_TOLERANCE.f32.force);
+    expect(fErr).toBeGreaterThan(1e-10); // the grid really is f32
+    mesh.dispose();
+  });
+
   it('takes the tuned winner of `kernforge tune pme-mesh` for its order from the artefact', async () => {
     const d = mkdtempSync(join(tmpdir(), 'kf-pme-tune-'));
     const out = join(d, 'tuned.json');
