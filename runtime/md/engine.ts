@@ -11,6 +11,7 @@ import type { MdSystem } from './system.ts';
 import { MdBlowUpError, MdInputError } from './errors.ts';
 import { RunChecks, type MdSanity } from './sanity.ts';
 import type { LongRangeForce } from './pme.ts';
+import type { SettleSplit } from './settle.ts';
 
 /** kB in kJ mol^-1 K^-1 (GROMACS units); LJ units use 1. */
 export const KB_GROMACS = 0.0083144626;
@@ -19,7 +20,8 @@ export const PRESSURE_BAR = 16.6054;
 
 /** Rigid-body constraints (SETTLE) as the engine calls them. */
 export interface Constraints {
-  positions(xOld: Float64Array, xNew: Float64Array, v?: Float64Array, invdt?: number, virial?: Float64Array): void;
+  /** `split`: run it over the non-bonded worker threads (runtime/parallel/md.ts), when the arrays are in shared memory. */
+  positions(xOld: Float64Array, xNew: Float64Array, v?: Float64Array, invdt?: number, virial?: Float64Array, split?: SettleSplit): void;
   velocities(x: Float64Array, v: Float64Array, virial?: Float64Array): void;
   /** Degrees of freedom removed. */
   removedDof: number;
@@ -215,8 +217,24 @@ export class MdEngine {
 
   /** Run nsteps steps from the current state (x, v are updated in place). */
   simulate(nsteps: number, cb: MdCallbacks = {}): MdOutcome {
+    const { run, nb } = this;
+    // With worker threads SETTLE runs on them too (issue 16): the run works on copies of x and v
+    // in shared memory, copied back at the end (also when it fails).
+    const split = run.constraints ? nb.settleSplit : undefined;
+    if (!split) return this.steps(nsteps, cb, run.x, run.v, undefined);
+    const xs = sharedCopy(run.x);
+    const vs = sharedCopy(run.v);
+    try {
+      return { ...this.steps(nsteps, cb, xs, vs, split), x: run.x, v: run.v };
+    } finally {
+      run.x.set(xs);
+      run.v.set(vs);
+    }
+  }
+
+  private steps(nsteps: number, cb: MdCallbacks, x: Float64Array, v: Float64Array, split: SettleSplit | undefined): MdOutcome {
     const { run, nb, f, invMass } = this;
-    const { x, v, dt, nstlist } = run;
+    const { dt, nstlist } = run;
     const n = run.mass.length;
     const step0 = run.step0 ?? 0;
     const nste = run.nstcalcenergy;
@@ -233,7 +251,7 @@ export class MdEngine {
     };
     const thermoRows: ThermoRow[] = [];
     const tStart = performance.now();
-    const xOld = new Float64Array(3 * n);
+    const xOld = split ? sharedCopy(new Float64Array(3 * n)) : new Float64Array(3 * n);
     // dt / (2 m) per coordinate: the update loops run flat over 3N numbers.
     const halfDtIm3 = new Float64Array(3 * n);
     for (let i = 0; i < 3 * n; i++) halfDtIm3[i] = 0.5 * dt * invMass[Math.floor(i / 3)]!;
@@ -272,7 +290,7 @@ export class MdEngine {
       if (run.integrator === 'vv') {
         // v(t + dt/2) = v(t) + dt/2 F(t)/m; x(t + dt) = x(t) + dt v(t + dt/2); constrain.
         kickDrift(v, x, run.constraints ? xOld : undefined, halfDtIm3, f, 1, 1, dt);
-        run.constraints?.positions(xOld, x, v, 1 / dt, cvir);
+        run.constraints?.positions(xOld, x, v, 1 / dt, cvir, split);
       } else {
         // Leap-frog: v(t + dt/2) = lambda (v(t - dt/2) + dt F(t)/m); x(t + dt) = x(t) + dt v(t + dt/2).
         let lambda = 1;
@@ -281,7 +299,7 @@ export class MdEngine {
           this.thermostatEnergy += (1 - lambda * lambda) * ekinHalfOld;
         }
         kickDrift(v, x, run.constraints ? xOld : undefined, halfDtIm3, f, lambda, 2, dt);
-        run.constraints?.positions(xOld, x, v, 1 / dt, cvir);
+        run.constraints?.positions(xOld, x, v, 1 / dt, cvir, split);
         if (isEnergyStep(s)) {
           // Thermo of step s: kinetic energy as the average of the half steps around it.
           const ekin = 0.5 * (ekinHalfOld + this.kinetic(v));
@@ -346,6 +364,13 @@ export class MdEngine {
     timers.total = performance.now() - tStart;
     return { steps: nsteps, thermo: thermoRows, timers, nonbonded: nb, x, v, step: step0 + nsteps, thermostatEnergy: this.thermostatEnergy, pairSearches: nb.timers.searches };
   }
+}
+
+/** A copy of a in shared memory (other threads can work on it). */
+function sharedCopy(a: Float64Array): Float64Array {
+  const s = new Float64Array(new SharedArrayBuffer(a.byteLength));
+  s.set(a);
+  return s;
 }
 
 // The update loops live in small functions of their own: the optimizing compiler then compiles

@@ -13,6 +13,7 @@ import { MdInputError } from './errors.ts';
 import { addWasmForces, wasmInstance, WASM_F_WORDS, type WasmMd } from './wasm.ts';
 import { MdThreads, MdWasmThreads } from '../parallel/md.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
+import type { SettleSplit } from './settle.ts';
 
 export interface NonbondedEnergies {
   vdw: number;
@@ -115,6 +116,11 @@ export class NonbondedForce {
       kernels = { kind: 'ts', F, E, par: threads > 1 ? await MdThreads.create(threads, o.keyF, o.keyE) : undefined };
     }
     return new NonbondedForce(o.topology, o.settings, o.rlist, o.keyF, o.keyE, kernels, sf.M, sf.N, sf.precision, full, o.search ?? {});
+  }
+
+  /** SETTLE over the worker threads (undefined on one thread): for the engine's constraint calls. */
+  get settleSplit(): SettleSplit | undefined {
+    return this.kernels.par?.settle;
   }
 
   /** End the worker threads (if any); safe to call more than once. */

@@ -55,6 +55,8 @@ export class Settle {
    * the SETTLE solution). Zero in any sane simulation.
    */
   errors = 0;
+  /** The sums of one single-thread positions() call. */
+  private readonly acc = new Float64Array(SETTLE_ACC_WORDS);
 
   /**
    * @param mols [O, H1, H2] atom-index triples.
@@ -100,17 +102,126 @@ export class Settle {
    * -0.5 sum_i r_i(old)[alpha] f_i[beta] with the constraint force f_i = m_i d_i invdt^2
    * (requires invdt); this equals -0.5 sum_pairs r_ij (x) f_ij and is symmetric.
    */
-  positions(xOld: Float64Array, xNew: Float64Array, v?: Float64Array, invdt?: number, virial?: Float64Array): void {
+  positions(xOld: Float64Array, xNew: Float64Array, v?: Float64Array, invdt?: number, virial?: Float64Array, split?: SettleSplit): void {
     if (virial && invdt === undefined) throw new Error('Settle.positions: the virial needs invdt');
+    const job: SettleJob = { mols: this.mols, mO: this.mO, mH: this.mH, ra: this.ra, rb: this.rb, rc: this.rc, xOld, xNew, v, invdt: invdt ?? 0, doV: v !== undefined && invdt !== undefined, virial: virial !== undefined };
+    // Each range's sums (SETTLE_ACC_WORDS: the 9 virial sums, then its error count), added here in range order.
+    const parts = split?.(job, this.nMols);
+    let acc: Float64Array;
+    if (parts) {
+      acc = new Float64Array(SETTLE_ACC_WORDS);
+      for (const p of parts) for (let k = 0; k < SETTLE_ACC_WORDS; k++) acc[k]! += p[k]!;
+    } else {
+      acc = this.acc;
+      settleRange(job, 0, this.nMols, acc);
+    }
+    this.errors += acc[9]!;
+    if (virial) {
+      const iv = job.invdt;
+      const f = -0.5 * iv * iv;
+      for (let k = 0; k < 9; k++) virial[k]! += f * acc[k]!;
+    }
+  }
+
+  /**
+   * Remove the velocity components along the three constraints of every molecule (RATTLE
+   * second half), in place, at constrained positions x. Pairwise impulses: momentum is kept and
+   * kinetic energy cannot increase. If `virial` is given, accumulates -0.5 sum_i x_i (x) f_i
+   * with f_i = dp_i * invdtKick, dp_i the impulse on atom i; invdtKick is the inverse of the
+   * time over which the constraint force acted (2/dt for the velocity-Verlet half kick;
+   * default 1, i.e. the impulse virial itself).
+   */
+  velocities(x: Float64Array, v: Float64Array, virial?: Float64Array, invdtKick = 1): void {
     const mols = this.mols;
-    const mO = this.mO, mH = this.mH;
-    const wO = mO / (mO + 2 * mH), wH = mH / (mO + 2 * mH);
-    const ra = this.ra, rb = this.rb, rc = this.rc;
-    const doV = v !== undefined && invdt !== undefined;
-    const iv = invdt ?? 0;
+    const ima = 1 / this.mO, imb = 1 / this.mH, imc = imb;
     let v00 = 0, v01 = 0, v02 = 0, v10 = 0, v11 = 0, v12 = 0, v20 = 0, v21 = 0, v22 = 0;
-    let errors = 0;
     for (let m = 0, nm = this.nMols; m < nm; m++) {
+      const ia = 3 * mols[3 * m]!, ib = 3 * mols[3 * m + 1]!, ic = 3 * mols[3 * m + 2]!;
+      const xa = x[ia]!, ya = x[ia + 1]!, za = x[ia + 2]!;
+      const e1x = x[ib]! - xa, e1y = x[ib + 1]! - ya, e1z = x[ib + 2]! - za;
+      const e2x = x[ic]! - xa, e2y = x[ic + 1]! - ya, e2z = x[ic + 2]! - za;
+      const e3x = e2x - e1x, e3y = e2y - e1y, e3z = e2z - e1z;
+      const vax = v[ia]!, vay = v[ia + 1]!, vaz = v[ia + 2]!;
+      const vbx = v[ib]!, vby = v[ib + 1]!, vbz = v[ib + 2]!;
+      const vcx = v[ic]!, vcy = v[ic + 1]!, vcz = v[ic + 2]!;
+      const e11 = e1x * e1x + e1y * e1y + e1z * e1z;
+      const e22 = e2x * e2x + e2y * e2y + e2z * e2z;
+      const e33 = e3x * e3x + e3y * e3y + e3z * e3z;
+      const e12 = e1x * e2x + e1y * e2y + e1z * e2z;
+      const e13 = e1x * e3x + e1y * e3y + e1z * e3z;
+      const e23 = e2x * e3x + e2y * e3y + e2z * e3z;
+      const m11 = (ima + imb) * e11, m22 = (ima + imc) * e22, m33 = (imb + imc) * e33;
+      const m12 = ima * e12, m13 = -imb * e13, m23 = imc * e23;
+      const r1 = -(e1x * (vbx - vax) + e1y * (vby - vay) + e1z * (vbz - vaz));
+      const r2 = -(e2x * (vcx - vax) + e2y * (vcy - vay) + e2z * (vcz - vaz));
+      const r3 = -(e3x * (vcx - vbx) + e3y * (vcy - vby) + e3z * (vcz - vbz));
+      // Symmetric 3x3 solve by cofactors.
+      const c11 = m22 * m33 - m23 * m23, c12 = m13 * m23 - m12 * m33, c13 = m12 * m23 - m13 * m22;
+      const c22 = m11 * m33 - m13 * m13, c23 = m12 * m13 - m11 * m23, c33 = m11 * m22 - m12 * m12;
+      const idet = 1 / (m11 * c11 + m12 * c12 + m13 * c13);
+      const t1 = (c11 * r1 + c12 * r2 + c13 * r3) * idet;
+      const t2 = (c12 * r1 + c22 * r2 + c23 * r3) * idet;
+      const t3 = (c13 * r1 + c23 * r2 + c33 * r3) * idet;
+      // Impulses: a gets -t1 e1 - t2 e2, b gets t1 e1 - t3 e3, c gets t2 e2 + t3 e3.
+      const pax = -t1 * e1x - t2 * e2x, pay = -t1 * e1y - t2 * e2y, paz = -t1 * e1z - t2 * e2z;
+      const pbx = t1 * e1x - t3 * e3x, pby = t1 * e1y - t3 * e3y, pbz = t1 * e1z - t3 * e3z;
+      const pcx = t2 * e2x + t3 * e3x, pcy = t2 * e2y + t3 * e3y, pcz = t2 * e2z + t3 * e3z;
+      v[ia] = vax + pax * ima; v[ia + 1] = vay + pay * ima; v[ia + 2] = vaz + paz * ima;
+      v[ib] = vbx + pbx * imb; v[ib + 1] = vby + pby * imb; v[ib + 2] = vbz + pbz * imb;
+      v[ic] = vcx + pcx * imc; v[ic + 1] = vcy + pcy * imc; v[ic + 2] = vcz + pcz * imc;
+      if (virial) {
+        // Positions relative to O (sum of impulses is zero).
+        v00 += e1x * pbx + e2x * pcx; v01 += e1x * pby + e2x * pcy; v02 += e1x * pbz + e2x * pcz;
+        v10 += e1y * pbx + e2y * pcx; v11 += e1y * pby + e2y * pcy; v12 += e1y * pbz + e2y * pcz;
+        v20 += e1z * pbx + e2z * pcx; v21 += e1z * pby + e2z * pcy; v22 += e1z * pbz + e2z * pcz;
+      }
+    }
+    if (virial) {
+      const f = -0.5 * invdtKick;
+      virial[0] += f * v00; virial[1] += f * v01; virial[2] += f * v02;
+      virial[3] += f * v10; virial[4] += f * v11; virial[5] += f * v12;
+      virial[6] += f * v20; virial[7] += f * v21; virial[8] += f * v22;
+    }
+  }
+}
+
+/** What settleRange reads: one molecule kind's constants and the arrays of one constraint call (plain numbers and typed arrays: it can move to another thread). */
+export interface SettleJob {
+  mols: Int32Array;
+  mO: number;
+  mH: number;
+  ra: number;
+  rb: number;
+  rc: number;
+  xOld: Float64Array;
+  xNew: Float64Array;
+  v: Float64Array | undefined;
+  invdt: number;
+  /** Correct v (leap-frog) / sum the virial. */
+  doV: boolean;
+  virial: boolean;
+}
+
+/** Words of one range's sums: the 9 virial sums (without the -invdt^2/2 factor), then the count of clamped molecules. */
+export const SETTLE_ACC_WORDS = 10;
+
+/**
+ * Runs Settle.positions on molecules [m0, m1) of a job, in pieces on other threads (runtime/parallel/md.ts): returns
+ * each piece's sums (SETTLE_ACC_WORDS, in molecule order, together all molecules), or undefined to constrain here.
+ * Molecules are independent, so positions and velocities are those of one call; the sums differ by round-off.
+ */
+export type SettleSplit = (job: SettleJob, nMols: number) => Float64Array[] | undefined;
+
+/** SETTLE on molecules [m0, m1): xNew (and v) in place; acc (SETTLE_ACC_WORDS) set to the range's virial sums and error count. */
+export function settleRange(job: SettleJob, m0: number, m1: number, acc: Float64Array): void {
+  const { mols, mO, mH, ra, rb, rc, xOld, xNew, doV } = job;
+  const v = job.v;
+  const virial = job.virial;
+  const iv = job.invdt;
+  const wO = mO / (mO + 2 * mH), wH = mH / (mO + 2 * mH);
+  let v00 = 0, v01 = 0, v02 = 0, v10 = 0, v11 = 0, v12 = 0, v20 = 0, v21 = 0, v22 = 0;
+  let errors = 0;
+    for (let m = m0; m < m1; m++) {
       const ia = 3 * mols[3 * m]!, ib = 3 * mols[3 * m + 1]!, ic = 3 * mols[3 * m + 2]!;
       // Old bond vectors from O.
       const xa0 = xOld[ia]!, ya0 = xOld[ia + 1]!, za0 = xOld[ia + 2]!;
@@ -199,73 +310,8 @@ export class Settle {
         }
       }
     }
-    this.errors += errors;
-    if (virial) {
-      const f = -0.5 * iv * iv;
-      virial[0] += f * v00; virial[1] += f * v01; virial[2] += f * v02;
-      virial[3] += f * v10; virial[4] += f * v11; virial[5] += f * v12;
-      virial[6] += f * v20; virial[7] += f * v21; virial[8] += f * v22;
-    }
-  }
-
-  /**
-   * Remove the velocity components along the three constraints of every molecule (RATTLE
-   * second half), in place, at constrained positions x. Pairwise impulses: momentum is kept and
-   * kinetic energy cannot increase. If `virial` is given, accumulates -0.5 sum_i x_i (x) f_i
-   * with f_i = dp_i * invdtKick, dp_i the impulse on atom i; invdtKick is the inverse of the
-   * time over which the constraint force acted (2/dt for the velocity-Verlet half kick;
-   * default 1, i.e. the impulse virial itself).
-   */
-  velocities(x: Float64Array, v: Float64Array, virial?: Float64Array, invdtKick = 1): void {
-    const mols = this.mols;
-    const ima = 1 / this.mO, imb = 1 / this.mH, imc = imb;
-    let v00 = 0, v01 = 0, v02 = 0, v10 = 0, v11 = 0, v12 = 0, v20 = 0, v21 = 0, v22 = 0;
-    for (let m = 0, nm = this.nMols; m < nm; m++) {
-      const ia = 3 * mols[3 * m]!, ib = 3 * mols[3 * m + 1]!, ic = 3 * mols[3 * m + 2]!;
-      const xa = x[ia]!, ya = x[ia + 1]!, za = x[ia + 2]!;
-      const e1x = x[ib]! - xa, e1y = x[ib + 1]! - ya, e1z = x[ib + 2]! - za;
-      const e2x = x[ic]! - xa, e2y = x[ic + 1]! - ya, e2z = x[ic + 2]! - za;
-      const e3x = e2x - e1x, e3y = e2y - e1y, e3z = e2z - e1z;
-      const vax = v[ia]!, vay = v[ia + 1]!, vaz = v[ia + 2]!;
-      const vbx = v[ib]!, vby = v[ib + 1]!, vbz = v[ib + 2]!;
-      const vcx = v[ic]!, vcy = v[ic + 1]!, vcz = v[ic + 2]!;
-      const e11 = e1x * e1x + e1y * e1y + e1z * e1z;
-      const e22 = e2x * e2x + e2y * e2y + e2z * e2z;
-      const e33 = e3x * e3x + e3y * e3y + e3z * e3z;
-      const e12 = e1x * e2x + e1y * e2y + e1z * e2z;
-      const e13 = e1x * e3x + e1y * e3y + e1z * e3z;
-      const e23 = e2x * e3x + e2y * e3y + e2z * e3z;
-      const m11 = (ima + imb) * e11, m22 = (ima + imc) * e22, m33 = (imb + imc) * e33;
-      const m12 = ima * e12, m13 = -imb * e13, m23 = imc * e23;
-      const r1 = -(e1x * (vbx - vax) + e1y * (vby - vay) + e1z * (vbz - vaz));
-      const r2 = -(e2x * (vcx - vax) + e2y * (vcy - vay) + e2z * (vcz - vaz));
-      const r3 = -(e3x * (vcx - vbx) + e3y * (vcy - vby) + e3z * (vcz - vbz));
-      // Symmetric 3x3 solve by cofactors.
-      const c11 = m22 * m33 - m23 * m23, c12 = m13 * m23 - m12 * m33, c13 = m12 * m23 - m13 * m22;
-      const c22 = m11 * m33 - m13 * m13, c23 = m12 * m13 - m11 * m23, c33 = m11 * m22 - m12 * m12;
-      const idet = 1 / (m11 * c11 + m12 * c12 + m13 * c13);
-      const t1 = (c11 * r1 + c12 * r2 + c13 * r3) * idet;
-      const t2 = (c12 * r1 + c22 * r2 + c23 * r3) * idet;
-      const t3 = (c13 * r1 + c23 * r2 + c33 * r3) * idet;
-      // Impulses: a gets -t1 e1 - t2 e2, b gets t1 e1 - t3 e3, c gets t2 e2 + t3 e3.
-      const pax = -t1 * e1x - t2 * e2x, pay = -t1 * e1y - t2 * e2y, paz = -t1 * e1z - t2 * e2z;
-      const pbx = t1 * e1x - t3 * e3x, pby = t1 * e1y - t3 * e3y, pbz = t1 * e1z - t3 * e3z;
-      const pcx = t2 * e2x + t3 * e3x, pcy = t2 * e2y + t3 * e3y, pcz = t2 * e2z + t3 * e3z;
-      v[ia] = vax + pax * ima; v[ia + 1] = vay + pay * ima; v[ia + 2] = vaz + paz * ima;
-      v[ib] = vbx + pbx * imb; v[ib + 1] = vby + pby * imb; v[ib + 2] = vbz + pbz * imb;
-      v[ic] = vcx + pcx * imc; v[ic + 1] = vcy + pcy * imc; v[ic + 2] = vcz + pcz * imc;
-      if (virial) {
-        // Positions relative to O (sum of impulses is zero).
-        v00 += e1x * pbx + e2x * pcx; v01 += e1x * pby + e2x * pcy; v02 += e1x * pbz + e2x * pcz;
-        v10 += e1y * pbx + e2y * pcx; v11 += e1y * pby + e2y * pcy; v12 += e1y * pbz + e2y * pcz;
-        v20 += e1z * pbx + e2z * pcx; v21 += e1z * pby + e2z * pcy; v22 += e1z * pbz + e2z * pcz;
-      }
-    }
-    if (virial) {
-      const f = -0.5 * invdtKick;
-      virial[0] += f * v00; virial[1] += f * v01; virial[2] += f * v02;
-      virial[3] += f * v10; virial[4] += f * v11; virial[5] += f * v12;
-      virial[6] += f * v20; virial[7] += f * v21; virial[8] += f * v22;
-    }
-  }
+  acc[0] = v00; acc[1] = v01; acc[2] = v02;
+  acc[3] = v10; acc[4] = v11; acc[5] = v12;
+  acc[6] = v20; acc[7] = v21; acc[8] = v22;
+  acc[9] = errors;
 }

@@ -398,7 +398,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     const s = new Settle(molecules, mass, settleGeometry?.doh ?? SPCE_DOH, settleGeometry?.dhh ?? SPCE_DHH);
     settle = s;
     constraints = {
-      positions: (xo, xn, vv, invdt, vir) => s.positions(xo, xn, vv, invdt, vir),
+      positions: (xo, xn, vv, invdt, vir, split) => s.positions(xo, xn, vv, invdt, vir, split),
       velocities: (xx, vv, vir) => s.velocities(xx, vv, vir, 2 / dt),
       removedDof: molecules.length, // 3 constraints per molecule
     };

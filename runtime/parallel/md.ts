@@ -17,6 +17,7 @@ import { Pool, toShared, type Task } from './pool.ts';
 import { columnRanges, columnWork, searchColumns, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
 import { wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList, type WasmReals } from '../md/wasm.ts';
 import { mdShape } from '../md/kernels.ts';
+import { SETTLE_ACC_WORDS, settleRange, type SettleJob, type SettleSplit } from '../md/settle.ts';
 
 export type MdInputs = Omit<MdArgs, 'f' | 'energy' | 'fshift'>;
 
@@ -40,6 +41,10 @@ export const SPIN_IDLE = 0;
 export const SPIN_SPINNING = 1;
 export const SPIN_CLAIMED = 2;
 export const WORKER_SPIN_MS = 5;
+/** What a claimed or posted step does (the spin argument word): forces, forces and energies, or SETTLE on the worker's molecules (issue 16). */
+export const OP_FORCES = 0;
+export const OP_ENERGIES = 1;
+export const OP_SETTLE = 2;
 /** The caller spins this long for the workers' results before it sleeps. */
 const CALLER_SPIN_MS = 20;
 
@@ -65,6 +70,26 @@ export interface MdSetupArgs {
   w: number;
 }
 
+
+/** A worker's part of the SETTLE calls (md-settle-setup): the job's arrays (shared), its molecules [m0, m1), its sums; per call the scalars in `par` (invdt, doV, virial). */
+export interface MdSettleSetupArgs {
+  job: SettleJob;
+  m0: number;
+  m1: number;
+  acc: Float64Array;
+  par: Float64Array;
+}
+
+/** Worker side: one SETTLE call on this worker's molecules, with the scalars of this call. */
+export function runSettlePart(s: MdSettleSetupArgs): void {
+  const p = s.par;
+  s.job.invdt = p[0]!;
+  s.job.doV = p[1] === 1;
+  s.job.virial = p[2] === 1;
+  settleRange(s.job, s.m0, s.m1, s.acc);
+}
+
+const isShared = (a: ArrayBufferView | undefined): boolean => a === undefined || a.buffer instanceof SharedArrayBuffer;
 
 /** Move the kernel inputs to shared memory, in place (the object may be cached by its MdProblem). */
 export function shareMdInputs(a: MdInputs): void {
@@ -110,6 +135,9 @@ abstract class MdWorkers {
   protected readonly ctl = new Int32Array(new SharedArrayBuffer(MD_CTL_TEXT_OFFSET + ERR_BYTES));
   protected readonly spin: Int32Array;
   protected closed = false;
+
+  /** The task a worker's force calls (and SETTLE calls) run under when it is not spinning. */
+  protected abstract readonly stepTask: string;
 
   protected constructor(
     readonly threads: number,
@@ -166,6 +194,38 @@ abstract class MdWorkers {
     return parts;
   };
 
+  /**
+   * SETTLE on positions over the threads (issue 16): molecule ranges of about equal size, the
+   * first here, the others on the workers, claimed like a force call. The job's arrays must be
+   * in shared memory (else undefined: constrain here). Returns each range's sums in range order.
+   */
+  readonly settle: SettleSplit = (job, nMols) => {
+    if (!isShared(job.xOld) || !isShared(job.xNew) || !isShared(job.v)) return undefined;
+    const t = this.threads;
+    const b = Array.from({ length: t + 1 }, (_, k) => Math.round((nMols * k) / t));
+    const st = this.settleState;
+    if (!st || st.job.xOld !== job.xOld || st.job.xNew !== job.xNew || st.job.v !== job.v || st.job.mols !== job.mols || st.nMols !== nMols) {
+      // New arrays: each worker gets its range and outputs (in order before the next claimed or posted step).
+      const par = new Float64Array(new SharedArrayBuffer(3 * 8));
+      const accs = Array.from({ length: t }, () => new Float64Array(new SharedArrayBuffer(SETTLE_ACC_WORDS * 8)));
+      const mols = toShared(job.mols);
+      this.stopSpinning();
+      for (let w = 0; w < t - 1; w++) {
+        const a: MdSettleSetupArgs = { job: { ...job, mols }, m0: b[w + 1]!, m1: b[w + 2]!, acc: accs[w + 1]!, par };
+        this.pool.post(w, { task: 'md-settle-setup', args: a as unknown as Record<string, unknown> });
+      }
+      this.settleState = { job: { ...job }, nMols, par, accs };
+    }
+    const { par, accs } = this.settleState!;
+    par[0] = job.invdt;
+    par[1] = job.doV ? 1 : 0;
+    par[2] = job.virial ? 1 : 0;
+    this.dispatchStep(this.stepTask, OP_SETTLE, () => settleRange(job, 0, b[1]!, accs[0]!));
+    return accs;
+  };
+
+  private settleState: { job: SettleJob; nMols: number; par: Float64Array; accs: Float64Array[] } | undefined;
+
   /** Work per column position in the last search: the next one is split by it. */
   private work: Float64Array | undefined;
 
@@ -185,14 +245,14 @@ abstract class MdWorkers {
    * One force call: each worker that spins is claimed through shared memory, an idle one gets
    * `task` posted; `mine` runs here; returns once all are done.
    */
-  protected dispatchStep(task: string, energies: boolean, mine: () => void): void {
+  protected dispatchStep(task: string, op: number, mine: () => void): void {
     this.checkOpen();
     Atomics.store(this.ctl, MD_CTL_DONE, 0);
     Atomics.store(this.ctl, MD_CTL_ERROR, 0);
     const spin = this.spin;
     for (let w = 0; w < this.threads - 1; w++) {
-      Atomics.store(spin, 2 * w + 1, energies ? 1 : 0);
-      if (Atomics.compareExchange(spin, 2 * w, SPIN_SPINNING, SPIN_CLAIMED) !== SPIN_SPINNING) this.pool.post(w, { task, args: { energies } });
+      Atomics.store(spin, 2 * w + 1, op);
+      if (Atomics.compareExchange(spin, 2 * w, SPIN_SPINNING, SPIN_CLAIMED) !== SPIN_SPINNING) this.pool.post(w, { task, args: { op } });
     }
     this.finish(mine);
   }
@@ -252,6 +312,7 @@ abstract class MdWorkers {
 
 /** The force calls of one NonbondedForce with TypeScript variants spread over `threads` threads (this one and threads - 1 workers). */
 export class MdThreads extends MdWorkers {
+  protected readonly stepTask = 'md-step';
   private args: MdInputs | undefined;
   /** chunks[0] is computed by this thread, chunks[w + 1] by worker w. */
   chunks: MdChunk[] = [];
@@ -308,7 +369,7 @@ export class MdThreads extends MdWorkers {
   run(kernel: (a: MdArgs) => void, energies: boolean): MdChunk[] {
     const args = this.args;
     if (!args) throw new Error('MdThreads.run before setup');
-    this.dispatchStep('md-step', energies, () => {
+    this.dispatchStep('md-step', energies ? OP_ENERGIES : OP_FORCES, () => {
       const c = this.chunks[0]!;
       c.f.fill(0);
       c.energy.fill(0);
@@ -355,6 +416,7 @@ export interface MdWasmChunk {
  * in its own instance; the caller sums.
  */
 export class MdWasmThreads extends MdWorkers {
+  protected readonly stepTask = 'md-wasm-step';
   /** Particle block handed to the workers, and their outputs (worker w: chunks[w]). */
   xq: WasmReals = new Float32Array(0);
   chunks: MdWasmChunk[] = [];
@@ -406,7 +468,7 @@ export class MdWasmThreads extends MdWorkers {
 
   /** One force call: the workers start on the block in `xq` (written by the caller), `mine` runs here; returns when all are done. */
   run(energies: boolean, mine: () => void): MdWasmChunk[] {
-    this.dispatchStep('md-wasm-step', energies, mine);
+    this.dispatchStep('md-wasm-step', energies ? OP_ENERGIES : OP_FORCES, mine);
     return this.chunks;
   }
 }
@@ -416,7 +478,7 @@ export class MdWasmThreads extends MdWorkers {
  * for up to WORKER_SPIN_MS, running each with `step`; return to the event loop when none comes
  * or the caller sends the worker back (SPIN_IDLE). `step` reports its own end (mdStepDone).
  */
-export function spinForSteps(spin: Int32Array, w: number, step: (energies: boolean) => void): void {
+export function spinForSteps(spin: Int32Array, w: number, step: (op: number) => void): void {
   for (;;) {
     const until = performance.now() + WORKER_SPIN_MS;
     let state = Atomics.load(spin, 2 * w);
@@ -425,7 +487,7 @@ export function spinForSteps(spin: Int32Array, w: number, step: (energies: boole
     if (state !== SPIN_CLAIMED) return;
     // Spinning again before the step reports done: the caller only claims or stops a worker after that.
     Atomics.store(spin, 2 * w, SPIN_SPINNING);
-    step(Atomics.load(spin, 2 * w + 1) === 1);
+    step(Atomics.load(spin, 2 * w + 1));
   }
 }
 

@@ -6,7 +6,7 @@ import type { GemTsModule } from '../gem/run.ts';
 import type { GemParams } from '../gem/model.ts';
 import type { ConvTsModule } from '../bigdft/conv.ts';
 import type { MdTsModule } from '../md/kernels.ts';
-import { mdStepDone, spinForSteps, SPIN_SPINNING, type MdSetupArgs, type MdWasmSetupArgs } from './md.ts';
+import { mdStepDone, runSettlePart, spinForSteps, OP_ENERGIES, OP_SETTLE, SPIN_SPINNING, type MdSettleSetupArgs, type MdSetupArgs, type MdWasmSetupArgs } from './md.ts';
 
 /**
  * A worker's side of the MD force calls: compute this call with the kernels `loaded` resolves to,
@@ -14,7 +14,7 @@ import { mdStepDone, spinForSteps, SPIN_SPINNING, type MdSetupArgs, type MdWasmS
  * the caller never waits for nothing), then spin for the next calls the caller hands over
  * (runtime/parallel/md.ts: spinForSteps).
  */
-async function serveForceCalls<K>(s: { ctl: Int32Array; spin: Int32Array; w: number }, energies: boolean, loaded: Promise<K>, compute: (kernels: K, energies: boolean) => void): Promise<void> {
+async function serveForceCalls<K>(s: { ctl: Int32Array; spin: Int32Array; w: number }, op: number, loaded: Promise<K>, compute: (kernels: K, energies: boolean) => void): Promise<void> {
   let kernels: K | undefined;
   let loadErr: unknown;
   try {
@@ -22,17 +22,20 @@ async function serveForceCalls<K>(s: { ctl: Int32Array; spin: Int32Array; w: num
   } catch (e) {
     loadErr = e ?? new Error('unknown error');
   }
-  const step = (e: boolean): void => {
-    let err: unknown = loadErr;
+  const step = (o: number): void => {
+    let err: unknown = o === OP_SETTLE ? undefined : loadErr;
     try {
-      if (kernels !== undefined) compute(kernels, e);
+      if (o === OP_SETTLE) {
+        if (!settle) throw new Error('a SETTLE call before md-settle-setup');
+        runSettlePart(settle);
+      } else if (kernels !== undefined) compute(kernels, o === OP_ENERGIES);
     } catch (x) {
       err = x ?? new Error('unknown error');
     }
     mdStepDone(s.ctl, err);
   };
   Atomics.store(s.spin, 2 * s.w, SPIN_SPINNING);
-  step(energies);
+  step(op);
   spinForSteps(s.spin, s.w, step);
 }
 import { adoptWasmModule, wasmInstance } from '../md/wasm.ts';
@@ -102,6 +105,8 @@ let md: { s: MdSetupArgs; mods: Promise<[MdTsModule, MdTsModule]> } | undefined;
 let searchPort: MessagePort | undefined;
 /** The same for the WebAssembly variants (instances are per thread: runtime/md/wasm.ts). */
 let mdWasm: MdWasmSetupArgs | undefined;
+/** This worker's part of the SETTLE calls (runtime/parallel/md.ts: MdWorkers.settle), run when a step's op is OP_SETTLE. */
+let settle: MdSettleSetupArgs | undefined;
 
 export const TASKS: Record<string, TaskFn> = {
   ping: () => 'ok',
@@ -143,7 +148,7 @@ export const TASKS: Record<string, TaskFn> = {
     const cur = md;
     if (!cur) throw new Error('md-step before md-setup');
     const { s } = cur;
-    await serveForceCalls(s, Boolean(args.energies), cur.mods, (mods, energies) => {
+    await serveForceCalls(s, Number(args.op), cur.mods, (mods, energies) => {
       s.f.fill(0);
       s.energy.fill(0);
       s.fshift.fill(0);
@@ -172,6 +177,9 @@ export const TASKS: Record<string, TaskFn> = {
       await wasmInstance(k);
     }
   },
+  'md-settle-setup': (args) => {
+    settle = args as unknown as MdSettleSetupArgs;
+  },
   'md-wasm-setup': (args) => {
     mdWasm = args as unknown as MdWasmSetupArgs;
   },
@@ -181,7 +189,7 @@ export const TASKS: Record<string, TaskFn> = {
     const s = mdWasm;
     if (!s) throw new Error('md-wasm-step before md-wasm-setup');
     const inst = Promise.all([wasmInstance(s.keyF), wasmInstance(s.keyE)]);
-    await serveForceCalls(s, Boolean(args.energies), inst, (both, energies) => {
+    await serveForceCalls(s, Number(args.op), inst, (both, energies) => {
       const w = both[energies ? 1 : 0];
       w.bindList(s.list, s.nPadded);
       w.xqBlock.set(s.xq);
