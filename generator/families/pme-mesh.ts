@@ -146,6 +146,8 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     sumFz: hsum('(local.get $fzv)'),
     arr: v.precision === 'f64' ? 'Float64Array' : 'Float32Array',
     full: (v.unroll ?? 'full') === 'full',
+    /** wasm f32 straight-line: the y weights as f32x4 splats per atom, the gather summed over y per x offset before the z weights. */
+    f32full: target === 'wasm' && !f64 && (v.unroll ?? 'full') === 'full',
     tile: Number(v.tile ?? 0),
     offs,
     ab,

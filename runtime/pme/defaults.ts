@@ -8,9 +8,10 @@ import { backend } from '../backends/registry.ts';
 import { keyTarget } from '../keys.ts';
 import { libraryKeys } from '../variants.ts';
 
-/** The preferred key of a target, order and precision (no tiles; wasm with loops, TypeScript straight-line). */
+/** The preferred key of a target, order and precision (no tiles; wasm with loops but f32 order 4 straight-line, TypeScript straight-line). */
 export function preferredPmeMeshKey(order: number, target: 'ts' | 'wasm' = 'wasm', precision: 'f64' | 'f32' = 'f64'): string {
-  return `pme-mesh.${target}.order${order}.${precision}.${target === 'wasm' ? 'loop' : 'full'}.tile0`;
+  const form = target === 'ts' || (precision === 'f32' && order === 4) ? 'full' : 'loop';
+  return `pme-mesh.${target}.order${order}.${precision}.${form}.tile0`;
 }
 
 /**
@@ -19,9 +20,10 @@ export function preferredPmeMeshKey(order: number, target: 'ts' | 'wasm' = 'wasm
  * its path; default KERNFORGE_TUNED or ./kernforge-tuned.json), else the preferred wasm key when
  * WebAssembly SIMD runs here, else the TypeScript one; for orders the kernels do not cover (3,
  * 7..12), 'reference' (the f64 reference spread and gather, mesh.ts REFERENCE_MESH).
- * precision 'f32' (an f32 MD run, GROMACS's mixed precision) prefers the f32 wasm variant with
- * loops where WebAssembly SIMD runs here (order 4: 1.64 ms spread + gather against 1.70 for the
- * f64 one, bench pme-mesh); otherwise, and for f64 (the default), as above.
+ * precision 'f32' (an f32 MD run, GROMACS's mixed precision) prefers the f32 wasm variant where
+ * WebAssembly SIMD runs here: order 4 straight-line (1.49 ms spread + gather against 1.64 with
+ * loops and 1.70 for the f64 default, bench pme-mesh), orders 5 and 6 with loops (2.46 and 3.26
+ * ms against 2.83 / 3.95 straight-line, 2.93 / 3.86 f64); otherwise, and for f64 (the default), as above.
  */
 export async function defaultPmeMeshKey(order: number, o: { tuned?: string; precision?: 'f64' | 'f32' } = {}): Promise<string> {
   if (order < 4 || order > 6) return 'reference';
