@@ -123,6 +123,11 @@ export class NonbondedForce {
     return this.kernels.par?.settle;
   }
 
+  /** Ranges of SETTLE calls run on the worker threads so far (0 on one thread). */
+  get settleOnWorkers(): number {
+    return this.kernels.par?.settleOnWorkers ?? 0;
+  }
+
   /** End the worker threads (if any); safe to call more than once. */
   async close(): Promise<void> {
     await this.kernels.par?.close();

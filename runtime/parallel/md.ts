@@ -136,9 +136,6 @@ abstract class MdWorkers {
   protected readonly spin: Int32Array;
   protected closed = false;
 
-  /** The task a worker's force calls (and SETTLE calls) run under when it is not spinning. */
-  protected abstract readonly stepTask: string;
-
   protected constructor(
     readonly threads: number,
     protected readonly pool: Pool,
@@ -196,8 +193,12 @@ abstract class MdWorkers {
 
   /**
    * SETTLE on positions over the threads (issue 16): molecule ranges of about equal size, the
-   * first here, the others on the workers, claimed like a force call. The job's arrays must be
-   * in shared memory (else undefined: constrain here). Returns each range's sums in range order.
+   * first here, the others on the workers that still spin after the last force call (claimed
+   * through shared memory); the range of a worker that does not spin is done here too, after
+   * this thread's own (waking a sleeping thread costs more than it saves, and on a busy host a
+   * descheduled worker would hold the step up). The job's arrays must be in shared memory (else
+   * undefined: constrain here). Returns each range's sums in range order: the same numbers
+   * whichever thread computed a range.
    */
   readonly settle: SettleSplit = (job, nMols) => {
     if (!isShared(job.xOld) || !isShared(job.xNew) || !isShared(job.v)) return undefined;
@@ -220,9 +221,12 @@ abstract class MdWorkers {
     par[0] = job.invdt;
     par[1] = job.doV ? 1 : 0;
     par[2] = job.virial ? 1 : 0;
-    this.dispatchStep(this.stepTask, OP_SETTLE, () => settleRange(job, 0, b[1]!, accs[0]!));
+    this.settleOnWorkers += this.claimSpinning(OP_SETTLE, (w) => settleRange(job, b[w + 1]!, b[w + 2]!, accs[w + 1]!), () => settleRange(job, 0, b[1]!, accs[0]!));
     return accs;
   };
+
+  /** Ranges of SETTLE calls the workers have run (the others ran here). */
+  settleOnWorkers = 0;
 
   private settleState: { job: SettleJob; nMols: number; par: Float64Array; accs: Float64Array[] } | undefined;
 
@@ -257,6 +261,27 @@ abstract class MdWorkers {
     this.finish(mine);
   }
 
+  /**
+   * Claim the workers that spin for `op`; run `mine` here, then `rest(w)` here for each worker
+   * that did not spin; return (the number claimed) once the claimed ones are done.
+   */
+  protected claimSpinning(op: number, rest: (w: number) => void, mine: () => void): number {
+    this.checkOpen();
+    Atomics.store(this.ctl, MD_CTL_DONE, 0);
+    Atomics.store(this.ctl, MD_CTL_ERROR, 0);
+    const spin = this.spin;
+    const idle: number[] = [];
+    for (let w = 0; w < this.threads - 1; w++) {
+      Atomics.store(spin, 2 * w + 1, op);
+      if (Atomics.compareExchange(spin, 2 * w, SPIN_SPINNING, SPIN_CLAIMED) !== SPIN_SPINNING) idle.push(w);
+    }
+    this.finish(() => {
+      mine();
+      for (const w of idle) rest(w);
+    }, this.threads - 1 - idle.length);
+    return this.threads - 1 - idle.length;
+  }
+
   /** Post `task` to every worker (`args` per worker), run `mine` here, and return once all workers are done (rethrowing any error). */
   protected dispatch(task: string, args: Record<string, unknown> | ((w: number) => Record<string, unknown>), mine: () => void): void {
     this.checkOpen();
@@ -268,9 +293,8 @@ abstract class MdWorkers {
   }
 
   /** Run `mine`, then wait for the workers (spinning first, then sleeping) and report errors. */
-  private finish(mine: () => void): void {
+  private finish(mine: () => void, nw = this.threads - 1): void {
     const ctl = this.ctl;
-    const nw = this.threads - 1;
     let err: unknown;
     try {
       mine();
@@ -312,7 +336,6 @@ abstract class MdWorkers {
 
 /** The force calls of one NonbondedForce with TypeScript variants spread over `threads` threads (this one and threads - 1 workers). */
 export class MdThreads extends MdWorkers {
-  protected readonly stepTask = 'md-step';
   private args: MdInputs | undefined;
   /** chunks[0] is computed by this thread, chunks[w + 1] by worker w. */
   chunks: MdChunk[] = [];
@@ -416,7 +439,6 @@ export interface MdWasmChunk {
  * in its own instance; the caller sums.
  */
 export class MdWasmThreads extends MdWorkers {
-  protected readonly stepTask = 'md-wasm-step';
   /** Particle block handed to the workers, and their outputs (worker w: chunks[w]). */
   xq: WasmReals = new Float32Array(0);
   chunks: MdWasmChunk[] = [];
