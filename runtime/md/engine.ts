@@ -82,6 +82,12 @@ export interface MdRun {
   /** Threads for the non-bonded kernels (default 1). Call MdEngine.close() when done. */
   threads?: number;
   /**
+   * With threads: SETTLE on positions over them too (issue 16; runtime/parallel/md.ts). Off by
+   * default: on the shared 2-core host under load (2026-11-24) each extra hand-over to a worker
+   * cost a descheduled worker's time slice (integration 0.9 -> 7 ms/step on 2 threads).
+   */
+  settleOnThreads?: boolean;
+  /**
    * The run-time sanity checks (runtime/md/sanity.ts RunChecks): on by default, with these
    * options; false turns them off (the force and position guard stays).
    */
@@ -218,9 +224,9 @@ export class MdEngine {
   /** Run nsteps steps from the current state (x, v are updated in place). */
   simulate(nsteps: number, cb: MdCallbacks = {}): MdOutcome {
     const { run, nb } = this;
-    // With worker threads SETTLE runs on them too (issue 16): the run works on copies of x and v
+    // SETTLE on the worker threads too (issue 16, when asked): the run works on copies of x and v
     // in shared memory, copied back at the end (also when it fails).
-    const split = run.constraints ? nb.settleSplit : undefined;
+    const split = run.constraints && run.settleOnThreads ? nb.settleSplit : undefined;
     if (!split) return this.steps(nsteps, cb, run.x, run.v, undefined);
     const xs = sharedCopy(run.x);
     const vs = sharedCopy(run.v);

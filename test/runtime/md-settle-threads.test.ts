@@ -1,13 +1,15 @@
 // SETTLE over the MD worker threads (issue 16): the molecules split into ranges, the first on
 // the calling thread and the others on the non-bonded workers (claimed like a force call), give
-// the positions and velocities of the single-thread call bit for bit (a worker that no longer
-// spins has its range done on the calling thread: the same numbers) (molecules are independent)
-// and its virial up to round-off in the sum of the ranges' sums. Arrays not in shared memory are
-// constrained on the calling thread.
+// the positions and velocities of the single-thread call bit for bit (molecules are independent;
+// a worker that no longer spins has its range done on the calling thread: the same numbers) and
+// its virial up to round-off in the sum of the ranges' sums. Arrays not in shared memory are
+// constrained on the calling thread. A whole water run with the engine's settleOnThreads (off by
+// default) gives the thermo of one thread.
 import { describe, it, expect, afterAll } from 'vitest';
 import { prepareRun } from '../../runtime/md/setup.ts';
 import { NonbondedForce } from '../../runtime/md/forces.ts';
 import { Settle, SPCE_DOH, SPCE_DHH } from '../../runtime/md/settle.ts';
+import { MdEngine } from '../../runtime/md/engine.ts';
 
 const WATER = new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname;
 
@@ -83,4 +85,34 @@ describe('SETTLE over the worker threads', () => {
       expect(Math.max(...fa.map(Math.abs))).toBeGreaterThan(1);
     });
   }
+  it('a 30-step water run (leap-frog) with settleOnThreads on 2 threads gives the thermo of 1 thread to round-off, x and v back in the run', async () => {
+    const run = async (threads: number) => {
+      const p = await prepareRun({ system: 'water', gro: WATER, cluster: '4x4', precision: 'f64', threads, nstcalcenergy: 10 });
+      p.run.settleOnThreads = threads > 1;
+      const x0 = Float64Array.from(p.run.x);
+      const eng = await MdEngine.create(p.run);
+      try {
+        const out = eng.simulate(30);
+        expect(out.x).toBe(p.run.x);
+        return { thermo: out.thermo, x: p.run.x, x0, onWorkers: eng.nb.settleOnWorkers };
+      } finally {
+        await eng.close();
+      }
+    };
+    const [a, b] = [await run(1), await run(2)];
+    expect(b.thermo.map((r) => r.step)).toEqual(a.thermo.map((r) => r.step));
+    for (let k = 0; k < a.thermo.length; k++) {
+      for (const q of ['T', 'vdw', 'coul', 'etot', 'P'] as const) expect(Math.abs(b.thermo[k]![q] - a.thermo[k]![q])).toBeLessThan(1e-9 * Math.abs(a.thermo[k]![q]));
+    }
+    // The positions moved and came back into the run's own array (the run worked on shared copies).
+    let d = 0;
+    let m = 0;
+    for (let i = 0; i < a.x.length; i++) {
+      d = Math.max(d, Math.abs(b.x[i]! - a.x[i]!));
+      m = Math.max(m, Math.abs(b.x[i]! - b.x0[i]!));
+    }
+    expect(m).toBeGreaterThan(1e-3);
+    expect(d).toBeLessThan(1e-9);
+    expect(a.onWorkers).toBe(0);
+  });
 });
