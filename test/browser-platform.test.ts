@@ -126,7 +126,7 @@ describe('the browser platform', () => {
     try {
       const { need } = await import('../runtime/platform.ts');
       expect(() => need('worker', 'worker threads')).toThrow('worker threads are not available on the browser platform (no workerUrl was given to installBrowserPlatform: serve dist/runtime/platform/browser-worker.js and pass its URL)');
-      expect(() => need('channel', 'polled message channels')).toThrow(/the threaded MD engine needs that, so MD runs on one thread here\)$/);
+      expect(() => need('channel', 'polled message channels')).toThrow(/^polled message channels are not available on the browser platform \(the threaded MD engine waits for its workers with Atomics\.wait, which a page's main thread may not: run MD in a dedicated Web Worker .*here it runs on one thread\)$/);
       const { cpuThreadCounts } = await import('../runtime/tune/threads.ts');
       const cpu = { id: 'cpu', details: { cores: 4 } };
       expect(cpuThreadCounts('gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128', cpu)).toEqual([1]);
