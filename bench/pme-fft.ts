@@ -41,21 +41,7 @@ const ours: Candidate = {
         f.backward(out);
       },
       spectrum(x) {
-        // the spectrum of ours is indexed (kz, kx <= nx/2, ky); give it as [kx][ky][kz <= nz/2] by
-        // Hermitian symmetry X(k) = conj X(-k)
-        f.forward(x);
-        const [nx, ny, nz] = g;
-        const hz = Math.floor(nz / 2) + 1;
-        const s = new Float64Array(2 * nx * ny * hz);
-        for (let kx = 0; kx < nx; kx++) for (let ky = 0; ky < ny; ky++) for (let kz = 0; kz < hz; kz++) {
-          let ax = kx, ay = ky, az = kz, sg = 1;
-          if (kx >= f.nxc) { ax = nx - kx; ay = (ny - ky) % ny; az = (nz - kz) % nz; sg = -1; }
-          const i = (az * f.nxc + ax) * ny + ay;
-          const o = 2 * ((kx * ny + ky) * hz + kz);
-          s[o] = f.re[i]!;
-          s[o + 1] = sg * f.im[i]!;
-        }
-        return s;
+        return spectrumOf(f, g, x);
       },
     };
   },
