@@ -57,11 +57,18 @@ async function startSlurm(): Promise<Cluster> {
     spawnSync('scontrol', ['shutdown'], { env, timeout: 10_000 });
     const t0 = Date.now();
     while (Date.now() - t0 < 8000 && (alive(pidOf(pids[1]!)) || alive(pidOf(pids[2]!)))) spawnSync('sleep', ['0.2']);
+    const left: number[] = [];
     for (const f of pids) {
       const p = pidOf(f);
-      if (alive(p)) process.kill(p!, f.includes('munged') ? 'SIGTERM' : 'SIGKILL');
+      if (alive(p)) {
+        process.kill(p!, f.includes('munged') ? 'SIGTERM' : 'SIGKILL');
+        left.push(p!);
+      }
     }
-    rmSync(dir, { recursive: true, force: true });
+    // munged removes its socket and pid file as it exits: wait for it, so the folder is not emptied under it
+    const t1 = Date.now();
+    while (Date.now() - t1 < 5000 && left.some((p) => alive(p))) spawnSync('sleep', ['0.1']);
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
   const fail = (why: string): Cluster => {
     const logs = ['log/slurmctld.log', 'log/slurmd.log', 'munge/munged.log']
