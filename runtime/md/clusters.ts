@@ -43,6 +43,27 @@ export interface ClusterOptions {
    * Default row-major (the identity). See runtime/md/orderings.ts for Hilbert, Morton and hybrids.
    */
   columnOrder?: (ncx: number, ncy: number) => Int32Array;
+  /**
+   * Per atom, whether it has LJ parameters (ljAtoms()). When given and M <= N (an i-cluster then never splits a
+   * j-cluster), each i-cluster in which at most half the atoms have LJ holds those first, in z order, then the
+   * others (GROMACS's sort_cluster_on_flag): a kernel can then compute LJ for the first M/2 i-atoms only.
+   */
+  ljFirst?: ArrayLike<boolean>;
+}
+
+/**
+ * Which atoms have LJ parameters: a type without any (epsilon 0, and an all-zero row of the C6/C12 table when the
+ * system holds one) has C6 = C12 = 0 with every type under every combination rule.
+ */
+export function ljAtoms(sys: MdSystem): boolean[] {
+  const nt = sys.ljTypes.length;
+  const has = sys.ljTypes.map((t, a) => {
+    if (t.epsilon !== 0) return true;
+    if (!sys.nbfp) return false;
+    for (let b = 0; b < nt; b++) if (sys.nbfp[2 * (a * nt + b)] !== 0 || sys.nbfp[2 * (a * nt + b) + 1] !== 0) return true;
+    return false;
+  });
+  return Array.from(sys.type, (t) => has[t]!);
 }
 
 export interface ClusterLayoutWithGrid extends ClusterLayout {
@@ -113,8 +134,34 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
       x[3 * p + 2] = w[3 * a + 2]!;
       p++;
     }
+    if (opts.ljFirst && M <= N) ljToFront(atomOf, slotOf, x, colStart[c]!, p, M, opts.ljFirst);
   }
   return { M, N, nPadded, atomOf, slotOf, x, grid: { ncx, ncy, sx: Lx / ncx, sy: Ly / ncy, columns, colStart, colEnd } };
+}
+
+/** Within each M-slot i-cluster of slots [p0, p1), atoms with LJ first when at most half of its atoms have LJ (stable). */
+function ljToFront(atomOf: Int32Array, slotOf: Int32Array, x: Float64Array, p0: number, p1: number, M: number, lj: ArrayLike<boolean>): void {
+  const tmp = new Int32Array(M);
+  const xt = new Float64Array(3 * M);
+  for (let c0 = p0; c0 < p1; c0 += M) {
+    const end = Math.min(p1, c0 + M);
+    let nlj = 0;
+    for (let p = c0; p < end; p++) if (lj[atomOf[p]!]) nlj++;
+    if (nlj === 0 || nlj === end - c0 || 2 * nlj > M) continue;
+    let k = 0;
+    for (let p = c0; p < end; p++) if (lj[atomOf[p]!]) tmp[k++] = atomOf[p]!;
+    for (let p = c0; p < end; p++) if (!lj[atomOf[p]!]) tmp[k++] = atomOf[p]!;
+    xt.set(x.subarray(3 * c0, 3 * end));
+    for (let m = 0; m < k; m++) {
+      const a = tmp[m]!;
+      const from = slotOf[a]! - c0;
+      atomOf[c0 + m] = a;
+      slotOf[a] = c0 + m;
+      x[3 * (c0 + m)] = xt[3 * from]!;
+      x[3 * (c0 + m) + 1] = xt[3 * from + 1]!;
+      x[3 * (c0 + m) + 2] = xt[3 * from + 2]!;
+    }
+  }
 }
 
 /**

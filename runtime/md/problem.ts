@@ -3,7 +3,7 @@
 // (padded forces, energies, shift forces) into atom forces, energies and the virial.
 import type { MdArgs, MdParams, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import type { MdSystem } from './system.ts';
-import { buildClusters, buildPairList, type ClusterLayout, type ClusterOptions, type ColumnSplit, type PairList } from './clusters.ts';
+import { buildClusters, buildPairList, ljAtoms, type ClusterLayout, type ClusterOptions, type ColumnSplit, type PairList } from './clusters.ts';
 import { toFullList } from './fulllist.ts';
 import { derive, selfEnergy, tableC6C12, ewaldCorrection, type Derived, type MdSettings } from './interaction.ts';
 import type { MdResult } from './reference.ts';
@@ -44,7 +44,7 @@ export class MdProblem {
      */
     opts: { full?: boolean; columnOrder?: ClusterOptions['columnOrder']; split?: ColumnSplit } = {},
   ) {
-    this.layout = buildClusters(sys, M, N, { columnOrder: opts.columnOrder });
+    this.layout = buildClusters(sys, M, N, { columnOrder: opts.columnOrder, ljFirst: ljAtoms(sys) });
     const half = buildPairList(sys, this.layout, rlist, { split: opts.split });
     this.list = opts.full ? toFullList(half, this.layout) : half;
     this.d = derive(settings);
