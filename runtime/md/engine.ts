@@ -185,10 +185,11 @@ export class MdEngine {
     return Math.hypot(p[0]!, p[1]!, p[2]!);
   }
 
-  private guard(step: number, x: Float64Array, lastGood: { step: number; x: Float64Array; v: Float64Array }): void {
+  /** `xFinite`: the positions are known to be finite (the displacement check measured them): only the forces are looked at. */
+  private guard(step: number, x: Float64Array, lastGood: { step: number; x: Float64Array; v: Float64Array }, xFinite = false): void {
     const f = this.f;
     const fmax = this.run.maxForce ?? (this.run.units === 'lj' ? 1e6 : 1e7);
-    if (quickCheck(f, x, fmax)) return;
+    if (xFinite ? forcesWithin(f, fmax) : quickCheck(f, x, fmax)) return;
     for (let i = 0; i < f.length; i++) {
       const fi = f[i]!;
       if (!(Math.abs(fi) <= fmax) || !Number.isFinite(x[i]!)) {
@@ -258,9 +259,8 @@ export class MdEngine {
     const thermoRows: ThermoRow[] = [];
     const tStart = performance.now();
     const xOld = split ? sharedCopy(new Float64Array(3 * n)) : new Float64Array(3 * n);
-    // dt / (2 m) per coordinate: the update loops run flat over 3N numbers.
-    const halfDtIm3 = new Float64Array(3 * n);
-    for (let i = 0; i < 3 * n; i++) halfDtIm3[i] = 0.5 * dt * invMass[Math.floor(i / 3)]!;
+    // dt / (2 m) per atom.
+    const halfDtIm = invMass.map((im) => 0.5 * dt * im);
     const cvir = new Float64Array(9);
     const lastGood = { step: step0, x: Float64Array.from(x), v: Float64Array.from(v) };
     const checks = run.sanity === false ? undefined : new RunChecks({ n, rlist: run.rlist, rc: run.settings.rc, nstlist, kB: this.kB, units: run.units, sanity: run.sanity });
@@ -284,7 +284,9 @@ export class MdEngine {
     checks?.listBuilt(step0, x);
     let e = forces(x, true)!;
     this.guard(step0, x, lastGood);
-    // Leap-frog: v holds v(t - dt/2); thermo at t uses the average of the two half-step kinetic energies.
+    // Leap-frog: v holds v(t - dt/2); thermo at t uses the average of the two half-step kinetic
+    // energies. The half step's kinetic energy is summed only where it is used: for the
+    // thermostat, and before an energy step.
     let ekinHalfOld = this.kinetic(v);
     if (run.integrator === 'vv') {
       emit(this.thermo(step0, v, this.kinetic(v), e, cvir), x, v);
@@ -295,7 +297,7 @@ export class MdEngine {
       cvir.fill(0);
       if (run.integrator === 'vv') {
         // v(t + dt/2) = v(t) + dt/2 F(t)/m; x(t + dt) = x(t) + dt v(t + dt/2); constrain.
-        kickDrift(v, x, run.constraints ? xOld : undefined, halfDtIm3, f, 1, 1, dt);
+        kickDrift(v, x, run.constraints ? xOld : undefined, halfDtIm, f, 1, 1, dt);
         run.constraints?.positions(xOld, x, v, 1 / dt, cvir, split);
       } else {
         // Leap-frog: v(t + dt/2) = lambda (v(t - dt/2) + dt F(t)/m); x(t + dt) = x(t) + dt v(t + dt/2).
@@ -304,18 +306,21 @@ export class MdEngine {
           lambda = run.thermostat.factor(ekinHalfOld, this.ndof, dt);
           this.thermostatEnergy += (1 - lambda * lambda) * ekinHalfOld;
         }
-        kickDrift(v, x, run.constraints ? xOld : undefined, halfDtIm3, f, lambda, 2, dt);
+        kickDrift(v, x, run.constraints ? xOld : undefined, halfDtIm, f, lambda, 2, dt);
         run.constraints?.positions(xOld, x, v, 1 / dt, cvir, split);
+        const ekinHalf = run.thermostat || isEnergyStep(s) || isEnergyStep(next) ? this.kinetic(v) : NaN;
         if (isEnergyStep(s)) {
           // Thermo of step s: kinetic energy as the average of the half steps around it.
-          const ekin = 0.5 * (ekinHalfOld + this.kinetic(v));
+          const ekin = 0.5 * (ekinHalfOld + ekinHalf);
           // lastGood holds the frame of step s (kept at the end of the step before, an energy step).
           emit(this.thermo(s, v, ekin, e, cvir), lastGood.x, lastGood.v);
         }
-        ekinHalfOld = this.kinetic(v);
+        ekinHalfOld = ekinHalf;
       }
       const t1 = performance.now();
       timers.integrate += t1 - t0;
+      // Whether the displacement check saw only finite positions (the guard then checks the forces alone).
+      let xFinite = false;
       if ((next - step0) % nstlist === 0) {
         nb.rebuild(x);
         checks?.listBuilt(next, x);
@@ -323,15 +328,16 @@ export class MdEngine {
         // The list of the last search is used once more: no atom may have moved too far since.
         const bad = checks.displacement(next, x);
         if (bad) throw new MdBlowUp(bad, lastGood);
+        xFinite = checks.lastFinite;
       }
       const energies = isEnergyStep(next);
       const r = forces(x, energies);
       if (r) e = r;
-      this.guard(next, x, lastGood);
+      this.guard(next, x, lastGood, xFinite);
       const t2 = performance.now();
       if (run.integrator === 'vv') {
         cvir.fill(0);
-        kick(v, halfDtIm3, f);
+        kick(v, halfDtIm, f);
         run.constraints?.velocities(x, v, cvir);
         if (run.thermostat) {
           const ek = this.kinetic(v);
@@ -355,7 +361,7 @@ export class MdEngine {
       // The last step's thermo needs v(t + dt/2) of one more half step: use the kick only (no drift).
       const ekin0 = ekinHalfOld;
       const vNext = Float64Array.from(v);
-      for (let i = 0; i < 3 * n; i++) vNext[i]! += 2 * halfDtIm3[i]! * f[i]!;
+      for (let i = 0; i < 3 * n; i++) vNext[i]! += 2 * halfDtIm[Math.floor(i / 3)]! * f[i]!;
       cvir.fill(0);
       if (run.constraints) {
         const xNext = Float64Array.from(x);
@@ -383,31 +389,60 @@ function sharedCopy(a: Float64Array): Float64Array {
 // them as whole functions after a few calls, instead of on-stack replacement inside simulate().
 
 /**
- * v = lambda v + scale h F; xOld = x (when given); x += dt v. h is dt/(2m) per coordinate, so
- * scale 1 is a half kick (velocity Verlet) and scale 2 a full one (leap-frog).
+ * v = lambda v + (scale h) F; xOld = x (when given); x += dt v, in one pass over the atoms. h is
+ * dt/(2m) per atom, so scale 1 is a half kick (velocity Verlet) and scale 2 a full one
+ * (leap-frog). lambda 1 leaves out the product 1 v, which is v exactly.
  */
-function kickDrift(v: Float64Array, x: Float64Array, xOld: Float64Array | undefined, h: Float64Array, f: Float64Array, lambda: number, scale: number, dt: number): void {
-  const n = v.length;
-  if (xOld) xOld.set(x);
-  if (lambda === 1 && scale === 1) {
-    for (let i = 0; i < n; i++) {
-      const vi = v[i]! + h[i]! * f[i]!;
-      v[i] = vi;
-      x[i] = x[i]! + dt * vi;
-    }
+export function kickDrift(v: Float64Array, x: Float64Array, xOld: Float64Array | undefined, h: Float64Array, f: Float64Array, lambda: number, scale: number, dt: number): void {
+  if (xOld) {
+    if (lambda === 1) kickDriftKeep(v, x, xOld, h, f, scale, dt);
+    else kickDriftScaleKeep(v, x, xOld, h, f, lambda, scale, dt);
     return;
   }
-  for (let i = 0; i < n; i++) {
-    const vi = lambda * v[i]! + scale * h[i]! * f[i]!;
-    v[i] = vi;
-    x[i] = x[i]! + dt * vi;
+  if (lambda === 1) kickDriftPlain(v, x, h, f, scale, dt);
+  else kickDriftScaleKeep(v, x, x, h, f, lambda, scale, dt);
+}
+
+function kickDriftKeep(v: Float64Array, x: Float64Array, xOld: Float64Array, h: Float64Array, f: Float64Array, scale: number, dt: number): void {
+  for (let a = 0, i = 0, n = h.length; a < n; a++, i += 3) {
+    const q = scale * h[a]!;
+    const x0 = x[i]!, x1 = x[i + 1]!, x2 = x[i + 2]!;
+    xOld[i] = x0; xOld[i + 1] = x1; xOld[i + 2] = x2;
+    const v0 = v[i]! + q * f[i]!, v1 = v[i + 1]! + q * f[i + 1]!, v2 = v[i + 2]! + q * f[i + 2]!;
+    v[i] = v0; v[i + 1] = v1; v[i + 2] = v2;
+    x[i] = x0 + dt * v0; x[i + 1] = x1 + dt * v1; x[i + 2] = x2 + dt * v2;
   }
 }
 
-/** v += h F (a half kick). */
-function kick(v: Float64Array, h: Float64Array, f: Float64Array): void {
-  const n = v.length;
-  for (let i = 0; i < n; i++) v[i] = v[i]! + h[i]! * f[i]!;
+function kickDriftPlain(v: Float64Array, x: Float64Array, h: Float64Array, f: Float64Array, scale: number, dt: number): void {
+  for (let a = 0, i = 0, n = h.length; a < n; a++, i += 3) {
+    const q = scale * h[a]!;
+    const v0 = v[i]! + q * f[i]!, v1 = v[i + 1]! + q * f[i + 1]!, v2 = v[i + 2]! + q * f[i + 2]!;
+    v[i] = v0; v[i + 1] = v1; v[i + 2] = v2;
+    x[i] = x[i]! + dt * v0; x[i + 1] = x[i + 1]! + dt * v1; x[i + 2] = x[i + 2]! + dt * v2;
+  }
+}
+
+/** With a thermostat's lambda; xOld may be x itself (nothing kept). */
+function kickDriftScaleKeep(v: Float64Array, x: Float64Array, xOld: Float64Array, h: Float64Array, f: Float64Array, lambda: number, scale: number, dt: number): void {
+  for (let a = 0, i = 0, n = h.length; a < n; a++, i += 3) {
+    const q = scale * h[a]!;
+    const x0 = x[i]!, x1 = x[i + 1]!, x2 = x[i + 2]!;
+    xOld[i] = x0; xOld[i + 1] = x1; xOld[i + 2] = x2;
+    const v0 = lambda * v[i]! + q * f[i]!, v1 = lambda * v[i + 1]! + q * f[i + 1]!, v2 = lambda * v[i + 2]! + q * f[i + 2]!;
+    v[i] = v0; v[i + 1] = v1; v[i + 2] = v2;
+    x[i] = x0 + dt * v0; x[i + 1] = x1 + dt * v1; x[i + 2] = x2 + dt * v2;
+  }
+}
+
+/** v += h F (a half kick), h per atom. */
+export function kick(v: Float64Array, h: Float64Array, f: Float64Array): void {
+  for (let a = 0, i = 0, n = h.length; a < n; a++, i += 3) {
+    const q = h[a]!;
+    v[i] = v[i]! + q * f[i]!;
+    v[i + 1] = v[i + 1]! + q * f[i + 1]!;
+    v[i + 2] = v[i + 2]! + q * f[i + 2]!;
+  }
 }
 
 /**
@@ -432,4 +467,17 @@ function quickCheck(f: Float64Array, x: Float64Array, fmax: number): boolean {
     p0 += x[i]! * 0;
   }
   return Math.max(w0, w1) <= fmax && p0 + p1 === 0;
+}
+
+/** Whether every |F| <= fmax (quickCheck without the positions). */
+function forcesWithin(f: Float64Array, fmax: number): boolean {
+  let w0 = 0;
+  let w1 = 0;
+  const n2 = f.length & ~1;
+  for (let i = 0; i < n2; i += 2) {
+    w0 = Math.max(w0, Math.abs(f[i]!));
+    w1 = Math.max(w1, Math.abs(f[i + 1]!));
+  }
+  for (let i = n2; i < f.length; i++) w0 = Math.max(w0, Math.abs(f[i]!));
+  return Math.max(w0, w1) <= fmax;
 }

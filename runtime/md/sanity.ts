@@ -277,11 +277,20 @@ export class RunChecks {
     this.listStep = step;
   }
 
+  /**
+   * Whether every position the last displacement() call measured was finite (a NaN or infinite
+   * one makes the largest distance NaN or infinite; the positions at the search are finite, the
+   * engine's guard checks them): the engine's guard then needs to look at the forces only.
+   */
+  lastFinite = false;
+
   /** Positions at `step`, about to be used with the list of the last search. */
   displacement(step: number, x: Float64Array): string | undefined {
     const lim = this.maxDisplacement;
+    const d2 = maxDisplacement2(x, this.xList);
+    this.lastFinite = Number.isFinite(d2);
     // NaN positions pass here: the force guard names them.
-    if (!(maxDisplacement2(x, this.xList) > lim * lim)) return undefined;
+    if (!(d2 > lim * lim)) return undefined;
     let worst = 0;
     let atom = 0;
     for (let a = 0; a < this.o.n; a++) {

@@ -212,6 +212,18 @@ export const SETTLE_ACC_WORDS = 10;
  */
 export type SettleSplit = (job: SettleJob, nMols: number) => Float64Array[] | undefined;
 
+/**
+ * SETTLE takes the molecules in blocks of this many, in three passes over each block (the frame;
+ * the angles; the new positions): one molecule's long chain of dependent square roots and
+ * divisions then overlaps with the next ones' in the processor. Each number is computed by the
+ * same operations as in one pass per molecule, so the results are the same bit for bit.
+ */
+const SETTLE_BLOCK = 64;
+/** Numbers kept per molecule between the passes. */
+const SCRATCH_WORDS = 27;
+/** The passes' numbers (one per thread: each worker has its own module). */
+const SCRATCH = new Float64Array(SETTLE_BLOCK * SCRATCH_WORDS);
+
 /** SETTLE on molecules [m0, m1): xNew (and v) in place; acc (SETTLE_ACC_WORDS) set to the range's virial sums and error count. */
 export function settleRange(job: SettleJob, m0: number, m1: number, acc: Float64Array): void {
   const { mols, mO, mH, ra, rb, rc, xOld, xNew, doV } = job;
@@ -221,13 +233,16 @@ export function settleRange(job: SettleJob, m0: number, m1: number, acc: Float64
   const wO = mO / (mO + 2 * mH), wH = mH / (mO + 2 * mH);
   let v00 = 0, v01 = 0, v02 = 0, v10 = 0, v11 = 0, v12 = 0, v20 = 0, v21 = 0, v22 = 0;
   let errors = 0;
-    for (let m = m0; m < m1; m++) {
+  const t = SCRATCH;
+  for (let mb = m0; mb < m1; mb += SETTLE_BLOCK) {
+    const me = Math.min(m1, mb + SETTLE_BLOCK);
+    // Pass 1: the frame (ez normal to the old plane, ex = unit(a1' x ez), ey = ez x ex; origin at
+    // the centre of mass of the new positions) and the coordinates in it.
+    for (let m = mb, o = 0; m < me; m++, o += SCRATCH_WORDS) {
       const ia = 3 * mols[3 * m]!, ib = 3 * mols[3 * m + 1]!, ic = 3 * mols[3 * m + 2]!;
-      // Old bond vectors from O.
       const xa0 = xOld[ia]!, ya0 = xOld[ia + 1]!, za0 = xOld[ia + 2]!;
       const b0x = xOld[ib]! - xa0, b0y = xOld[ib + 1]! - ya0, b0z = xOld[ib + 2]! - za0;
       const c0x = xOld[ic]! - xa0, c0y = xOld[ic + 1]! - ya0, c0z = xOld[ic + 2]! - za0;
-      // New positions and their centre of mass.
       const a1x = xNew[ia]!, a1y = xNew[ia + 1]!, a1z = xNew[ia + 2]!;
       const b1x = xNew[ib]!, b1y = xNew[ib + 1]!, b1z = xNew[ib + 2]!;
       const c1x = xNew[ic]!, c1y = xNew[ic + 1]!, c1z = xNew[ic + 2]!;
@@ -237,7 +252,6 @@ export function settleRange(job: SettleJob, m0: number, m1: number, acc: Float64
       const pax = a1x - dx, pay = a1y - dy, paz = a1z - dz;
       const pbx = b1x - dx, pby = b1y - dy, pbz = b1z - dz;
       const pcx = c1x - dx, pcy = c1y - dy, pcz = c1z - dz;
-      // Frame: ez normal to the old plane, ex = unit(a1' x ez), ey = ez x ex.
       let ezx = b0y * c0z - b0z * c0y, ezy = b0z * c0x - b0x * c0z, ezz = b0x * c0y - b0y * c0x;
       let s = 1 / Math.sqrt(ezx * ezx + ezy * ezy + ezz * ezz);
       ezx *= s; ezy *= s; ezz *= s;
@@ -245,13 +259,27 @@ export function settleRange(job: SettleJob, m0: number, m1: number, acc: Float64
       s = 1 / Math.sqrt(exx * exx + exy * exy + exz * exz);
       exx *= s; exy *= s; exz *= s;
       const eyx = ezy * exz - ezz * exy, eyy = ezz * exx - ezx * exz, eyz = ezx * exy - ezy * exx;
-      // Coordinates in the frame.
-      const za1 = pax * ezx + pay * ezy + paz * ezz;
-      const xb1 = pbx * exx + pby * exy + pbz * exz, yb1 = pbx * eyx + pby * eyy + pbz * eyz, zb1 = pbx * ezx + pby * ezy + pbz * ezz;
-      const xc1 = pcx * exx + pcy * exy + pcz * exz, yc1 = pcx * eyx + pcy * eyy + pcz * eyz, zc1 = pcx * ezx + pcy * ezy + pcz * ezz;
-      const xb0 = b0x * exx + b0y * exy + b0z * exz, yb0 = b0x * eyx + b0y * eyy + b0z * eyz;
-      const xc0 = c0x * exx + c0y * exy + c0z * exz, yc0 = c0x * eyx + c0y * eyy + c0z * eyz;
-      // Tilts phi (about X) and psi (about Y) from the conserved Z coordinates.
+      t[o] = dx; t[o + 1] = dy; t[o + 2] = dz;
+      t[o + 3] = exx; t[o + 4] = exy; t[o + 5] = exz;
+      t[o + 6] = eyx; t[o + 7] = eyy; t[o + 8] = eyz;
+      t[o + 9] = ezx; t[o + 10] = ezy; t[o + 11] = ezz;
+      t[o + 12] = pax * ezx + pay * ezy + paz * ezz; // za1
+      t[o + 13] = pbx * exx + pby * exy + pbz * exz; // xb1
+      t[o + 14] = pbx * eyx + pby * eyy + pbz * eyz; // yb1
+      t[o + 15] = pbx * ezx + pby * ezy + pbz * ezz; // zb1
+      t[o + 16] = pcx * exx + pcy * exy + pcz * exz; // xc1
+      t[o + 17] = pcx * eyx + pcy * eyy + pcz * eyz; // yc1
+      t[o + 18] = pcx * ezx + pcy * ezy + pcz * ezz; // zc1
+      t[o + 19] = b0x * exx + b0y * exy + b0z * exz; // xb0
+      t[o + 20] = b0x * eyx + b0y * eyy + b0z * eyz; // yb0
+      t[o + 21] = c0x * exx + c0y * exy + c0z * exz; // xc0
+      t[o + 22] = c0x * eyx + c0y * eyy + c0z * eyz; // yc0
+    }
+    // Pass 2: the tilts phi (about X) and psi (about Y) from the conserved Z coordinates, and the
+    // in-plane rotation theta from the torque-free condition (xc2 = -xb2).
+    for (let m = mb, o = 0; m < me; m++, o += SCRATCH_WORDS) {
+      const za1 = t[o + 12]!, xb1 = t[o + 13]!, yb1 = t[o + 14]!, zb1 = t[o + 15]!, xc1 = t[o + 16]!, yc1 = t[o + 17]!, zc1 = t[o + 18]!;
+      const xb0 = t[o + 19]!, yb0 = t[o + 20]!, xc0 = t[o + 21]!, yc0 = t[o + 22]!;
       let sinphi = za1 / ra;
       if (sinphi > 1 || sinphi < -1) { sinphi = sinphi > 0 ? 1 : -1; errors++; }
       const cosphi = Math.sqrt(1 - sinphi * sinphi);
@@ -262,10 +290,6 @@ export function settleRange(job: SettleJob, m0: number, m1: number, acc: Float64
       const xb2 = -rc * cospsi;
       const yb2 = -rb * cosphi - rc * sinpsi * sinphi;
       const yc2 = -rb * cosphi + rc * sinpsi * sinphi;
-      const za3 = ra * sinphi;
-      const zb3 = -rb * sinphi + rc * sinpsi * cosphi;
-      const zc3 = -rb * sinphi - rc * sinpsi * cosphi;
-      // In-plane rotation theta from the torque-free condition (xc2 = -xb2).
       const A = xb0 * xb2 + yb0 * yb2 - xc0 * xb2 + yc0 * yc2;
       const B = xb0 * yb2 - yb0 * xb2 + xc0 * yc2 + yc0 * xb2;
       const G = xb0 * yb1 - yb0 * xb1 + xc0 * yc1 - yc0 * xc1;
@@ -274,11 +298,29 @@ export function settleRange(job: SettleJob, m0: number, m1: number, acc: Float64
       if (disc < 0) { disc = 0; errors++; }
       let sinth = (A * G - B * Math.sqrt(disc)) / rho2;
       if (sinth > 1) sinth = 1; else if (sinth < -1) sinth = -1;
+      t[o + 23] = sinphi; t[o + 24] = cosphi; t[o + 25] = sinpsi; t[o + 26] = cospsi;
+      t[o + 12] = sinth;
+    }
+    // Pass 3: the canonical body turned by psi, phi, theta, back in the lab frame; the velocity
+    // correction and the virial.
+    for (let m = mb, o = 0; m < me; m++, o += SCRATCH_WORDS) {
+      const ia = 3 * mols[3 * m]!, ib = 3 * mols[3 * m + 1]!, ic = 3 * mols[3 * m + 2]!;
+      const sinphi = t[o + 23]!, cosphi = t[o + 24]!, sinpsi = t[o + 25]!, cospsi = t[o + 26]!, sinth = t[o + 12]!;
+      const dx = t[o]!, dy = t[o + 1]!, dz = t[o + 2]!;
+      const exx = t[o + 3]!, exy = t[o + 4]!, exz = t[o + 5]!;
+      const eyx = t[o + 6]!, eyy = t[o + 7]!, eyz = t[o + 8]!;
+      const ezx = t[o + 9]!, ezy = t[o + 10]!, ezz = t[o + 11]!;
+      const ya2 = ra * cosphi;
+      const xb2 = -rc * cospsi;
+      const yb2 = -rb * cosphi - rc * sinpsi * sinphi;
+      const yc2 = -rb * cosphi + rc * sinpsi * sinphi;
+      const za3 = ra * sinphi;
+      const zb3 = -rb * sinphi + rc * sinpsi * cosphi;
+      const zc3 = -rb * sinphi - rc * sinpsi * cosphi;
       const costh = Math.sqrt(1 - sinth * sinth);
       const xa3 = -ya2 * sinth, ya3 = ya2 * costh;
       const xb3 = xb2 * costh - yb2 * sinth, yb3 = xb2 * sinth + yb2 * costh;
       const xc3 = -xb2 * costh - yc2 * sinth, yc3 = -xb2 * sinth + yc2 * costh;
-      // Back to the lab frame.
       const a3x = dx + xa3 * exx + ya3 * eyx + za3 * ezx;
       const a3y = dy + xa3 * exy + ya3 * eyy + za3 * ezy;
       const a3z = dz + xa3 * exz + ya3 * eyz + za3 * ezz;
@@ -288,6 +330,9 @@ export function settleRange(job: SettleJob, m0: number, m1: number, acc: Float64
       const c3x = dx + xc3 * exx + yc3 * eyx + zc3 * ezx;
       const c3y = dy + xc3 * exy + yc3 * eyy + zc3 * ezy;
       const c3z = dz + xc3 * exz + yc3 * eyz + zc3 * ezz;
+      const a1x = xNew[ia]!, a1y = xNew[ia + 1]!, a1z = xNew[ia + 2]!;
+      const b1x = xNew[ib]!, b1y = xNew[ib + 1]!, b1z = xNew[ib + 2]!;
+      const c1x = xNew[ic]!, c1y = xNew[ic + 1]!, c1z = xNew[ic + 2]!;
       xNew[ia] = a3x; xNew[ia + 1] = a3y; xNew[ia + 2] = a3z;
       xNew[ib] = b3x; xNew[ib + 1] = b3y; xNew[ib + 2] = b3z;
       xNew[ic] = c3x; xNew[ic + 1] = c3y; xNew[ic + 2] = c3z;
@@ -302,6 +347,9 @@ export function settleRange(job: SettleJob, m0: number, m1: number, acc: Float64
         }
         if (virial) {
           // sum_i m_i r0_i (x) d_i with r0 relative to the old O (origin-free since sum m d = 0).
+          const xa0 = xOld[ia]!, ya0 = xOld[ia + 1]!, za0 = xOld[ia + 2]!;
+          const b0x = xOld[ib]! - xa0, b0y = xOld[ib + 1]! - ya0, b0z = xOld[ib + 2]! - za0;
+          const c0x = xOld[ic]! - xa0, c0y = xOld[ic + 1]! - ya0, c0z = xOld[ic + 2]! - za0;
           const mbx = mH * dbx, mby = mH * dby, mbz = mH * dbz;
           const mcx = mH * dcx, mcy = mH * dcy, mcz = mH * dcz;
           v00 += b0x * mbx + c0x * mcx; v01 += b0x * mby + c0x * mcy; v02 += b0x * mbz + c0x * mcz;
@@ -310,6 +358,7 @@ export function settleRange(job: SettleJob, m0: number, m1: number, acc: Float64
         }
       }
     }
+  }
   acc[0] = v00; acc[1] = v01; acc[2] = v02;
   acc[3] = v10; acc[4] = v11; acc[5] = v12;
   acc[6] = v20; acc[7] = v21; acc[8] = v22;
