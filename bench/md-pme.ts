@@ -11,6 +11,7 @@ import { probeWasmRelaxedSimd } from '../runtime/backends/wasm.ts';
 import { prepareRun, type MdOptions } from '../runtime/md/setup.ts';
 import { MdEngine } from '../runtime/md/engine.ts';
 import { gromacsWaterBench, type GromacsWaterResult } from './md-gromacs.ts';
+import { GROMACS_ROWS, gromacsPhases, limitsLine, loadText, oursPhases, systemTable } from './md-phases.ts';
 
 export interface PmeWaterBenchOptions {
   workDir: string;
@@ -22,10 +23,10 @@ export interface PmeWaterBenchOptions {
   trialSteps?: number;
   /** Short-range candidates (lj-ewald force-only keys); those this build does not have are left out. */
   candidates?: string[];
-  /** Thread counts of the full runs (default 1). */
+  /** Thread counts of the full runs, in the rounds with one thread (default 1). */
   threads?: number[];
   /**
-   * Rounds of (GROMACS, kernforge single-thread) full runs, alternating (default 2); each side's
+   * Rounds of (GROMACS, kernforge on each thread count) full runs, alternating (default 2); each side's
    * fastest whole step and mesh are compared, so a burst of other work on the machine hits both
    * sides' worst rounds rather than deciding the ratio.
    */
@@ -158,41 +159,47 @@ export async function benchPmeWater(o: PmeWaterBenchOptions): Promise<PmeWaterBe
   const runs: PmeTimed[] = [];
   const ours = (t: PmeTimed): string =>
     `kernforge ${shortKey(t.key)} on ${t.threads} thread${t.threads > 1 ? 's' : ''}, mesh ${t.mesh}: ${f2(t.msPerStep)} ms/step; kernel ${f2(t.kernelMs)}, mesh ${f2(t.meshMs)}, search ${f2(t.searchMs)}, integration + SETTLE ${f2(t.integrateMs)} ms`;
-  // single thread: alternating rounds, the fastest of each side
-  const gSteps = [gromacs.msPerStep];
-  const gMesh = [gromacs.pmeMsPerStep];
+  // alternating rounds: GROMACS, kernforge on 1 thread, then on each other thread count; the fastest of each
+  const gs: GromacsWaterResult[] = [gromacs];
   const rounds = Math.max(1, o.rounds ?? 2);
+  const threadCounts = [...new Set([1, ...(o.threads ?? [1])])];
+  log(`  ${rounds} round${rounds > 1 ? 's' : ''}, each: GROMACS, then ${shortKey(best.key)} on ${threadCounts.join(' and ')} thread${threadCounts.length > 1 ? 's' : ''} in turn; load average (1, 5, 15 min) before: ${loadText()}`);
   for (let r = 1; r <= rounds; r++) {
     if (r > 1) {
       const g = await gromacsWaterBench({ molecules: o.molecules ?? 4100, steps: 2 * steps, workDir: join(o.workDir, 'gromacs'), coulomb: 'pme' });
       if (g.available) {
-        gSteps.push(g.msPerStep);
-        gMesh.push(g.pmeMsPerStep);
+        gs.push(g);
         log(`  round ${r}: GROMACS ${f2(g.msPerStep)} ms/step; non-bonded ${f2(g.nonbondedMsPerStep)}, PME mesh ${f2(g.pmeMsPerStep)}, search ${f2(g.searchMsPerStep)} ms`);
       }
     }
-    const t = await timePme({ ...base, variant: best.key, threads: 1 }, steps);
-    runs.push(t);
-    log(`  round ${r}: ${ours(t)}`);
+    for (const threads of threadCounts) {
+      const t = await timePme({ ...base, variant: best.key, threads }, steps);
+      runs.push(t);
+      log(`  round ${r}: ${ours(t)}`);
+    }
   }
-  const gStep = Math.min(...gSteps);
-  const gMeshBest = Math.min(...gMesh);
-  const kStep = Math.min(...runs.map((t) => t.msPerStep));
-  const kMesh = Math.min(...runs.map((t) => t.meshMs));
-  const stepRatio = gStep / kStep;
+  log(`  load average after the rounds: ${loadText()}`);
+  const quickest = <T extends { msPerStep: number }>(ts: T[]): T => ts.reduce((b, t) => (t.msPerStep < b.msPerStep ? t : b));
+  const g = quickest(gs);
+  const byThreads = threadCounts.map((n) => quickest(runs.filter((t) => t.threads === n)));
+  const one = byThreads[0]!;
+  const gMeshBest = Math.min(...gs.map((x) => x.pmeMsPerStep));
+  const kMesh = Math.min(...runs.filter((t) => t.threads === 1).map((t) => t.meshMs));
+  const stepRatio = g.msPerStep / one.msPerStep;
   const meshRatio = gMeshBest / kMesh;
-  log(`  => PME water (1 thread, fastest of ${rounds} rounds each): GROMACS ${f2(gStep)} / kernforge ${f2(kStep)} ms per step = ${f2(stepRatio)}x whole step; mesh ${f2(gMeshBest)} / ${f2(kMesh)} ms = ${f2(meshRatio)}x (goal 1.0x for both)`);
+  log(`  => PME water (1 thread, fastest of ${rounds} rounds each): GROMACS ${f2(g.msPerStep)} / kernforge ${f2(one.msPerStep)} ms per step = ${f2(stepRatio)}x whole step; mesh ${f2(gMeshBest)} / ${f2(kMesh)} ms = ${f2(meshRatio)}x (goal 1.0x for both)`);
+  const top = byThreads.length > 1 ? byThreads.at(-1)! : undefined;
+  if (top) log(`  => PME water (${top.threads} threads; the mesh stays on one): ${f2(top.msPerStep)} ms/step = ${f2(one.msPerStep / top.msPerStep)}x one thread (goal 1.8x for 2), ${f2(g.msPerStep / top.msPerStep)}x GROMACS on one thread`);
+  const gp = gromacsPhases(g.rowsMsPerStep, g.msPerStep);
+  for (const line of systemTable(oursPhases(one), top ? { threads: top.threads, split: oursPhases(top) } : undefined, [{ label: 'GROMACS', ratioLabel: 'vs GROMACS', split: gp }])) log(line);
+  log(`  ${limitsLine(oursPhases(one), gp, 'GROMACS', GROMACS_ROWS)}`);
+  log(`  GROMACS rows: ${Object.entries(GROMACS_ROWS).map(([p, rows]) => `${p} = ${rows}`).join('; ')}`);
+  log(`  (ms per step; ratios: GROMACS's time over kernforge's 1 thread, above 1 = kernforge faster; speed-up: kernforge 1 thread's time over the threaded run's)`);
   let f64: PmeTimed | undefined;
   if (bestF64 && bestF64.key !== best.key) {
     f64 = await timePme({ ...base, variant: bestF64.key, threads: 1 }, steps);
     log(`  f64: ${ours(f64)}`);
-    log(`  => PME water in f64 on the short-range side (1 thread, one round): GROMACS (mixed precision) ${f2(gStep)} / kernforge ${f2(f64.msPerStep)} ms per step = ${f2(gStep / f64.msPerStep)}x whole step`);
-  }
-  for (const threads of (o.threads ?? [1]).filter((n) => n > 1)) {
-    const t = await timePme({ ...base, variant: best.key, threads }, steps);
-    runs.push(t);
-    log(`  ${ours(t)}`);
-    log(`  => PME water (${threads} threads; the mesh stays on one): GROMACS (1 thread) / kernforge whole step ${f2(gStep / t.msPerStep)}x, ${f2(gStep / t.msPerStep / threads)}x per core used`);
+    log(`  => PME water in f64 on the short-range side (1 thread, one round): GROMACS (mixed precision) ${f2(g.msPerStep)} / kernforge ${f2(f64.msPerStep)} ms per step = ${f2(g.msPerStep / f64.msPerStep)}x whole step`);
   }
   return { gromacs, runs, stepRatio, meshRatio, f64 };
 }

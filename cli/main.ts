@@ -161,6 +161,7 @@ async function cmdBench(family: string, o: Record<string, string>): Promise<numb
       skipWater: (o.skip ?? '').split(',').includes('water'),
       skipPme: (o.skip ?? '').split(',').includes('pme'),
       ...(o.threads ? { threads: (await import('../runtime/parallel/pool.ts')).parseThreadList(o.threads) } : {}),
+      ...(o.rounds !== undefined ? { rounds: /^[1-9]\d*$/.test(String(o.rounds)) ? Number(o.rounds) : (() => { throw new UserError(`--rounds ${o.rounds}: a whole number of rounds, 1 or more, is allowed`); })() } : {}),
     });
     return 0;
   }
@@ -276,6 +277,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--water-steps <n>', 'md: water steps (GROMACS times twice as many and keeps the second half)', '200')
     .option('--skip <lj,water,pme>', 'md: leave out these systems (comma-separated: lj, water (reaction field), pme (PME water))')
     .option('--work-dir <dir>', 'md: folder for the LAMMPS and GROMACS runs', '.kernforge/bench-md')
+    .option('--rounds <n>', 'md: rounds of full runs, the peers and each thread count in turn; the fastest round of each is compared (default 2)')
     .option('--cache <dir>', 'tuner: tune cache folder (default .kernforge/tune)')
     .option('--seeds <n>', 'tuner: seeds per strategy (default 25)')
     .action(wrap(cmdBench));

@@ -1,0 +1,87 @@
+// `kernforge bench md` compares where a step's time goes with its peers' own breakdowns (issue 16):
+// LAMMPS's timing breakdown (plain and `-sf opt`) and GROMACS's cycle accounting mapped onto
+// kernforge's phases, the aligned table and the "limits" line, on recorded real output.
+import { describe, it, expect } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { parseLammpsOutput } from '../bench/md-workload.ts';
+import { parseMdLog } from '../bench/md-gromacs.ts';
+import { gromacsPhases, lammpsPhases, limitsLine, oursPhases, systemTable, GROMACS_ROWS, LAMMPS_ROWS, type PhaseSplit } from '../bench/md-phases.ts';
+
+const fixture = (f: string) => readFileSync(new URL(`fixtures/bench/${f}`, import.meta.url), 'utf8');
+
+describe('LAMMPS log: -sf opt and the full breakdown', () => {
+  it('the OPT package run (lmp -sf opt, in.lj 256 atoms, 100 steps) names lj/cut/opt and every row, Other from its avg column', () => {
+    const r = parseLammpsOutput(fixture('lammps-in.lj-sf-opt.txt'));
+    expect(r.available).toBe(true);
+    expect(r.pairStyle).toBe('lj/cut/opt');
+    expect(r.steps).toBe(100);
+    expect(r.seconds).toBeCloseTo(0.00919301, 12);
+    expect(r.breakdown).toEqual({ Pair: 0.0060595, Neigh: 0.0021389, Comm: 0.00072827, Output: 4.0431e-5, Modify: 0.00014784, Other: 7.805e-5 });
+  });
+  it('the plain run names lj/cut and reads Other (only an avg column)', () => {
+    const r = parseLammpsOutput(fixture('lammps-in.lj.out'));
+    expect(r.pairStyle).toBe('lj/cut');
+    expect(r.breakdown.Other).toBeCloseTo(0.000147, 12);
+  });
+  it('phases per step: Pair, Neigh, Modify; other is the loop time less those (= Comm + Output + Other)', () => {
+    const r = parseLammpsOutput(fixture('lammps-in.lj-sf-opt.txt'));
+    const p = lammpsPhases(r.breakdown, r.seconds, r.steps);
+    expect(p.kernel).toBeCloseTo(0.060595, 9);
+    expect(p.search).toBeCloseTo(0.021389, 9);
+    expect(p.integrate).toBeCloseTo(0.0014784, 9);
+    expect(p.mesh).toBe(0);
+    expect(p.total).toBeCloseTo(0.0919301, 9);
+    // LAMMPS prints 5 significant digits per row: the remainder agrees with the rows' sum to that
+    expect(p.other).toBeCloseTo((1000 * (0.00072827 + 4.0431e-5 + 7.805e-5)) / 100, 6);
+  });
+});
+
+describe('GROMACS md.log: phases', () => {
+  it('PME water: Force + NB X/F buffer ops., Neighbor search + Domain decomp., PME mesh, Update + Constraints; other = Rest', () => {
+    const g = parseMdLog(fixture('gromacs-2022-pme-md.txt'));
+    const p = gromacsPhases(g.rowsMsPerStep, g.msPerStep);
+    const ms = (s: number) => (1000 * s) / 101;
+    expect(p.kernel).toBeCloseTo(ms(6.139 + 0.007), 9);
+    expect(p.search).toBeCloseTo(ms(0.932 + 0.08), 9);
+    expect(p.mesh).toBeCloseTo(ms(1.093), 9);
+    expect(p.integrate).toBeCloseTo(ms(0.022 + 0.049), 9);
+    expect(p.total).toBeCloseTo(ms(8.377), 9);
+    // the PME breakdown rows (spread, gather, 3D-FFT, solve) are inside 'PME mesh', not added again
+    expect(p.other).toBeCloseTo(ms(0.055), 9);
+  });
+  it('reaction field: no mesh', () => {
+    const g = parseMdLog(fixture('gromacs-2022-md.txt'));
+    const p = gromacsPhases(g.rowsMsPerStep, g.msPerStep);
+    expect(p.mesh).toBe(0);
+    expect(p.kernel).toBeCloseTo((1000 * 2.187) / 201 + (g.rowsMsPerStep['NB X/F buffer ops.'] ?? NaN), 9);
+    expect(p.kernel + p.search + p.integrate + p.other).toBeCloseTo(p.total, 9);
+  });
+});
+
+describe('phase table and limits', () => {
+  const ours = oursPhases({ msPerStep: 20, kernelMs: 13, searchMs: 4.5, integrateMs: 1.5 });
+  const two = oursPhases({ msPerStep: 12.5, kernelMs: 7, searchMs: 3.5, integrateMs: 1.25 });
+  const peer: PhaseSplit = { kernel: 9.75, search: 2.25, mesh: 0, integrate: 0.5, other: 1, total: 13.5 };
+  it('kernforge other is the whole step less the named phases', () => {
+    expect(ours.other).toBeCloseTo(1, 12);
+    expect(ours.mesh).toBe(0);
+  });
+  it('one aligned row per phase (no mesh row without a mesh), the peer over kernforge and the threads speed-up', () => {
+    const t = systemTable(ours, { threads: 2, split: two }, [{ label: 'GROMACS', ratioLabel: 'vs GROMACS', split: peer }]);
+    expect(t).toHaveLength(6);
+    expect(t[0]!.trim().split(/\s{2,}/)).toEqual(['ms/step', 'kernforge 1T', 'kernforge 2T', 'GROMACS', 'vs GROMACS', '2T speed-up']);
+    expect(t[1]!.trim().split(/\s{2,}/)).toEqual(['kernel (non-bonded)', '13.00', '7.00', '9.75', '0.75x', '1.86x']);
+    expect(t[2]!.trim().split(/\s{2,}/)).toEqual(['pair search', '4.50', '3.50', '2.25', '0.50x', '1.29x']);
+    expect(t[5]!.trim().split(/\s{2,}/)).toEqual(['whole step', '20.00', '12.50', '13.50', '0.68x', '1.60x']);
+    expect(new Set(t.map((l) => l.length)).size).toBe(1);
+    const mesh = systemTable({ ...ours, mesh: 2 }, undefined, [{ label: 'GROMACS', ratioLabel: 'vs GROMACS', split: { ...peer, mesh: 1 } }]);
+    expect(mesh[3]!.trim().split(/\s{2,}/)).toEqual(['mesh (PME)', '2.00', '1.00', '0.50x']);
+  });
+  it('limits names the phase with the most time over the peer, then the others over it', () => {
+    expect(limitsLine(ours, peer, 'GROMACS', GROMACS_ROWS)).toBe(
+      "limits: kernel (non-bonded), 3.25 ms/step over GROMACS's Force + NB X/F buffer ops. (0.75x); then pair search +2.25 ms (0.50x), integration + constraints +1.00 ms (0.33x); whole step 0.68x",
+    );
+    const faster: PhaseSplit = { kernel: 20, search: 5.5, mesh: 0, integrate: 2.5, other: 1.6, total: 29.6 };
+    expect(limitsLine(ours, faster, 'LAMMPS -sf opt', LAMMPS_ROWS)).toBe("limits: no phase costs more than LAMMPS -sf opt's (least margin: other, 0.60 ms/step under, 1.60x); whole step 1.48x");
+  });
+});
