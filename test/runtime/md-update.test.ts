@@ -5,7 +5,7 @@
 // the forces where the displacement check has seen finite positions: a NaN position is still
 // named at the step it appears.
 import { describe, it, expect } from 'vitest';
-import { kickDrift, kick, MdEngine, MdBlowUp } from '../../runtime/md/engine.ts';
+import { kickDrift, kick, forcesWithin, MdEngine, MdBlowUp } from '../../runtime/md/engine.ts';
 import { Settle, settleRange, SETTLE_ACC_WORDS, SPCE_DOH, SPCE_DHH, type SettleJob } from '../../runtime/md/settle.ts';
 import { RunChecks } from '../../runtime/md/sanity.ts';
 import { SPCE, rng } from '../../runtime/md/system.ts';
@@ -223,6 +223,23 @@ describe('SETTLE in passes over blocks of molecules', () => {
 });
 
 describe('the guard with the displacement check', () => {
+  it('forcesWithin: every component within fmax, exactly, whatever the sum of the squares', () => {
+    const r = rng(3);
+    const f = Float64Array.from({ length: 3001 }, () => 2000 * (r() - 0.5));
+    expect(forcesWithin(f, 1e7)).toBe(true);
+    expect(forcesWithin(f, 999)).toBe(false);
+    for (const [bad, within] of [[1e7, true], [-1e7, true], [1e7 * (1 + 2 ** -52), false], [NaN, false], [-Infinity, false]] as const) {
+      for (const at of [0, 1500, 3000]) {
+        const g = Float64Array.from(f);
+        g[at] = bad;
+        expect(forcesWithin(g, 1e7), `${bad} at ${at}`).toBe(within);
+      }
+    }
+    // Every component at 0.9 fmax: the sum of the squares is far above fmax^2, the answer still yes.
+    expect(forcesWithin(new Float64Array(3001).fill(0.9e7), 1e7)).toBe(true);
+    expect(forcesWithin(new Float64Array(3001).fill(1e300), 1e300)).toBe(true);
+  });
+
   it('RunChecks.lastFinite: whether the positions the displacement check measured were all finite', () => {
     const c = new RunChecks({ n: 2, rlist: 2.8, rc: 2.5, nstlist: 20, kB: 1, units: 'lj' });
     c.listBuilt(0, Float64Array.of(0, 0, 0, 5, 5, 5));
