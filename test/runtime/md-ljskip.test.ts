@@ -1,0 +1,131 @@
+// LJ skipping in the wasm md-nonbonded kernels: clusters hold their LJ atoms first where at most half
+// have LJ (runtime/md/clusters.ts, GROMACS's sort_cluster_on_flag), and each i-entry runs the j loop
+// with LJ for the shortest prefix of i-atoms that covers every i-atom with LJ parameters. Skipping
+// only drops terms that are exactly zero, so the forces must equal, bit for bit, those of the same
+// kernel built without any skip; and they must pass the gate on a system whose i-clusters mix LJ and
+// non-LJ atoms in every pattern (LJ atoms first, and more than half with LJ and a gap before the last).
+import { describe, it, expect } from 'vitest';
+import { buildClusters, ljAtoms } from '../../runtime/md/clusters.ts';
+import { MdProblem } from '../../runtime/md/problem.ts';
+import { waterBox, type MdSystem } from '../../runtime/md/system.ts';
+import { runWasm, runWasmWith } from '../../runtime/md/wasm.ts';
+import { verifyVariant, settingsOf } from '../../runtime/md/verify.ts';
+import { mdShape } from '../../runtime/md/kernels.ts';
+import { probeWasmRelaxedSimd } from '../../runtime/backends/wasm.ts';
+import { assembleWat } from '../../generator/index.ts';
+import { loadAndValidate, SPEC_ROOT } from '../../generator/generate.ts';
+import { parseVariantKey } from '../../generator/space.ts';
+import { mdNonbonded } from '../../generator/families/md-nonbonded.ts';
+import { loadTemplates } from '../../generator/render.ts';
+
+/** SPC/E water in which about half the hydrogens get LJ parameters (a third type), chosen by a fixed hash. */
+function mixedWater(): MdSystem {
+  const w = waterBox(216, 3);
+  const type = Int32Array.from(w.type, (t, a) => (t === 1 && ((a * 2654435761) >>> 0) % 7 < 4 ? 2 : t));
+  return { ...w, type, ljTypes: [...w.ljTypes, { sigma: 0.2, epsilon: 0.3 }] };
+}
+
+/** How the i-clusters of a layout hold their LJ atoms: count by kind. */
+function patterns(sys: MdSystem, M: number, N: number): Record<'none' | 'prefix1' | 'prefix2' | 'gap' | 'notFirst', number> {
+  const L = buildClusters(sys, M, N, { ljFirst: ljAtoms(sys) });
+  const lj = ljAtoms(sys);
+  const out = { none: 0, prefix1: 0, prefix2: 0, gap: 0, notFirst: 0 };
+  for (let c = 0; c < L.nPadded / M; c++) {
+    const has = Array.from({ length: M }, (_, i) => L.atomOf[c * M + i]! >= 0 && lj[L.atomOf[c * M + i]!]!);
+    const n = has.filter(Boolean).length;
+    const last = has.lastIndexOf(true);
+    if (n === 0) out.none++;
+    else if (2 * n <= M && last !== n - 1) out.notFirst++;
+    else if (last === 0) out.prefix1++;
+    else if (last === 1 && n === 2) out.prefix2++;
+    else if (last === M - 1 && n < M) out.gap++;
+  }
+  return out;
+}
+
+const spec = loadAndValidate(SPEC_ROOT + 'md-nonbonded.yaml');
+const templates = loadTemplates('wasm', 'md-nonbonded');
+
+/** The variant's kernel built with one j loop computing LJ for every i-atom (no skip at all). */
+async function noSkipBuild(key: string): Promise<Uint8Array> {
+  const ctx = mdNonbonded.context(spec, parseVariantKey(spec, key)) as { M: number; wasm: { ljLoops: { pairs: Record<string, unknown>[] }[] } };
+  const pairs = ctx.wasm.ljLoops.at(-1)!.pairs.map((x) => ({ ...x, lj: true, ljBranch: false }));
+  const wasm = { ...ctx.wasm, ljLoops: [{ p: ctx.M, first: true, last: true, what: 'LJ for every i-atom (no skip)', pairs }], ljClose: '' };
+  return assembleWat(`${key}.noskip.wat`, templates.kernel({ ...ctx, wasm, key, banner: ';; no-skip build (test)' }));
+}
+
+const relaxed = probeWasmRelaxedSimd().ok;
+const KEYS = [
+  'md-nonbonded.wasm.lj-rf.geom.shift.f32.f.4x4.mask.mask.simd128',
+  'md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.4x4.mask.mask.simd128',
+  'md-nonbonded.wasm.lj-ewald.geom.shift.f32.fev.tabulated.4x4.mask.mask.simd128',
+  'md-nonbonded.wasm.lj-rf.geom.shift.f64.fev.4x4.mask.mask.simd128',
+  'md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.8x4.mask.mask.simd128',
+  'md-nonbonded.wasm.lj-ewald.geom.shift.f64.fev.analytical.4x2.mask.mask.simd128',
+  ...(relaxed ? ['md-nonbonded.wasm.lj-rf.geom.shift.f32.f.4x4.mask.mask.relaxed'] : []),
+];
+
+describe('LJ-first clusters', () => {
+  it('hold the LJ atoms of an i-cluster first where at most half have LJ, leave the others in z order, and keep every cluster\'s atoms', () => {
+    const sys = mixedWater();
+    // every kind the kernel tells apart occurs: no LJ (water), LJ for atom 0, for atoms 0-1, and more than
+    // half with LJ and a non-LJ atom before the last one (which the full loop must catch)
+    const mixed = patterns(sys, 4, 4);
+    const water = patterns(waterBox(216, 3), 4, 4);
+    expect(mixed.notFirst + water.notFirst).toBe(0);
+    for (const k of ['prefix1', 'prefix2', 'gap'] as const) expect(mixed[k], k).toBeGreaterThan(3);
+    for (const k of ['none', 'prefix1', 'prefix2'] as const) expect(water[k], k).toBeGreaterThan(3);
+    const plain = buildClusters(sys, 4, 4);
+    const ordered = buildClusters(sys, 4, 4, { ljFirst: ljAtoms(sys) });
+    for (let c = 0; c < plain.nPadded / 4; c++) {
+      const set = (L: typeof plain) => [...L.atomOf.subarray(4 * c, 4 * c + 4)].sort((a, b) => a - b).join();
+      expect(set(ordered)).toBe(set(plain));
+    }
+    for (let a = 0; a < sys.q.length; a++) {
+      expect(ordered.atomOf[ordered.slotOf[a]!]).toBe(a);
+      for (let d = 0; d < 3; d++) expect(ordered.x[3 * ordered.slotOf[a]! + d]).toBe(plain.x[3 * plain.slotOf[a]! + d]);
+    }
+    // M > N (a j-cluster is part of an i-cluster): the z order stays
+    const wide = buildClusters(sys, 8, 4, { ljFirst: ljAtoms(sys) });
+    expect([...wide.atomOf]).toEqual([...buildClusters(sys, 8, 4).atomOf]);
+  });
+
+  it('ljAtoms: epsilon 0 means no LJ, unless the system\'s C6/C12 table gives the type some', () => {
+    const w = waterBox(27, 1);
+    expect(ljAtoms(w).slice(0, 3)).toEqual([true, false, false]);
+    const nbfp = new Float64Array(8);
+    nbfp[2 * (1 * 2 + 0) + 1] = 1e-6; // C12 of type 1 with type 0
+    expect(ljAtoms({ ...w, nbfp }).slice(0, 3)).toEqual([true, true, true]);
+  });
+});
+
+describe('wasm kernels skipping LJ per i-cluster', () => {
+  const sys = mixedWater();
+  it.each(KEYS)('%s: forces and energies equal the no-skip build bit for bit, and pass the gate', async (key) => {
+    const shape = await mdShape(key);
+    const s = await settingsOf(key, 0.8);
+    for (const w of [sys, waterBox(216, 3)]) {
+      const p = new MdProblem(w, s, shape.M, shape.N, 0.85);
+      const skip = await runWasm(key, p);
+      const full = await runWasmWith(key, p, await noSkipBuild(key));
+      let differ = 0;
+      for (let k = 0; k < skip.f.length; k++) if (!Object.is(skip.f[k], full.f[k])) differ++;
+      expect(differ).toBe(0);
+      expect(Object.is(skip.vdw, full.vdw) && Object.is(skip.coul, full.coul)).toBe(true);
+      expect([...skip.virial]).toEqual([...full.virial]);
+      if (shape.output !== 'f') expect(Math.abs(skip.vdw)).toBeGreaterThan(1);
+    }
+    const d = await verifyVariant(key, { name: 'mixed-lj-water', sys, rc: 0.8, rlist: 0.85 }, runWasm);
+    expect(d.ok, d.detail).toBe(true);
+  });
+
+  it('a wrong skip shows: dropping the LJ of the last i-atom changes the forces', async () => {
+    const key = KEYS[0]!;
+    const ctx = mdNonbonded.context(spec, parseVariantKey(spec, key)) as { M: number; wasm: { ljLoops: { pairs: Record<string, unknown>[] }[] } };
+    const pairs = ctx.wasm.ljLoops.at(-1)!.pairs.map((x) => ({ ...x, lj: (x.i as number) < ctx.M - 1, ljBranch: false }));
+    const wasm = { ...ctx.wasm, ljLoops: [{ p: ctx.M, first: true, last: true, what: 'wrong', pairs }], ljClose: '' };
+    const bytes = await assembleWat('wrong.wat', templates.kernel({ ...ctx, wasm, key, banner: ';; wrong (test)' }));
+    const d = await verifyVariant(key, { name: 'mixed-lj-water', sys, rc: 0.8, rlist: 0.85 }, (k, p) => runWasmWith(k, p, bytes));
+    expect(d.ok).toBe(false);
+  });
+});
