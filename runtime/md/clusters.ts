@@ -690,7 +690,11 @@ function searchColumn(st: ColumnSearch, col: number): void {
       const zlo = ilz - rlist;
       const kEnd = groupStart[gi + 1]!;
       for (let k = groupStart[gi]!; k < kEnd; k++) {
-        const dxy2 = gap2(bounds[4 * k]!, bounds[4 * k + 1]!, ilx, ihx) + gap2(bounds[4 * k + 2]!, bounds[4 * k + 3]!, ily, ihy);
+        // Gaps written out, not gap2() calls: this function is past the engine's inlining budget.
+        const cxl = bounds[4 * k]!, cxh = bounds[4 * k + 1]!, cyl = bounds[4 * k + 2]!, cyh = bounds[4 * k + 3]!;
+        const gcx = cxl > ihx ? cxl - ihx : ilx > cxh ? ilx - cxh : 0;
+        const gcy = cyl > ihy ? cyl - ihy : ily > cyh ? ily - cyh : 0;
+        const dxy2 = gcx * gcx + gcy * gcy;
         if (dxy2 >= rl2) continue;
         const j1 = jEnd[k]!;
         if (j1 <= jmin) continue;
@@ -711,7 +715,11 @@ function searchColumn(st: ColumnSearch, col: number): void {
           // All-dummy clusters (lo z = +Infinity) only trail a column: they end it here too.
           if (bbJ[p + 2]! > zhiC) break;
           bbChecks++;
-          const d2bb = gap2(bbJ[p]!, bbJ[p + 3]!, ilx, ihx) + gap2(bbJ[p + 1]!, bbJ[p + 4]!, ily, ihy) + gap2(bbJ[p + 2]!, bbJ[p + 5]!, ilz, ihz);
+          const jlx = bbJ[p]!, jly = bbJ[p + 1]!, jlz = bbJ[p + 2]!, jhx = bbJ[p + 3]!, jhy = bbJ[p + 4]!, jhz = bbJ[p + 5]!;
+          const gx = jlx > ihx ? jlx - ihx : ilx > jhx ? ilx - jhx : 0;
+          const gy = jly > ihy ? jly - ihy : ily > jhy ? ily - jhy : 0;
+          const gz = jlz > ihz ? jlz - ihz : ilz > jhz ? ilz - jhz : 0;
+          const d2bb = gx * gx + gy * gy + gz * gz;
           if (d2bb >= rl2) continue;
           const j0s = j * N;
           const selfPair = j0s < iEnd;

@@ -142,16 +142,26 @@ export class NonbondedForce {
     this.problem = new MdProblem(sys, this.settings, this.M, this.N, this.rlist, { full: this.full, columnOrder: this.search.columnOrder, split });
     this.args = this.problem.args(this.precision);
     const L = this.problem.layout;
-    this.offset = new Float64Array(3 * L.nPadded);
-    for (let p = 0; p < L.nPadded; p++) {
-      const a = L.atomOf[p]!;
-      if (a < 0) continue;
-      for (let d = 0; d < 3; d++) this.offset[3 * p + d] = L.x[3 * p + d]! - x[3 * a + d]!;
+    // The per-slot buffers are kept while the padded size stays (it seldom changes between
+    // searches): offsets are written for every real slot and read for real slots only, the
+    // force buffers are cleared or overwritten before each use.
+    const np3 = 3 * L.nPadded;
+    if (this.offset?.length !== np3) {
+      this.offset = new Float64Array(np3);
+      this.fPad = this.precision === 'f64' ? new Float64Array(np3) : new Float32Array(np3);
+      this.fSum = this.kernels.par || this.kernels.kind === 'wasm' ? new Float64Array(np3) : undefined;
     }
-    this.fPad = this.precision === 'f64' ? new Float64Array(3 * L.nPadded) : new Float32Array(3 * L.nPadded);
+    const off = this.offset;
+    const { atomOf, x: lx } = L;
+    for (let p = 0; p < L.nPadded; p++) {
+      const a = atomOf[p]!;
+      if (a < 0) continue;
+      off[3 * p] = lx[3 * p]! - x[3 * a]!;
+      off[3 * p + 1] = lx[3 * p + 1]! - x[3 * a + 1]!;
+      off[3 * p + 2] = lx[3 * p + 2]! - x[3 * a + 2]!;
+    }
     // TS threads share this.args in place: it is the problem's cached object, so finish() sees the shared xq.
     this.kernels.par?.setup(this.args, L.nPadded);
-    if (this.kernels.par || this.kernels.kind === 'wasm') this.fSum = new Float64Array(3 * L.nPadded);
     this.timers.search += performance.now() - t0;
     this.timers.searches++;
   }

@@ -14,6 +14,42 @@ export type Precision = 'f32' | 'f64';
 /** Ewald table points per nm: linear-interpolation error ~ h^2/8 |g''| stays below the precision's own. */
 export const EWALD_TABLE_SCALE: Record<Precision, number> = { f32: 2000, f64: 20000 };
 
+/** Ewald correction tables by precision, beta and rc: the same for every search of a run (the kernels only read them). */
+const ewaldCache = new Map<string, { tabF: Real; tabV: Real }>();
+
+/** The Ewald correction tables (V and F per point, EWALD_TABLE_SCALE points per nm up to rc), built once per precision, beta and rc. */
+function ewaldTables(beta: number, rc: number, precision: Precision): { tabF: Real; tabV: Real } {
+  const key = `${precision} ${beta} ${rc}`;
+  let t = ewaldCache.get(key);
+  if (!t) {
+    const Arr = precision === 'f64' ? Float64Array : Float32Array;
+    const scale = EWALD_TABLE_SCALE[precision];
+    const nt = Math.floor(rc * scale) + 2;
+    t = { tabF: new Arr(nt), tabV: new Arr(nt) };
+    for (let k = 0; k < nt; k++) {
+      const [gV, gF] = ewaldCorrection(beta, k / scale);
+      t.tabV[k] = gV;
+      t.tabF[k] = gF;
+    }
+    // A few settings per process at most; bounded all the same.
+    if (ewaldCache.size >= 16) ewaldCache.clear();
+    ewaldCache.set(key, t);
+  }
+  return t;
+}
+
+/** ljAtoms() per topology: the engine's searches share the type array and LJ types, only positions change. */
+const ljCache = new WeakMap<Int32Array, { ljTypes: MdSystem['ljTypes']; nbfp: MdSystem['nbfp']; lj: boolean[] }>();
+
+/** ljAtoms(sys), computed once per type array, LJ types and C6/C12 table. */
+function ljFlags(sys: MdSystem): boolean[] {
+  const hit = ljCache.get(sys.type);
+  if (hit && hit.ljTypes === sys.ljTypes && hit.nbfp === sys.nbfp) return hit.lj;
+  const lj = ljAtoms(sys);
+  ljCache.set(sys.type, { ljTypes: sys.ljTypes, nbfp: sys.nbfp, lj });
+  return lj;
+}
+
 /**
  * A non-bonded problem ready for the kernels: cluster layout and pair list of one shape (M x N), packed inputs
  * per precision, and the post-processing of kernel outputs. Throws when rlist is not below half the smallest box
@@ -44,7 +80,7 @@ export class MdProblem {
      */
     opts: { full?: boolean; columnOrder?: ClusterOptions['columnOrder']; split?: ColumnSplit } = {},
   ) {
-    this.layout = buildClusters(sys, M, N, { columnOrder: opts.columnOrder, ljFirst: ljAtoms(sys) });
+    this.layout = buildClusters(sys, M, N, { columnOrder: opts.columnOrder, ljFirst: ljFlags(sys) });
     const half = buildPairList(sys, this.layout, rlist, { split: opts.split });
     this.list = opts.full ? toFullList(half, this.layout) : half;
     this.d = derive(settings);
@@ -98,14 +134,9 @@ export class MdProblem {
       tabScale: EWALD_TABLE_SCALE[precision],
     };
     if (d.beta > 0) {
-      const nt = Math.floor(s.rc * params.tabScale) + 2;
-      params.tabF = new Arr(nt);
-      params.tabV = new Arr(nt);
-      for (let k = 0; k < nt; k++) {
-        const [gV, gF] = ewaldCorrection(d.beta, k / params.tabScale);
-        params.tabV[k] = gV;
-        params.tabF[k] = gF;
-      }
+      const t = ewaldTables(d.beta, s.rc, precision);
+      params.tabF = t.tabF;
+      params.tabV = t.tabV;
     }
     return {
       xq,
