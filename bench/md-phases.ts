@@ -151,3 +151,17 @@ export function systemTable(one: PhaseSplit, more: { threads: number; split: Pha
   if (more) ratios.push({ label: `${more.threads}T speed-up`, num: 0, den: 1 });
   return phaseTable(cols, ratios, indent);
 }
+
+/**
+ * "limits on 2 threads: pair search, 1.10 ms/step over half of one thread's (1.31x); then ..." —
+ * the phases ordered by the threaded run's time over an even split of the single thread's.
+ */
+export function threadsLimitsLine(one: PhaseSplit, more: PhaseSplit, threads: number): string {
+  const excess = PHASES.filter(([p]) => p !== 'total' && Number.isFinite(one[p]) && Number.isFinite(more[p]) && (one[p] > 0 || more[p] > 0))
+    .map(([p, name]) => ({ name, d: more[p] - one[p] / threads, r: ratio(one[p], more[p]) }))
+    .sort((a, b) => b.d - a.d);
+  const parts = excess.filter((e) => e.d > 0).map((e) => `${e.name} +${f2(e.d)} ms (${e.r})`);
+  const whole = `whole step ${ratio(one.total, more.total)} (ideal ${threads.toFixed(2)}x)`;
+  if (!parts.length) return `limits on ${threads} threads: every phase at or under 1/${threads} of one thread's; ${whole}`;
+  return `limits on ${threads} threads, time over 1/${threads} of one thread's (speed-up): ${parts.join(', ')}; ${whole}`;
+}

@@ -11,7 +11,7 @@ import { probeWasmRelaxedSimd } from '../runtime/backends/wasm.ts';
 import { prepareRun, type MdOptions } from '../runtime/md/setup.ts';
 import { MdEngine } from '../runtime/md/engine.ts';
 import { gromacsWaterBench, type GromacsWaterResult } from './md-gromacs.ts';
-import { GROMACS_ROWS, gromacsPhases, limitsLine, loadText, oursPhases, systemTable } from './md-phases.ts';
+import { GROMACS_ROWS, gromacsPhases, limitsLine, loadText, oursPhases, systemTable, threadsLimitsLine } from './md-phases.ts';
 
 export interface PmeWaterBenchOptions {
   workDir: string;
@@ -192,6 +192,7 @@ export async function benchPmeWater(o: PmeWaterBenchOptions): Promise<PmeWaterBe
   const gp = gromacsPhases(g.rowsMsPerStep, g.msPerStep);
   for (const line of systemTable(oursPhases(one), top ? { threads: top.threads, split: oursPhases(top) } : undefined, [{ label: 'GROMACS', ratioLabel: 'vs GROMACS', split: gp }])) log(line);
   log(`  ${limitsLine(oursPhases(one), gp, 'GROMACS', GROMACS_ROWS)}`);
+  if (top) log(`  ${threadsLimitsLine(oursPhases(one), oursPhases(top), top.threads)}`);
   log(`  GROMACS rows: ${Object.entries(GROMACS_ROWS).map(([p, rows]) => `${p} = ${rows}`).join('; ')}`);
   log(`  (ms per step; ratios: GROMACS's time over kernforge's 1 thread, above 1 = kernforge faster; speed-up: kernforge 1 thread's time over the threaded run's)`);
   let f64: PmeTimed | undefined;

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { prepareRun, type MdOptions } from '../runtime/md/setup.ts';
 import { MdEngine, type MdOutcome } from '../runtime/md/engine.ts';
 import { gromacsWaterBench, type GromacsWaterResult } from './md-gromacs.ts';
-import { GROMACS_ROWS, LAMMPS_ROWS, gromacsPhases, lammpsPhases, limitsLine, loadText, oursPhases, systemTable, type PeerColumn } from './md-phases.ts';
+import { GROMACS_ROWS, LAMMPS_ROWS, gromacsPhases, lammpsPhases, limitsLine, loadText, oursPhases, systemTable, threadsLimitsLine, type PeerColumn } from './md-phases.ts';
 import { benchPmeWater, type PmeWaterBenchResult } from './md-pme.ts';
 
 const HERE = new URL('.', import.meta.url).pathname;
@@ -264,6 +264,7 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
       for (const line of systemTable(oursPhases(one), more, peers)) log(line);
       const goalPeer = peers.at(-1);
       if (goalPeer) log(`  ${limitsLine(oursPhases(one), goalPeer.split, goalPeer.label, LAMMPS_ROWS)}`);
+      if (more) log(`  ${threadsLimitsLine(oursPhases(one), more.split, more.threads)}`);
     }
     if (peers.length) log(`  LAMMPS rows: ${Object.entries(LAMMPS_ROWS).filter(([p]) => p !== 'mesh').map(([p, rows]) => `${p} = ${rows}`).join('; ')}`);
     log(legend);
@@ -328,6 +329,7 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
       const gp = gromacsPhases(g.rowsMsPerStep, g.msPerStep);
       for (const line of systemTable(oursPhases(one), more, [{ label: 'GROMACS', ratioLabel: 'vs GROMACS', split: gp }])) log(line);
       log(`  ${limitsLine(oursPhases(one), gp, 'GROMACS', GROMACS_ROWS)}`);
+      if (more) log(`  ${threadsLimitsLine(oursPhases(one), more.split, more.threads)}`);
       log(`  GROMACS rows: ${Object.entries(GROMACS_ROWS).filter(([p]) => p !== 'mesh').map(([p, rows]) => `${p} = ${rows}`).join('; ')}`);
       log(legend);
       res.water = { gromacs: g, ours: one, ratio, runs, best };

@@ -5,7 +5,7 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parseLammpsOutput } from '../bench/md-workload.ts';
 import { parseMdLog } from '../bench/md-gromacs.ts';
-import { gromacsPhases, lammpsPhases, limitsLine, oursPhases, systemTable, GROMACS_ROWS, LAMMPS_ROWS, type PhaseSplit } from '../bench/md-phases.ts';
+import { gromacsPhases, lammpsPhases, limitsLine, oursPhases, systemTable, threadsLimitsLine, GROMACS_ROWS, LAMMPS_ROWS, type PhaseSplit } from '../bench/md-phases.ts';
 
 const fixture = (f: string) => readFileSync(new URL(`fixtures/bench/${f}`, import.meta.url), 'utf8');
 
@@ -83,5 +83,12 @@ describe('phase table and limits', () => {
     );
     const faster: PhaseSplit = { kernel: 20, search: 5.5, mesh: 0, integrate: 2.5, other: 1.6, total: 29.6 };
     expect(limitsLine(ours, faster, 'LAMMPS -sf opt', LAMMPS_ROWS)).toBe("limits: no phase costs more than LAMMPS -sf opt's (least margin: other, 0.60 ms/step under, 1.60x); whole step 1.48x");
+  });
+  it('threads limits: each phase over an even split of the single thread, the worst first', () => {
+    expect(threadsLimitsLine(ours, two, 2)).toBe(
+      "limits on 2 threads, time over 1/2 of one thread's (speed-up): pair search +1.25 ms (1.29x), kernel (non-bonded) +0.50 ms (1.86x), integration + constraints +0.50 ms (1.20x), other +0.25 ms (1.33x); whole step 1.60x (ideal 2.00x)",
+    );
+    const half: PhaseSplit = { kernel: 6.5, search: 2.25, mesh: 0, integrate: 0.75, other: 0.5, total: 10 };
+    expect(threadsLimitsLine(ours, half, 2)).toBe("limits on 2 threads: every phase at or under 1/2 of one thread's; whole step 2.00x (ideal 2.00x)");
   });
 });
