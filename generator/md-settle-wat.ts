@@ -1,0 +1,225 @@
+// SETTLE (runtime/md/settle.ts settleRange) in WebAssembly SIMD, two molecules per f64x2 vector,
+// two vectors side by side (issue 16): the same operations in the same order on every number, so positions, velocities,
+// virial sums and the clamp count equal the TypeScript code's bit for bit (WebAssembly f64
+// arithmetic is IEEE without contraction; the virial sums are added lane by lane in molecule
+// order). The text is built here from the formulas; `npm run settle-wasm` (scripts/settle-wasm.ts)
+// assembles it with wabt into runtime/md/settle-simd-bytes.ts, which is committed and ships;
+// test/runtime/settle-simd.test.ts checks the committed bytes are this text's.
+//
+// Export `settle(mols, xOld, xNew, v, acc, m0, m1, wO, wH, mH, ra, rb, rc, rc2, iv, doV, virial)`:
+// byte offsets into the module's memory of the [O, H1, H2] triples (i32), the f64 arrays and 10
+// f64 sums (the 9 virial sums and the clamp count, set, not added); molecules [m0, m1) with
+// m1 - m0 a multiple of 4; rc2 = 2 rc (as settleRange's 2 * rc * cosphi rounds it).
+import { createHash } from 'node:crypto';
+import { assembleWat } from './post.ts';
+
+/** One pair's code: molecules mp + moff (lane 0) and mp + moff + 12 (lane 1); locals named with the suffix. */
+function pairCode(sfx: string, moff: number, locals: string[]): { main: string[]; diffs: string[]; vel: string[]; vir: string[] } {
+  const body: string[] = [];
+  const v = (name0: string, expr: string): string => {
+    const name = `${name0}${sfx}`;
+    if (!locals.includes(name)) locals.push(name);
+    body.push(`(local.set $${name} ${expr})`);
+    return `(local.get $${name})`;
+  };
+  const op = (o: string, ...a: string[]): string => `(${o} ${a.join(' ')})`;
+  const add = (a: string, b: string) => op('f64x2.add', a, b);
+  const sub = (a: string, b: string) => op('f64x2.sub', a, b);
+  const mul = (a: string, b: string) => op('f64x2.mul', a, b);
+  const div = (a: string, b: string) => op('f64x2.div', a, b);
+  const sqrt = (a: string) => op('f64x2.sqrt', a);
+  const neg = (a: string) => op('f64x2.neg', a);
+  const splat = (p: string) => `(f64x2.splat (local.get $${p}))`;
+  const K = (c: number) => `(v128.const f64x2 ${c} ${c})`;
+  const sel = (a: string, b: string, mask: string) => op('v128.bitselect', a, b, mask);
+  // Lane 0 at molecule m, lane 1 at m + 1: byte offsets of their atoms in $a0.. / $a1..
+  const ld = (arr: string, atom: string, k: number) =>
+    `(f64x2.replace_lane 1 (f64x2.splat (f64.load offset=${8 * k} (i32.add (local.get $${arr}) (local.get $${atom}0${sfx})))) (f64.load offset=${8 * k} (i32.add (local.get $${arr}) (local.get $${atom}1${sfx}))))`;
+  const st = (arr: string, atom: string, k: number, val: string): void => {
+    body.push(`(f64.store offset=${8 * k} (i32.add (local.get $${arr}) (local.get $${atom}0${sfx})) (f64x2.extract_lane 0 ${val}))`);
+    body.push(`(f64.store offset=${8 * k} (i32.add (local.get $${arr}) (local.get $${atom}1${sfx})) (f64x2.extract_lane 1 ${val}))`);
+  };
+  const one = K(1);
+  const mone = K(-1);
+  const zero = K(0);
+  const countErrors = (mask: string) => body.push(`(local.set $err${sfx} (i64x2.sub (local.get $err${sfx}) ${mask}))`);
+
+  // Atom byte offsets of both molecules.
+  for (const [lane, off] of [[0, moff], [1, moff + 12]] as const) {
+    ['a', 'b', 'c'].forEach((atom, k) => body.push(`(local.set $${atom}${lane}${sfx} (i32.mul (i32.load offset=${off + 4 * k} (local.get $mp)) (i32.const 24)))`));
+  }
+  const wO = splat('wO'), wH = splat('wH');
+  // Old bond vectors from O.
+  const xa0 = v('xa0', ld('xo', 'a', 0)), ya0 = v('ya0', ld('xo', 'a', 1)), za0 = v('za0', ld('xo', 'a', 2));
+  const b0x = v('b0x', sub(ld('xo', 'b', 0), xa0)), b0y = v('b0y', sub(ld('xo', 'b', 1), ya0)), b0z = v('b0z', sub(ld('xo', 'b', 2), za0));
+  const c0x = v('c0x', sub(ld('xo', 'c', 0), xa0)), c0y = v('c0y', sub(ld('xo', 'c', 1), ya0)), c0z = v('c0z', sub(ld('xo', 'c', 2), za0));
+  // New positions and their centre of mass.
+  const a1x = v('a1x', ld('xn', 'a', 0)), a1y = v('a1y', ld('xn', 'a', 1)), a1z = v('a1z', ld('xn', 'a', 2));
+  const b1x = v('b1x', ld('xn', 'b', 0)), b1y = v('b1y', ld('xn', 'b', 1)), b1z = v('b1z', ld('xn', 'b', 2));
+  const c1x = v('c1x', ld('xn', 'c', 0)), c1y = v('c1y', ld('xn', 'c', 1)), c1z = v('c1z', ld('xn', 'c', 2));
+  const dx = v('dx', add(mul(wO, a1x), mul(wH, add(b1x, c1x))));
+  const dy = v('dy', add(mul(wO, a1y), mul(wH, add(b1y, c1y))));
+  const dz = v('dz', add(mul(wO, a1z), mul(wH, add(b1z, c1z))));
+  const pax = v('pax', sub(a1x, dx)), pay = v('pay', sub(a1y, dy)), paz = v('paz', sub(a1z, dz));
+  const pbx = v('pbx', sub(b1x, dx)), pby = v('pby', sub(b1y, dy)), pbz = v('pbz', sub(b1z, dz));
+  const pcx = v('pcx', sub(c1x, dx)), pcy = v('pcy', sub(c1y, dy)), pcz = v('pcz', sub(c1z, dz));
+  // Frame: ez normal to the old plane, ex = unit(a1' x ez), ey = ez x ex.
+  let ezx = v('ezx', sub(mul(b0y, c0z), mul(b0z, c0y))), ezy = v('ezy', sub(mul(b0z, c0x), mul(b0x, c0z))), ezz = v('ezz', sub(mul(b0x, c0y), mul(b0y, c0x)));
+  let s = v('s', div(one, sqrt(add(add(mul(ezx, ezx), mul(ezy, ezy)), mul(ezz, ezz)))));
+  ezx = v('ezx', mul(ezx, s)); ezy = v('ezy', mul(ezy, s)); ezz = v('ezz', mul(ezz, s));
+  let exx = v('exx', sub(mul(pay, ezz), mul(paz, ezy))), exy = v('exy', sub(mul(paz, ezx), mul(pax, ezz))), exz = v('exz', sub(mul(pax, ezy), mul(pay, ezx)));
+  s = v('s', div(one, sqrt(add(add(mul(exx, exx), mul(exy, exy)), mul(exz, exz)))));
+  exx = v('exx', mul(exx, s)); exy = v('exy', mul(exy, s)); exz = v('exz', mul(exz, s));
+  const eyx = v('eyx', sub(mul(ezy, exz), mul(ezz, exy))), eyy = v('eyy', sub(mul(ezz, exx), mul(ezx, exz))), eyz = v('eyz', sub(mul(ezx, exy), mul(ezy, exx)));
+  const dot = (ax: string, ay: string, az: string, bx: string, by: string, bz: string) => add(add(mul(ax, bx), mul(ay, by)), mul(az, bz));
+  // Coordinates in the frame.
+  const za1 = v('za1', dot(pax, pay, paz, ezx, ezy, ezz));
+  const xb1 = v('xb1', dot(pbx, pby, pbz, exx, exy, exz)), yb1 = v('yb1', dot(pbx, pby, pbz, eyx, eyy, eyz)), zb1 = v('zb1', dot(pbx, pby, pbz, ezx, ezy, ezz));
+  const xc1 = v('xc1', dot(pcx, pcy, pcz, exx, exy, exz)), yc1 = v('yc1', dot(pcx, pcy, pcz, eyx, eyy, eyz)), zc1 = v('zc1', dot(pcx, pcy, pcz, ezx, ezy, ezz));
+  const xb0 = v('xb0', dot(b0x, b0y, b0z, exx, exy, exz)), yb0 = v('yb0', dot(b0x, b0y, b0z, eyx, eyy, eyz));
+  const xc0 = v('xc0', dot(c0x, c0y, c0z, exx, exy, exz)), yc0 = v('yc0', dot(c0x, c0y, c0z, eyx, eyy, eyz));
+  // Tilts phi and psi, clamped as settleRange clamps them (and counted).
+  let sinphi = v('sinphi', div(za1, splat('ra')));
+  const outPhi = v('mask', op('v128.or', op('f64x2.gt', sinphi, one), op('f64x2.lt', sinphi, mone)));
+  countErrors(outPhi);
+  sinphi = v('sinphi', sel(sel(one, mone, op('f64x2.gt', sinphi, zero)), sinphi, outPhi));
+  const cosphi = v('cosphi', sqrt(sub(one, mul(sinphi, sinphi))));
+  let sinpsi = v('sinpsi', div(sub(zb1, zc1), mul(splat('rc2'), cosphi)));
+  const outPsi = v('mask', op('v128.not', op('v128.and', op('f64x2.le', sinpsi, one), op('f64x2.ge', sinpsi, mone))));
+  countErrors(outPsi);
+  sinpsi = v('sinpsi', sel(sel(one, mone, op('f64x2.gt', sinpsi, zero)), sinpsi, outPsi));
+  const cospsi = v('cospsi', sqrt(sub(one, mul(sinpsi, sinpsi))));
+  const ra = splat('ra'), rb = splat('rb'), rc = splat('rc');
+  const nrb = v('nrb', neg(rb)), nrc = v('nrc', neg(rc));
+  const ya2 = v('ya2', mul(ra, cosphi));
+  const xb2 = v('xb2', mul(nrc, cospsi));
+  const yb2 = v('yb2', sub(mul(nrb, cosphi), mul(mul(rc, sinpsi), sinphi)));
+  const yc2 = v('yc2', add(mul(nrb, cosphi), mul(mul(rc, sinpsi), sinphi)));
+  const za3 = v('za3', mul(ra, sinphi));
+  const zb3 = v('zb3', add(mul(nrb, sinphi), mul(mul(rc, sinpsi), cosphi)));
+  const zc3 = v('zc3', sub(mul(nrb, sinphi), mul(mul(rc, sinpsi), cosphi)));
+  // In-plane rotation theta.
+  const A = v('A', add(sub(add(mul(xb0, xb2), mul(yb0, yb2)), mul(xc0, xb2)), mul(yc0, yc2)));
+  const B = v('B', add(add(sub(mul(xb0, yb2), mul(yb0, xb2)), mul(xc0, yc2)), mul(yc0, xb2)));
+  const G = v('G', sub(add(sub(mul(xb0, yb1), mul(yb0, xb1)), mul(xc0, yc1)), mul(yc0, xc1)));
+  const rho2 = v('rho2', add(mul(A, A), mul(B, B)));
+  let disc = v('disc', sub(rho2, mul(G, G)));
+  const negDisc = v('mask', op('f64x2.lt', disc, zero));
+  countErrors(negDisc);
+  disc = v('disc', sel(zero, disc, negDisc));
+  let sinth = v('sinth', div(sub(mul(A, G), mul(B, sqrt(disc))), rho2));
+  sinth = v('sinth', sel(one, sinth, op('f64x2.gt', sinth, one)));
+  sinth = v('sinth', sel(mone, sinth, op('f64x2.lt', sinth, mone)));
+  const costh = v('costh', sqrt(sub(one, mul(sinth, sinth))));
+  const xa3 = v('xa3', mul(neg(ya2), sinth)), ya3 = v('ya3', mul(ya2, costh));
+  const xb3 = v('xb3', sub(mul(xb2, costh), mul(yb2, sinth))), yb3 = v('yb3', add(mul(xb2, sinth), mul(yb2, costh)));
+  const xc3 = v('xc3', sub(mul(neg(xb2), costh), mul(yc2, sinth))), yc3 = v('yc3', add(mul(neg(xb2), sinth), mul(yc2, costh)));
+  // Back to the lab frame.
+  const lab = (d: string, x: string, y: string, z: string, ex: string, ey: string, ez: string) => add(add(add(d, mul(x, ex)), mul(y, ey)), mul(z, ez));
+  const a3x = v('a3x', lab(dx, xa3, ya3, za3, exx, eyx, ezx)), a3y = v('a3y', lab(dy, xa3, ya3, za3, exy, eyy, ezy)), a3z = v('a3z', lab(dz, xa3, ya3, za3, exz, eyz, ezz));
+  const b3x = v('b3x', lab(dx, xb3, yb3, zb3, exx, eyx, ezx)), b3y = v('b3y', lab(dy, xb3, yb3, zb3, exy, eyy, ezy)), b3z = v('b3z', lab(dz, xb3, yb3, zb3, exz, eyz, ezz));
+  const c3x = v('c3x', lab(dx, xc3, yc3, zc3, exx, eyx, ezx)), c3y = v('c3y', lab(dy, xc3, yc3, zc3, exy, eyy, ezy)), c3z = v('c3z', lab(dz, xc3, yc3, zc3, exz, eyz, ezz));
+  st('xn', 'a', 0, a3x); st('xn', 'a', 1, a3y); st('xn', 'a', 2, a3z);
+  st('xn', 'b', 0, b3x); st('xn', 'b', 1, b3y); st('xn', 'b', 2, b3z);
+  st('xn', 'c', 0, c3x); st('xn', 'c', 1, c3y); st('xn', 'c', 2, c3z);
+  const main = body.splice(0);
+  // Velocity correction: v += (x3 - x1) * invdt.
+  const iv = splat('iv');
+  const moves: [string, string, number, string][] = [
+    ['a', 'dax', 0, sub(a3x, a1x)], ['a', 'day', 1, sub(a3y, a1y)], ['a', 'daz', 2, sub(a3z, a1z)],
+    ['b', 'dbx', 0, sub(b3x, b1x)], ['b', 'dby', 1, sub(b3y, b1y)], ['b', 'dbz', 2, sub(b3z, b1z)],
+    ['c', 'dcx', 0, sub(c3x, c1x)], ['c', 'dcy', 1, sub(c3y, c1y)], ['c', 'dcz', 2, sub(c3z, c1z)],
+  ];
+  const d: Record<string, string> = {};
+  for (const [, name, , expr] of moves) d[name] = v(name, expr);
+  const diffs = body.splice(0);
+  for (const [atom, name, k] of moves) st('v', atom, k, add(ld('v', atom, k), mul(d[name]!, iv)));
+  const vel = body.splice(0);
+  // Virial sums: each molecule's term in the vector, added to the scalar sums lane 0 then lane 1 (molecule order).
+  const mH = splat('mH');
+  const mb = [v('mbx', mul(mH, d.dbx!)), v('mby', mul(mH, d.dby!)), v('mbz', mul(mH, d.dbz!))];
+  const mc = [v('mcx', mul(mH, d.dcx!)), v('mcy', mul(mH, d.dcy!)), v('mcz', mul(mH, d.dcz!))];
+  const b0 = [b0x, b0y, b0z];
+  const c0 = [c0x, c0y, c0z];
+  for (let r = 0; r < 3; r++) {
+    for (let c = 0; c < 3; c++) {
+      const t = v('t', add(mul(b0[r]!, mb[c]!), mul(c0[r]!, mc[c]!)));
+      for (const lane of [0, 1]) body.push(`(local.set $v${r}${c} (f64.add (local.get $v${r}${c}) (f64x2.extract_lane ${lane} ${t})))`);
+    }
+  }
+  const vir = body.splice(0);
+  return { main, diffs, vel, vir };
+}
+
+/** Statements of two pairs taken in turn (independent chains side by side for the processor). */
+function interleave(a: string[], b: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (i < a.length) out.push(a[i]!);
+    if (i < b.length) out.push(b[i]!);
+  }
+  return out;
+}
+
+/** The module's WebAssembly text. */
+export function settleWat(): string {
+  const locals: string[] = [];
+  // Four molecules per iteration: pairs A (molecules m, m+1) and B (m+2, m+3); B's virial terms
+  // are added after A's (molecule order).
+  const A = pairCode('A', 0, locals);
+  const B = pairCode('B', 24, locals);
+  const main = interleave(A.main, B.main);
+  const diffs = interleave(A.diffs, B.diffs);
+  const vel = interleave(A.vel, B.vel);
+  const vir = [...A.vir, ...B.vir];
+  const i32s = ['A', 'B'].flatMap((x) => ['a', 'b', 'c'].flatMap((atom) => [`${atom}0${x}`, `${atom}1${x}`]));
+  const sums = [0, 1, 2].flatMap((r) => [0, 1, 2].map((c) => `v${r}${c}`));
+  const ind = (lines: string[], n: number) => lines.map((l) => `${' '.repeat(n)}${l}`).join('\n');
+  return `;; SETTLE, two molecules per f64x2 vector, four per iteration (generator/md-settle-wat.ts; do not edit).
+(module
+  (memory (export "memory") 1)
+  (func (export "settle")
+    (param $mols i32) (param $xo i32) (param $xn i32) (param $v i32) (param $acc i32) (param $m0 i32) (param $m1 i32)
+    (param $wO f64) (param $wH f64) (param $mH f64) (param $ra f64) (param $rb f64) (param $rc f64) (param $rc2 f64) (param $iv f64)
+    (param $doV i32) (param $virial i32)
+    (local $mp i32) (local $end i32) ${i32s.map((n) => `(local $${n} i32)`).join(' ')}
+    (local $errA v128) (local $errB v128)
+    ${sums.map((n) => `(local $${n} f64)`).join(' ')}
+    ${locals.map((n) => `(local $${n} v128)`).join(' ')}
+    (local.set $mp (i32.add (local.get $mols) (i32.mul (local.get $m0) (i32.const 12))))
+    (local.set $end (i32.add (local.get $mols) (i32.mul (local.get $m1) (i32.const 12))))
+    (block $done
+      (loop $pair
+        (br_if $done (i32.ge_u (local.get $mp) (local.get $end)))
+${ind(main, 8)}
+        (if (i32.or (local.get $doV) (local.get $virial))
+          (then
+${ind(diffs, 12)}
+            (if (local.get $doV)
+              (then
+${ind(vel, 16)}))
+            (if (local.get $virial)
+              (then
+${ind(vir, 16)}))))
+        (local.set $mp (i32.add (local.get $mp) (i32.const 48)))
+        (br $pair)))
+${ind(sums.map((n, k) => `(f64.store offset=${8 * k} (local.get $acc) (local.get $${n}))`), 4)}
+    (f64.store offset=72 (local.get $acc)
+      (f64.convert_i64_s (i64.add
+        (i64.add (i64x2.extract_lane 0 (local.get $errA)) (i64x2.extract_lane 1 (local.get $errA)))
+        (i64.add (i64x2.extract_lane 0 (local.get $errB)) (i64x2.extract_lane 1 (local.get $errB))))))))
+`;
+}
+
+/** The committed module runtime/md/settle-simd-bytes.ts: the assembled bytes in base64, and the text's sha256. */
+export async function settleBytesModule(): Promise<string> {
+  const text = settleWat();
+  const bytes = await assembleWat('md-settle.wat', text);
+  const b64 = Buffer.from(bytes).toString('base64');
+  const lines = b64.match(/.{1,100}/g) ?? [];
+  return `// SETTLE in WebAssembly SIMD (two molecules per f64x2): generated by generator/md-settle-wat.ts
+// (\`npm run settle-wasm\`); do not edit. The text's sha256: ${createHash('sha256').update(text).digest('hex')}.
+export const SETTLE_SIMD_WASM =
+${lines.map((l, i) => `  '${l}'${i < lines.length - 1 ? ' +' : ';'}`).join('\n')}
+`;
+}
