@@ -104,22 +104,30 @@ export class MdProblem {
     const type = new Int32Array(np);
     const ljp = new Arr(2 * np);
     const sq = Math.sqrt(d.epsfac);
-    for (let p = 0; p < np; p++) {
-      xq[4 * p] = L.x[3 * p]!;
-      xq[4 * p + 1] = L.x[3 * p + 1]!;
-      xq[4 * p + 2] = L.x[3 * p + 2]!;
-      const a = L.atomOf[p]!;
-      if (a < 0) continue;
-      xq[4 * p + 3] = sys.q[a]! * sq;
-      type[p] = sys.type[a]!;
-      const t = sys.ljTypes[sys.type[a]!]!;
+    // Per-atom LJ parameters from a per-type table (the same values, computed once per type).
+    const ljT = new Float64Array(2 * sys.ljTypes.length);
+    sys.ljTypes.forEach((t, k) => {
       if (s.comb === 'lb') {
-        ljp[2 * p] = t.sigma / 2;
-        ljp[2 * p + 1] = Math.sqrt(4 * t.epsilon);
+        ljT[2 * k] = t.sigma / 2;
+        ljT[2 * k + 1] = Math.sqrt(4 * t.epsilon);
       } else {
-        ljp[2 * p] = Math.sqrt(4 * t.epsilon * t.sigma ** 6);
-        ljp[2 * p + 1] = Math.sqrt(4 * t.epsilon * t.sigma ** 12);
+        ljT[2 * k] = Math.sqrt(4 * t.epsilon * t.sigma ** 6);
+        ljT[2 * k + 1] = Math.sqrt(4 * t.epsilon * t.sigma ** 12);
       }
+    });
+    const { x: lx, atomOf } = L;
+    const { q, type: typeOf } = sys;
+    for (let p = 0; p < np; p++) {
+      xq[4 * p] = lx[3 * p]!;
+      xq[4 * p + 1] = lx[3 * p + 1]!;
+      xq[4 * p + 2] = lx[3 * p + 2]!;
+      const a = atomOf[p]!;
+      if (a < 0) continue;
+      xq[4 * p + 3] = q[a]! * sq;
+      const ty = typeOf[a]!;
+      type[p] = ty;
+      ljp[2 * p] = ljT[2 * ty]!;
+      ljp[2 * p + 1] = ljT[2 * ty + 1]!;
     }
     const params: MdParams = {
       rc2: d.rc2,
