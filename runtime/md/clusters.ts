@@ -519,14 +519,11 @@ export function searchColumns(inp: SearchInput, m0: number, m1: number): ListPar
   let slots = 0;
   for (let m = m0; m < m1; m++) slots += g.colEnd[g.columns[m]!]! - g.colStart[g.columns[m]!]!;
   const nci = Math.ceil(slots / M);
-  // Work buffers kept from the last search of this thread (the parts returned are copies), sized
-  // for this one up front so they seldom grow during the search.
+  // Fresh output buffers for each search, handed out as views (no copy at the end), sized from
+  // the entries per i-cluster of this thread's last search so they seldom grow.
   const sc = scratch;
-  const needCi = 4 * Math.max(16, nci * 4);
-  const needCj = Math.max(64, nci * 64);
-  if (sc.ci.length < needCi) sc.ci = new Int32Array(needCi);
-  if (sc.cj.length < needCj) sc.cj = new Int32Array(needCj);
-  if (sc.excl.length < sc.cj.length * maskWords) sc.excl = new Uint32Array(sc.cj.length * maskWords);
+  const capCi = 4 * Math.ceil(1.1 * nci * sc.ciPerCluster + 16);
+  const capCj = Math.ceil(1.1 * nci * sc.cjPerCluster + 64);
   // Interaction masks of a cluster pair with nI real i atoms and nJ real j atoms (dummies trail).
   const realMask = new Int32Array(2 * (M + 1) * (N + 1));
   for (let nI = 0; nI <= M; nI++) {
@@ -551,35 +548,38 @@ export function searchColumns(inp: SearchInput, m0: number, m1: number): ListPar
     nbl: new ColumnNeighbours(),
     ix: new Float64Array(3 * M),
     realMask,
-    ci: sc.ci,
+    ci: new Int32Array(capCi),
     nci4: 0,
-    cj: sc.cj,
-    excl: sc.excl,
+    cj: new Int32Array(capCj),
+    excl: new Uint32Array(capCj * maskWords),
     ncj: 0,
     tmpJ: sc.tmpJ,
     computedPairs: 0,
     bbChecks: 0,
   };
   for (let m = m0; m < m1; m++) searchColumn(st, g.columns[m]!);
-  sc.ci = st.ci;
-  sc.cj = st.cj;
-  sc.excl = st.excl;
   sc.tmpJ = st.tmpJ;
+  if (nci > 0) {
+    sc.ciPerCluster = st.nci4 / 4 / nci;
+    sc.cjPerCluster = st.ncj / nci;
+  }
   return {
-    ci: st.ci.slice(0, st.nci4),
-    cj: st.cj.slice(0, st.ncj),
-    excl: st.excl.slice(0, st.ncj * maskWords),
+    ci: st.ci.subarray(0, st.nci4),
+    cj: st.cj.subarray(0, st.ncj),
+    excl: st.excl.subarray(0, st.ncj * maskWords),
     computedPairs: st.computedPairs,
     bbChecks: st.bbChecks,
   };
 }
 
-/** Output and scratch buffers reused from one search to the next (one search at a time per thread). */
-const scratch: { ci: Int32Array; cj: Int32Array; excl: Uint32Array; tmpJ: Int32Array } = {
-  ci: new Int32Array(0),
-  cj: new Int32Array(0),
-  excl: new Uint32Array(0),
+/**
+ * What one search on this thread leaves the next: the scratch of the full entries, and the i- and
+ * j-entries per i-cluster it made (to size the next one's outputs).
+ */
+const scratch: { tmpJ: Int32Array; ciPerCluster: number; cjPerCluster: number } = {
   tmpJ: new Int32Array(256),
+  ciPerCluster: 4,
+  cjPerCluster: 64,
 };
 
 /** One list from the parts of consecutive column ranges: j-entry indices offset by the parts before. */
