@@ -177,7 +177,8 @@ export function settleWat(): string {
   const ind = (lines: string[], n: number) => lines.map((l) => `${' '.repeat(n)}${l}`).join('\n');
   return `;; SETTLE, two molecules per f64x2 vector, four per iteration (generator/md-settle-wat.ts; do not edit).
 (module
-  (memory (export "memory") 1)
+  (import "env" "memory" (memory 1))
+${KICK_DRIFT}
   (func (export "settle")
     (param $mols i32) (param $xo i32) (param $xn i32) (param $v i32) (param $acc i32) (param $m0 i32) (param $m1 i32)
     (param $wO f64) (param $wH f64) (param $mH f64) (param $ra f64) (param $rb f64) (param $rc f64) (param $rc2 f64) (param $iv f64)
@@ -210,6 +211,44 @@ ${ind(sums.map((n, k) => `(f64.store offset=${8 * k} (local.get $acc) (local.get
         (i64.add (i64x2.extract_lane 0 (local.get $errB)) (i64x2.extract_lane 1 (local.get $errB))))))))
 `;
 }
+
+/**
+ * kickDrift(x, v, xOld, h3, f, n, lambda, scale, dt, keep, plain): runtime/md/engine.ts kickDrift
+ * over n numbers, two per vector: v = lambda v + (scale h) F (plain: v + (scale h) F, for lambda
+ * 1), xOld = x when keep, x += dt v; h3 is dt/(2m) per coordinate.
+ */
+const KICK_DRIFT = `  (func (export "kickDrift")
+    (param $x i32) (param $v i32) (param $xo i32) (param $h i32) (param $f i32) (param $n i32)
+    (param $lambda f64) (param $scale f64) (param $dt f64) (param $keep i32) (param $plain i32)
+    (local $i i32) (local $end i32) (local $xi v128) (local $vi v128) (local $q v128) (local $L v128) (local $S v128) (local $D v128)
+    (local $xs f64) (local $vs f64) (local $qs f64)
+    (local.set $L (f64x2.splat (local.get $lambda)))
+    (local.set $S (f64x2.splat (local.get $scale)))
+    (local.set $D (f64x2.splat (local.get $dt)))
+    (local.set $end (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $xi (v128.load (i32.add (local.get $x) (local.get $i))))
+        (if (local.get $keep) (then (v128.store (i32.add (local.get $xo) (local.get $i)) (local.get $xi))))
+        (local.set $q (f64x2.mul (local.get $S) (v128.load (i32.add (local.get $h) (local.get $i)))))
+        (if (local.get $plain)
+          (then (local.set $vi (f64x2.add (v128.load (i32.add (local.get $v) (local.get $i))) (f64x2.mul (local.get $q) (v128.load (i32.add (local.get $f) (local.get $i)))))))
+          (else (local.set $vi (f64x2.add (f64x2.mul (local.get $L) (v128.load (i32.add (local.get $v) (local.get $i)))) (f64x2.mul (local.get $q) (v128.load (i32.add (local.get $f) (local.get $i))))))))
+        (v128.store (i32.add (local.get $v) (local.get $i)) (local.get $vi))
+        (v128.store (i32.add (local.get $x) (local.get $i)) (f64x2.add (local.get $xi) (f64x2.mul (local.get $D) (local.get $vi))))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $next)))
+    (if (i32.and (local.get $n) (i32.const 1))
+      (then
+        (local.set $xs (f64.load (i32.add (local.get $x) (local.get $end))))
+        (if (local.get $keep) (then (f64.store (i32.add (local.get $xo) (local.get $end)) (local.get $xs))))
+        (local.set $qs (f64.mul (local.get $scale) (f64.load (i32.add (local.get $h) (local.get $end)))))
+        (if (local.get $plain)
+          (then (local.set $vs (f64.add (f64.load (i32.add (local.get $v) (local.get $end))) (f64.mul (local.get $qs) (f64.load (i32.add (local.get $f) (local.get $end)))))))
+          (else (local.set $vs (f64.add (f64.mul (local.get $lambda) (f64.load (i32.add (local.get $v) (local.get $end)))) (f64.mul (local.get $qs) (f64.load (i32.add (local.get $f) (local.get $end))))))))
+        (f64.store (i32.add (local.get $v) (local.get $end)) (local.get $vs))
+        (f64.store (i32.add (local.get $x) (local.get $end)) (f64.add (local.get $xs) (f64.mul (local.get $dt) (local.get $vs)))))))`;
 
 /** The committed module runtime/md/settle-simd-bytes.ts: the assembled bytes in base64, and the text's sha256. */
 export async function settleBytesModule(): Promise<string> {

@@ -12,6 +12,7 @@ import { MdBlowUpError, MdInputError } from './errors.ts';
 import { RunChecks, type MdSanity } from './sanity.ts';
 import type { LongRangeForce } from './pme.ts';
 import type { SettleSplit } from './settle.ts';
+import { UpdateWorkspace } from './settle-simd.ts';
 
 /** kB in kJ mol^-1 K^-1 (GROMACS units); LJ units use 1. */
 export const KB_GROMACS = 0.0083144626;
@@ -186,8 +187,7 @@ export class MdEngine {
   }
 
   /** `xFinite`: the positions are known to be finite (the displacement check measured them): only the forces are looked at. */
-  private guard(step: number, x: Float64Array, lastGood: { step: number; x: Float64Array; v: Float64Array }, xFinite = false): void {
-    const f = this.f;
+  private guard(step: number, x: Float64Array, f: Float64Array, lastGood: { step: number; x: Float64Array; v: Float64Array }, xFinite = false): void {
     const fmax = this.run.maxForce ?? (this.run.units === 'lj' ? 1e6 : 1e7);
     if (xFinite ? forcesWithin(f, fmax) : quickCheck(f, x, fmax)) return;
     for (let i = 0; i < f.length; i++) {
@@ -228,7 +228,22 @@ export class MdEngine {
     // SETTLE on the worker threads too (issue 16, when asked): the run works on copies of x and v
     // in shared memory, copied back at the end (also when it fails).
     const split = run.constraints && run.settleOnThreads ? nb.settleSplit : undefined;
-    if (!split) return this.steps(nsteps, cb, run.x, run.v, undefined);
+    if (!split) {
+      // The kick + drift and SETTLE in WebAssembly SIMD (runtime/md/settle-simd.ts) where it
+      // runs: the run works on copies of x and v in the module's memory, copied back at the end
+      // (also when it fails).
+      const ws = UpdateWorkspace.take(run.mass.length);
+      if (!ws) return this.steps(nsteps, cb, run.x, run.v, undefined);
+      try {
+        ws.x.set(run.x);
+        ws.v.set(run.v);
+        return { ...this.steps(nsteps, cb, ws.x, ws.v, undefined, ws), x: run.x, v: run.v };
+      } finally {
+        run.x.set(ws.x);
+        run.v.set(ws.v);
+        ws.release();
+      }
+    }
     const xs = sharedCopy(run.x);
     const vs = sharedCopy(run.v);
     try {
@@ -239,8 +254,10 @@ export class MdEngine {
     }
   }
 
-  private steps(nsteps: number, cb: MdCallbacks, x: Float64Array, v: Float64Array, split: SettleSplit | undefined): MdOutcome {
-    const { run, nb, f, invMass } = this;
+  private steps(nsteps: number, cb: MdCallbacks, x: Float64Array, v: Float64Array, split: SettleSplit | undefined, ws?: UpdateWorkspace): MdOutcome {
+    const { run, nb, invMass } = this;
+    // With the workspace, the forces, old positions and dt/2m per coordinate live there too.
+    const f = ws ? ws.f : this.f;
     const { dt, nstlist } = run;
     const n = run.mass.length;
     const step0 = run.step0 ?? 0;
@@ -258,9 +275,15 @@ export class MdEngine {
     };
     const thermoRows: ThermoRow[] = [];
     const tStart = performance.now();
-    const xOld = split ? sharedCopy(new Float64Array(3 * n)) : new Float64Array(3 * n);
+    const xOld = ws ? ws.xOld : split ? sharedCopy(new Float64Array(3 * n)) : new Float64Array(3 * n);
     // dt / (2 m) per atom.
     const halfDtIm = invMass.map((im) => 0.5 * dt * im);
+    if (ws) for (let i = 0; i < 3 * n; i++) ws.h3[i] = halfDtIm[Math.floor(i / 3)]!;
+    /** engine.ts kickDrift, on the workspace where there is one. */
+    const update = (lambda: number, scale: number): void => {
+      if (ws) ws.kickDrift(lambda, scale, dt, run.constraints !== undefined);
+      else kickDrift(v, x, run.constraints ? xOld : undefined, halfDtIm, f, lambda, scale, dt);
+    };
     const cvir = new Float64Array(9);
     const lastGood = { step: step0, x: Float64Array.from(x), v: Float64Array.from(v) };
     const checks = run.sanity === false ? undefined : new RunChecks({ n, rlist: run.rlist, rc: run.settings.rc, nstlist, kB: this.kB, units: run.units, sanity: run.sanity });
@@ -283,7 +306,7 @@ export class MdEngine {
     nb.rebuild(x);
     checks?.listBuilt(step0, x);
     let e = forces(x, true)!;
-    this.guard(step0, x, lastGood);
+    this.guard(step0, x, f, lastGood);
     // Leap-frog: v holds v(t - dt/2); thermo at t uses the average of the two half-step kinetic
     // energies. The half step's kinetic energy is summed only where it is used: for the
     // thermostat, and before an energy step.
@@ -297,7 +320,7 @@ export class MdEngine {
       cvir.fill(0);
       if (run.integrator === 'vv') {
         // v(t + dt/2) = v(t) + dt/2 F(t)/m; x(t + dt) = x(t) + dt v(t + dt/2); constrain.
-        kickDrift(v, x, run.constraints ? xOld : undefined, halfDtIm, f, 1, 1, dt);
+        update(1, 1);
         run.constraints?.positions(xOld, x, v, 1 / dt, cvir, split);
       } else {
         // Leap-frog: v(t + dt/2) = lambda (v(t - dt/2) + dt F(t)/m); x(t + dt) = x(t) + dt v(t + dt/2).
@@ -306,7 +329,7 @@ export class MdEngine {
           lambda = run.thermostat.factor(ekinHalfOld, this.ndof, dt);
           this.thermostatEnergy += (1 - lambda * lambda) * ekinHalfOld;
         }
-        kickDrift(v, x, run.constraints ? xOld : undefined, halfDtIm, f, lambda, 2, dt);
+        update(lambda, 2);
         run.constraints?.positions(xOld, x, v, 1 / dt, cvir, split);
         const ekinHalf = run.thermostat || isEnergyStep(s) || isEnergyStep(next) ? this.kinetic(v) : NaN;
         if (isEnergyStep(s)) {
@@ -333,7 +356,7 @@ export class MdEngine {
       const energies = isEnergyStep(next);
       const r = forces(x, energies);
       if (r) e = r;
-      this.guard(next, x, lastGood, xFinite);
+      this.guard(next, x, f, lastGood, xFinite);
       const t2 = performance.now();
       if (run.integrator === 'vv') {
         cvir.fill(0);

@@ -1,12 +1,18 @@
-// SETTLE in WebAssembly SIMD (issue 16): the module generator/md-settle-wat.ts builds (two
-// molecules per f64x2 vector, the operations of runtime/md/settle.ts settleRange in the same
-// order, so the same numbers bit for bit), compiled once per thread from the committed bytes
+// SETTLE and the leap-frog / velocity-Verlet kick + drift in WebAssembly SIMD (issue 16): the
+// module generator/md-settle-wat.ts builds (two molecules per f64x2 vector; the operations of
+// runtime/md/settle.ts settleRange and runtime/md/engine.ts kickDrift in the same order, so the
+// same numbers bit for bit), compiled once per thread from the committed bytes
 // (runtime/md/settle-simd-bytes.ts: no file to fetch, in Node and in the browser alike). Where
-// WebAssembly SIMD is missing, `settleSimd` gives undefined and SETTLE stays in TypeScript.
+// WebAssembly SIMD is missing, nothing here is made and both stay in TypeScript.
+//
+// The MD engine runs on a workspace (UpdateWorkspace: positions, velocities, old positions,
+// forces and dt/2m per coordinate in one module memory of this thread), so that the kick + drift
+// and SETTLE work in place; a SETTLE call on other arrays copies them into an instance of its own.
 import { SETTLE_SIMD_WASM } from './settle-simd-bytes.ts';
 
 /** The constants and arrays of one SETTLE call (settle.ts SettleJob's fields that this reads). */
 export interface SimdSettleCall {
+  mols: Int32Array;
   mO: number;
   mH: number;
   ra: number;
@@ -24,11 +30,14 @@ type SettleExport = (
   mols: number, xo: number, xn: number, v: number, acc: number, m0: number, m1: number,
   wO: number, wH: number, mH: number, ra: number, rb: number, rc: number, rc2: number, iv: number, doV: number, virial: number,
 ) => void;
+type KickDriftExport = (x: number, v: number, xo: number, h: number, f: number, n: number, lambda: number, scale: number, dt: number, keep: number, plain: number) => void;
 
 let compiled: WebAssembly.Module | null | undefined;
+let enabled = true;
 
-/** The compiled module, or null where this engine has no WebAssembly SIMD. */
-function settleModule(): WebAssembly.Module | null {
+/** The compiled module, or null where this engine has no WebAssembly SIMD (or it is switched off). */
+function simdModule(): WebAssembly.Module | null {
+  if (!enabled) return null;
   if (compiled === undefined) {
     try {
       const bytes = Uint8Array.from(atob(SETTLE_SIMD_WASM), (c) => c.charCodeAt(0));
@@ -40,61 +49,144 @@ function settleModule(): WebAssembly.Module | null {
   return compiled;
 }
 
-/** SETTLE for one set of molecules and a system of nAtoms atoms in a module instance of its own. */
+/** Use the module (default) or keep everything in TypeScript (for comparisons; Settle.simd does it per Settle). */
+export function setUpdateSimd(on: boolean): void {
+  enabled = on;
+}
+
+/** One module instance on a memory of `bytes` bytes (grown before any view is taken). */
+class Instance {
+  readonly mem: WebAssembly.Memory;
+  readonly settle: SettleExport;
+  readonly kickDrift: KickDriftExport;
+  constructor(m: WebAssembly.Module, bytes: number) {
+    this.mem = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
+    const inst = new WebAssembly.Instance(m, { env: { memory: this.mem } });
+    this.settle = inst.exports.settle as SettleExport;
+    this.kickDrift = inst.exports.kickDrift as KickDriftExport;
+  }
+}
+
+/** Byte layout of nAtoms atoms' arrays: x, v, xOld, f, h3 (3 f64 each per atom), the molecules (at most nAtoms / 3 triples of i32), 10 sums. */
+function layout(nAtoms: number) {
+  const a = 24 * nAtoms;
+  const mols = 5 * a;
+  const acc = mols + 8 * Math.ceil((4 * nAtoms) / 8);
+  return { x: 0, v: a, xOld: 2 * a, f: 3 * a, h: 4 * a, mols, acc, bytes: acc + 80 };
+}
+
+/** Run SETTLE's pairs on an instance whose memory holds xOld, xNew, v at these offsets; returns how many molecules it took. */
+function runSettle(inst: Instance, L: ReturnType<typeof layout>, c: SimdSettleCall, molsHere: boolean, acc: Float64Array): number {
+  const nMols = c.mols.length / 3;
+  const even = nMols & ~3;
+  if (!molsHere) new Int32Array(inst.mem.buffer, L.mols, c.mols.length).set(c.mols);
+  const M = c.mO + 2 * c.mH;
+  const doV = c.doV && c.v !== undefined;
+  inst.settle(L.mols, L.xOld, L.x, L.v, L.acc, 0, even, c.mO / M, c.mH / M, c.mH, c.ra, c.rb, c.rc, 2 * c.rc, c.invdt, doV ? 1 : 0, c.virial ? 1 : 0);
+  const sums = new Float64Array(inst.mem.buffer, L.acc, 10);
+  for (let k = 0; k < 10; k++) acc[k] = sums[k]!;
+  return even;
+}
+
+/** SETTLE for one set of molecules on arrays of nAtoms atoms, copied into an instance of its own. */
 export class SimdSettle {
+  private readonly L: ReturnType<typeof layout>;
   private readonly f64: Float64Array;
-  private readonly fn: SettleExport;
-  private readonly xo: number;
-  private readonly xn: number;
-  private readonly vo: number;
-  private readonly acc: number;
 
   private constructor(
-    inst: WebAssembly.Instance,
-    readonly nMols: number,
+    private readonly inst: Instance,
     readonly nAtoms: number,
-    mols: Int32Array,
+    private readonly mols: Int32Array,
   ) {
-    const mem = inst.exports.memory as WebAssembly.Memory;
-    const molBytes = 8 * Math.ceil((12 * nMols) / 8);
-    const xBytes = 24 * nAtoms;
-    this.xo = molBytes;
-    this.xn = this.xo + xBytes;
-    this.vo = this.xn + xBytes;
-    this.acc = this.vo + xBytes;
-    const need = this.acc + 80;
-    const have = mem.buffer.byteLength;
-    if (need > have) mem.grow(Math.ceil((need - have) / 65536));
-    new Int32Array(mem.buffer, 0, 3 * nMols).set(mols);
-    this.f64 = new Float64Array(mem.buffer);
-    this.fn = inst.exports.settle as SettleExport;
+    this.L = layout(nAtoms);
+    new Int32Array(inst.mem.buffer, this.L.mols, mols.length).set(mols);
+    this.f64 = new Float64Array(inst.mem.buffer);
   }
 
-  /** An instance for these molecules in a system of nAtoms atoms, or undefined without WebAssembly SIMD. */
+  /** An instance for these molecules on arrays of nAtoms atoms, or undefined without WebAssembly SIMD. */
   static create(mols: Int32Array, nAtoms: number): SimdSettle | undefined {
-    const m = settleModule();
+    const m = simdModule();
     if (!m) return undefined;
-    return new SimdSettle(new WebAssembly.Instance(m, {}), mols.length / 3, nAtoms, mols);
+    return new SimdSettle(new Instance(m, layout(nAtoms).bytes), nAtoms, mols);
   }
 
   /**
    * SETTLE on molecules [0, 4 floor(nMols / 4)) (a multiple of 4: two vectors of two molecules at
    * a time), xNew and v in place; acc (10 numbers) set to their virial sums and clamp count, as
-   * settleRange sets them. Returns how many molecules it took.
+   * settleRange sets them. Returns how many molecules it took. On the arrays of the thread's
+   * update workspace it works there in place; other arrays are copied in and out.
    */
   pairs(c: SimdSettleCall, acc: Float64Array): number {
+    const ws = active;
+    if (ws && c.xOld === ws.xOld && c.xNew === ws.x && (!c.doV || c.v === ws.v)) {
+      const here = ws.molsOf === this.mols;
+      ws.molsOf = this.mols;
+      return runSettle(ws.inst, ws.L, c, here, acc);
+    }
     const n3 = 3 * this.nAtoms;
     const f = this.f64;
-    const even = this.nMols & ~3;
-    f.set(c.xOld.subarray(0, n3), this.xo / 8);
-    f.set(c.xNew.subarray(0, n3), this.xn / 8);
+    const L = this.L;
+    f.set(c.xOld.subarray(0, n3), L.xOld / 8);
+    f.set(c.xNew.subarray(0, n3), L.x / 8);
     const doV = c.doV && c.v !== undefined;
-    if (doV) f.set(c.v!.subarray(0, n3), this.vo / 8);
-    const M = c.mO + 2 * c.mH;
-    this.fn(0, this.xo, this.xn, this.vo, this.acc, 0, even, c.mO / M, c.mH / M, c.mH, c.ra, c.rb, c.rc, 2 * c.rc, c.invdt, doV ? 1 : 0, c.virial ? 1 : 0);
-    c.xNew.set(f.subarray(this.xn / 8, this.xn / 8 + n3));
-    if (doV) c.v!.set(f.subarray(this.vo / 8, this.vo / 8 + n3));
-    for (let k = 0; k < 10; k++) acc[k] = f[this.acc / 8 + k]!;
+    if (doV) f.set(c.v!.subarray(0, n3), L.v / 8);
+    const even = runSettle(this.inst, L, c, true, acc);
+    c.xNew.set(f.subarray(L.x / 8, L.x / 8 + n3));
+    if (doV) c.v!.set(f.subarray(L.v / 8, L.v / 8 + n3));
     return even;
+  }
+}
+
+/** The workspace in use on this thread (one MD run at a time uses it). */
+let active: UpdateWorkspace | undefined;
+let spare: UpdateWorkspace | undefined;
+
+/**
+ * Positions, velocities, old positions, forces and dt/2m per coordinate of an MD run in the
+ * module's memory, where kickDrift and SETTLE (SimdSettle.pairs) work in place. One per thread
+ * at a time: `take` gives undefined while another run holds it, or without WebAssembly SIMD.
+ */
+export class UpdateWorkspace {
+  readonly x: Float64Array;
+  readonly v: Float64Array;
+  readonly xOld: Float64Array;
+  readonly f: Float64Array;
+  readonly h3: Float64Array;
+  /** The molecules whose triples are in the memory now. */
+  molsOf: Int32Array | undefined;
+
+  private constructor(
+    readonly inst: Instance,
+    readonly nAtoms: number,
+    readonly L: ReturnType<typeof layout>,
+  ) {
+    const b = inst.mem.buffer;
+    const n3 = 3 * nAtoms;
+    this.x = new Float64Array(b, L.x, n3);
+    this.v = new Float64Array(b, L.v, n3);
+    this.xOld = new Float64Array(b, L.xOld, n3);
+    this.f = new Float64Array(b, L.f, n3);
+    this.h3 = new Float64Array(b, L.h, n3);
+  }
+
+  /** The thread's workspace for nAtoms atoms, held until release(); undefined while held or without WebAssembly SIMD. */
+  static take(nAtoms: number): UpdateWorkspace | undefined {
+    if (active) return undefined;
+    const m = simdModule();
+    if (!m) return undefined;
+    const ws = spare && spare.nAtoms === nAtoms ? spare : new UpdateWorkspace(new Instance(m, layout(nAtoms).bytes), nAtoms, layout(nAtoms));
+    spare = ws;
+    active = ws;
+    return ws;
+  }
+
+  release(): void {
+    if (active === this) active = undefined;
+  }
+
+  /** engine.ts kickDrift on the workspace's arrays (h3 set by the caller), xOld kept when `keep`. */
+  kickDrift(lambda: number, scale: number, dt: number, keep: boolean): void {
+    const L = this.L;
+    this.inst.kickDrift(L.x, L.v, L.xOld, L.h, L.f, 3 * this.nAtoms, lambda, scale, dt, keep ? 1 : 0, lambda === 1 ? 1 : 0);
   }
 }

@@ -1,10 +1,15 @@
-// SETTLE in WebAssembly SIMD (runtime/md/settle-simd.ts): the committed module is what
-// generator/md-settle-wat.ts assembles today, and it gives the TypeScript SETTLE's positions,
-// velocities, virial and clamp count bit for bit: molecule counts around its blocks of four,
-// molecules not contiguous, atoms outside molecules, normal and clamped steps.
+// SETTLE and the kick + drift in WebAssembly SIMD (runtime/md/settle-simd.ts): the committed
+// module is what generator/md-settle-wat.ts assembles today; it gives the TypeScript SETTLE's
+// positions, velocities, virial and clamp count bit for bit (molecule counts around its blocks of
+// four, molecules not contiguous, atoms outside molecules, normal and clamped steps, on its
+// workspace in place and on other arrays), the TypeScript kick + drift's numbers bit for bit, and
+// an MD run on the workspace equals one in TypeScript (leap-frog water, velocity Verlet LJ).
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Settle, SPCE_DOH, SPCE_DHH } from '../../runtime/md/settle.ts';
+import { UpdateWorkspace, setUpdateSimd } from '../../runtime/md/settle-simd.ts';
+import { kickDrift, MdEngine, type MdOutcome } from '../../runtime/md/engine.ts';
+import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
 import { SPCE, rng } from '../../runtime/md/system.ts';
 import { settleBytesModule } from '../../generator/md-settle-wat.ts';
 
@@ -78,5 +83,86 @@ describe('SETTLE in WebAssembly SIMD', () => {
     }
     // The long steps did hit the clamps (their count is compared above).
     expect(clamped).toBeGreaterThan(0);
+  });
+
+  it('on the update workspace, in place: the same numbers as on other arrays', () => {
+    const s = system(101, 7, 9, 0.004);
+    const n = s.mass.length;
+    const ws = UpdateWorkspace.take(n)!;
+    try {
+      expect(ws).toBeDefined();
+      expect(UpdateWorkspace.take(n), 'one run at a time').toBeUndefined();
+      const st = new Settle(s.mols, s.mass, SPCE_DOH, SPCE_DHH);
+      const ts = new Settle(s.mols, s.mass, SPCE_DOH, SPCE_DHH);
+      ts.simd = false;
+      ws.xOld.set(s.xOld);
+      ws.x.set(s.xNew);
+      ws.v.set(s.v);
+      const x = Float64Array.from(s.xNew);
+      const v = Float64Array.from(s.v);
+      const [va, vb] = [new Float64Array(9), new Float64Array(9)];
+      st.positions(ws.xOld, ws.x, ws.v, 500, va);
+      ts.positions(s.xOld, x, v, 500, vb);
+      expect(same(ws.x, x) && same(ws.v, v) && same(va, vb)).toBe(true);
+    } finally {
+      ws.release();
+    }
+  });
+
+  it('kick + drift: the TypeScript numbers bit for bit (odd and even counts, thermostat factor, with and without the old positions)', () => {
+    const r = rng(4);
+    for (const n of [5, 6, 333]) {
+      const mass = Float64Array.from({ length: n }, () => 1 + 20 * r());
+      const h = mass.map((m) => 0.5 * 0.002 * (1 / m));
+      const x0 = Float64Array.from({ length: 3 * n }, () => 5 * r());
+      const v0 = Float64Array.from({ length: 3 * n }, () => r() - 0.5);
+      const f0 = Float64Array.from({ length: 3 * n }, () => 1000 * (r() - 0.5));
+      for (const [lambda, scale] of [[1, 1], [1, 2], [0.9993, 2], [1.0007, 1]] as const) {
+        for (const keep of [true, false]) {
+          const ws = UpdateWorkspace.take(n)!;
+          try {
+            ws.x.set(x0);
+            ws.v.set(v0);
+            ws.f.set(f0);
+            ws.xOld.fill(7);
+            for (let i = 0; i < 3 * n; i++) ws.h3[i] = h[Math.floor(i / 3)]!;
+            ws.kickDrift(lambda, scale, 0.002, keep);
+            const [x, v] = [Float64Array.from(x0), Float64Array.from(v0)];
+            const xOld = new Float64Array(3 * n).fill(7);
+            kickDrift(v, x, keep ? xOld : undefined, h, f0, lambda, scale, 0.002);
+            expect(same(ws.x, x) && same(ws.v, v) && same(ws.xOld, xOld), `n ${n}, lambda ${lambda}, scale ${scale}, keep ${keep}`).toBe(true);
+          } finally {
+            ws.release();
+          }
+        }
+      }
+    }
+  });
+
+  it('an MD run on the workspace equals one in TypeScript bit for bit (leap-frog water with SETTLE and v-rescale; velocity Verlet LJ)', async () => {
+    const WATER = new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname;
+    const run = async (o: MdOptions, steps: number, simd: boolean): Promise<MdOutcome> => {
+      setUpdateSimd(simd);
+      try {
+        const p = await prepareRun({ ...o, tuned: false });
+        const eng = await MdEngine.create(p.run);
+        try {
+          return eng.simulate(steps);
+        } finally {
+          await eng.close();
+        }
+      } finally {
+        setUpdateSimd(true);
+      }
+    };
+    for (const [o, steps] of [
+      [{ system: 'water', gro: WATER, nstlist: 10, nstcalcenergy: 5, thermostat: 'v-rescale', refT: 300, tauT: 0.1, seed: 3 }, 20],
+      [{ system: 'lj', cells: 4, nstcalcenergy: 5 }, 20],
+    ] as [MdOptions, number][]) {
+      const a = await run(o, steps, true);
+      const b = await run(o, steps, false);
+      expect(same(a.x, b.x) && same(a.v, b.v), o.system).toBe(true);
+      expect(JSON.stringify(a.thermo)).toBe(JSON.stringify(b.thermo));
+    }
   });
 });
