@@ -163,7 +163,7 @@ export async function benchPmeWater(o: PmeWaterBenchOptions): Promise<PmeWaterBe
   const gs: GromacsWaterResult[] = [gromacs];
   const rounds = Math.max(1, o.rounds ?? 2);
   const threadCounts = [...new Set([1, ...(o.threads ?? [1])])];
-  log(`  ${rounds} round${rounds > 1 ? 's' : ''}, each: GROMACS, then ${shortKey(best.key)} on ${threadCounts.join(' and ')} thread${threadCounts.length > 1 ? 's' : ''} in turn; load average (1, 5, 15 min) before: ${loadText()}`);
+  log(`  ${rounds} round${rounds > 1 ? 's' : ''}, each: GROMACS, then ${shortKey(best.key)} on ${threadCounts.join(' and ')} thread${threadCounts.length > 1 ? 's' : ''} in turn (reversed in even rounds); load average (1, 5, 15 min) before: ${loadText()}`);
   const gLine = (r: number, g: GromacsWaterResult): string => `  round ${r}: GROMACS ${f2(g.msPerStep)} ms/step; non-bonded ${f2(g.nonbondedMsPerStep)}, PME mesh ${f2(g.pmeMsPerStep)}, search ${f2(g.searchMsPerStep)} ms`;
   for (let r = 1; r <= rounds; r++) {
     if (r > 1) {
@@ -171,7 +171,7 @@ export async function benchPmeWater(o: PmeWaterBenchOptions): Promise<PmeWaterBe
       if (g.available) gs.push(g);
       log(g.available ? gLine(r, g) : `  round ${r}: GROMACS failed: ${g.why}`);
     } else log(gLine(r, gromacs));
-    for (const threads of threadCounts) {
+    for (const threads of r % 2 ? threadCounts : [...threadCounts].reverse()) {
       const t = await timePme({ ...base, variant: best.key, threads }, steps);
       runs.push(t);
       log(`  round ${r}: ${ours(t)}`);

@@ -185,6 +185,8 @@ export interface MdWorkloadResult {
   pme?: PmeWaterBenchResult;
 }
 
+/** Round r's order: as given in odd rounds, reversed in even ones (a drift in the machine's load favours neither). */
+export const inTurn = <T>(xs: readonly T[], r: number): T[] => (r % 2 ? [...xs] : [...xs].reverse());
 const threadsText = (n: number): string => `${n} thread${n > 1 ? 's' : ''}`;
 /** The fastest (least whole step) of a list of runs. */
 const quickest = <T extends { msPerStep: number }>(ts: T[]): T | undefined => ts.reduce<T | undefined>((b, t) => (!b || t.msPerStep < b.msPerStep ? t : b), undefined);
@@ -221,13 +223,13 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
     const trials = await timeAll(base, cands, trial, log);
     // The fastest double-precision variant (LAMMPS's precision) and the fastest single-precision one.
     const picks = (['f64', 'f32'] as const).map((p) => quickest(trials.filter((t) => t.key.includes(`.${p}.`)))?.key).filter((k): k is string => !!k);
-    log(`  ${rounds} round${rounds > 1 ? 's' : ''}, each: LAMMPS, LAMMPS -sf opt, then ${picks.map(short).join(' and ')} on ${threadCounts.join(' and ')} thread${threadCounts.length > 1 || threadCounts[0]! > 1 ? 's' : ''} in turn; the fastest round of each is compared`);
+    log(`  ${rounds} round${rounds > 1 ? 's' : ''}, each: LAMMPS, LAMMPS -sf opt, then ${picks.map(short).join(' and ')} on ${threadCounts.join(' and ')} thread${threadCounts.length > 1 || threadCounts[0]! > 1 ? 's' : ''} in turn (each pair in reverse order in even rounds); the fastest round of each is compared`);
     log(`  load average (1, 5, 15 min) before the rounds: ${loadText()}`);
     const lmp: Record<LammpsSuffix, LammpsResult[]> = { plain: [], opt: [] };
     const lmpWhy: Partial<Record<LammpsSuffix, string>> = {};
     const runs: Timed[] = [];
     for (let r = 1; r <= rounds; r++) {
-      for (const sfx of ['plain', 'opt'] as const) {
+      for (const sfx of inTurn(['plain', 'opt'] as const, r)) {
         if (lmpWhy[sfx]) continue;
         const l = runLammps(lmpDir, steps, cells, sfx);
         if (l.available) lmp[sfx].push(l);
@@ -235,7 +237,7 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
         log(`  round ${r}: ${lmpLine(sfx, l)}`);
       }
       for (const pick of picks) {
-        for (const threads of threadCounts) {
+        for (const threads of inTurn(threadCounts, r)) {
           const t = await timeRun({ ...base, variant: pick, threads }, steps);
           runs.push(t);
           log(`  round ${r}: kernforge ${short(pick)} on ${threadsText(t.threads)}: ${((t.msPerStep * steps) / 1000).toFixed(2)} s, ${(1000 / t.msPerStep).toFixed(1)} steps/s; per step: ${splitText(t)}`);
@@ -302,7 +304,7 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
       const base: MdOptions = { system: 'water', gro: gromacs.gro, nstlist: 10, verletTolerance: 0.005, nstcalcenergy: steps };
       // Picked by non-bonded time: that is what the non-bonded ratio to GROMACS compares.
       const key = await pickFastest(base, (o.waterCandidates ?? WATER_CANDIDATES).filter(compiles), Math.max(10, Math.round(trial / 2)), log, (t) => t.kernelMs);
-      log(`  ${rounds} round${rounds > 1 ? 's' : ''}, each: GROMACS, then ${short(key)} on ${threadCounts.join(' and ')} thread${threadCounts.length > 1 || threadCounts[0]! > 1 ? 's' : ''} in turn; the fastest round of each is compared`);
+      log(`  ${rounds} round${rounds > 1 ? 's' : ''}, each: GROMACS, then ${short(key)} on ${threadCounts.join(' and ')} thread${threadCounts.length > 1 || threadCounts[0]! > 1 ? 's' : ''} in turn (reversed in even rounds); the fastest round of each is compared`);
       log(`  load average (1, 5, 15 min) before the rounds: ${loadText()}`);
       const gs: GromacsWaterResult[] = [gromacs];
       const runs: Timed[] = [];
@@ -313,7 +315,7 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
           else log(`  round ${r}: GROMACS failed: ${g.why}`);
         }
         log(`  round ${r}: ${gLine(gs.at(-1)!)}`);
-        for (const threads of threadCounts) {
+        for (const threads of inTurn(threadCounts, r)) {
           const t = await timeRun({ ...base, variant: key, threads }, steps);
           runs.push(t);
           log(`  round ${r}: kernforge on ${threadsText(t.threads)}: ${f2(t.msPerStep)} ms/step; per step: ${splitText(t).replace('integration', 'integration + SETTLE')}`);
