@@ -179,6 +179,7 @@ export function settleWat(): string {
 (module
   (import "env" "memory" (memory 1))
 ${KICK_DRIFT}
+${CHECKS}
   (func (export "settle")
     (param $mols i32) (param $xo i32) (param $xn i32) (param $v i32) (param $acc i32) (param $m0 i32) (param $m1 i32)
     (param $wO f64) (param $wH f64) (param $mH f64) (param $ra f64) (param $rb f64) (param $rc f64) (param $rc2 f64) (param $iv f64)
@@ -262,3 +263,64 @@ export const SETTLE_SIMD_WASM =
 ${lines.map((l, i) => `  '${l}'${i < lines.length - 1 ? ' +' : ';'}`).join('\n')}
 `;
 }
+
+/**
+ * The guard's and the displacement check's passes (runtime/md/engine.ts forcesWithin,
+ * runtime/md/sanity.ts maxDisplacement2): sumSq(f, n), the sum of the squares of n numbers in
+ * four chains (a bound only: the exact check stays in TypeScript); maxDisp2(x, x0, nAtoms), the
+ * largest squared distance of an atom between x and x0, each atom's (dx dx + dy dy) + dz dz as
+ * maxDisplacement2 rounds it, NaN when any is NaN.
+ */
+const CHECKS = `  (func (export "sumSq") (param $f i32) (param $n i32) (result f64)
+    (local $i i32) (local $end i32) (local $s0 v128) (local $s1 v128) (local $a v128) (local $b v128) (local $t f64)
+    (local.set $end (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 3)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $a (v128.load (i32.add (local.get $f) (local.get $i))))
+        (local.set $b (v128.load offset=16 (i32.add (local.get $f) (local.get $i))))
+        (local.set $s0 (f64x2.add (local.get $s0) (f64x2.mul (local.get $a) (local.get $a))))
+        (local.set $s1 (f64x2.add (local.get $s1) (f64x2.mul (local.get $b) (local.get $b))))
+        (local.set $i (i32.add (local.get $i) (i32.const 32)))
+        (br $next)))
+    (local.set $end (i32.shl (local.get $n) (i32.const 3)))
+    (block $tail
+      (loop $more
+        (br_if $tail (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $t (f64.load (i32.add (local.get $f) (local.get $i))))
+        (local.set $s0 (f64x2.replace_lane 0 (local.get $s0) (f64.add (f64x2.extract_lane 0 (local.get $s0)) (f64.mul (local.get $t) (local.get $t)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 8)))
+        (br $more)))
+    (local.set $s0 (f64x2.add (local.get $s0) (local.get $s1)))
+    (f64.add (f64x2.extract_lane 0 (local.get $s0)) (f64x2.extract_lane 1 (local.get $s0))))
+  (func (export "maxDisp2") (param $x i32) (param $x0 i32) (param $atoms i32) (result f64)
+    (local $i i32) (local $end i32) (local $q1 v128) (local $q2 v128) (local $q3 v128) (local $d v128) (local $m v128)
+    (local $a f64) (local $b f64) (local $c f64) (local $r f64)
+    (local.set $end (i32.mul (i32.and (local.get $atoms) (i32.const -2)) (i32.const 24)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $d (f64x2.sub (v128.load (i32.add (local.get $x) (local.get $i))) (v128.load (i32.add (local.get $x0) (local.get $i)))))
+        (local.set $q1 (f64x2.mul (local.get $d) (local.get $d)))
+        (local.set $d (f64x2.sub (v128.load offset=16 (i32.add (local.get $x) (local.get $i))) (v128.load offset=16 (i32.add (local.get $x0) (local.get $i)))))
+        (local.set $q2 (f64x2.mul (local.get $d) (local.get $d)))
+        (local.set $d (f64x2.sub (v128.load offset=32 (i32.add (local.get $x) (local.get $i))) (v128.load offset=32 (i32.add (local.get $x0) (local.get $i)))))
+        (local.set $q3 (f64x2.mul (local.get $d) (local.get $d)))
+        ;; atoms j, j+1: (dx^2, dy^2) + ... as (x, x'), (y, y'), (z, z') lanes
+        (local.set $m (f64x2.max (local.get $m)
+          (f64x2.add
+            (f64x2.add
+              (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $q1) (local.get $q2))
+              (i8x16.shuffle 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 (local.get $q1) (local.get $q3)))
+            (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $q2) (local.get $q3)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 48)))
+        (br $next)))
+    (local.set $r (f64.max (f64x2.extract_lane 0 (local.get $m)) (f64x2.extract_lane 1 (local.get $m))))
+    (if (i32.and (local.get $atoms) (i32.const 1))
+      (then
+        (local.set $a (f64.sub (f64.load (i32.add (local.get $x) (local.get $end))) (f64.load (i32.add (local.get $x0) (local.get $end)))))
+        (local.set $b (f64.sub (f64.load offset=8 (i32.add (local.get $x) (local.get $end))) (f64.load offset=8 (i32.add (local.get $x0) (local.get $end)))))
+        (local.set $c (f64.sub (f64.load offset=16 (i32.add (local.get $x) (local.get $end))) (f64.load offset=16 (i32.add (local.get $x0) (local.get $end)))))
+        (local.set $r (f64.max (local.get $r)
+          (f64.add (f64.add (f64.mul (local.get $a) (local.get $a)) (f64.mul (local.get $b) (local.get $b))) (f64.mul (local.get $c) (local.get $c)))))))
+    (local.get $r))`;

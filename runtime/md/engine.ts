@@ -187,9 +187,11 @@ export class MdEngine {
   }
 
   /** `xFinite`: the positions are known to be finite (the displacement check measured them): only the forces are looked at. */
-  private guard(step: number, x: Float64Array, f: Float64Array, lastGood: { step: number; x: Float64Array; v: Float64Array }, xFinite = false): void {
+  private guard(step: number, x: Float64Array, f: Float64Array, lastGood: { step: number; x: Float64Array; v: Float64Array }, xFinite = false, ws?: UpdateWorkspace): void {
     const fmax = this.run.maxForce ?? (this.run.units === 'lj' ? 1e6 : 1e7);
-    if (xFinite ? forcesWithin(f, fmax) : quickCheck(f, x, fmax)) return;
+    // Where the displacement check saw finite positions, the forces alone (the sum of their
+    // squares first, in the workspace's module where there is one; see forcesWithin).
+    if (xFinite && ws ? ws.sumSqForces() <= 0.5 * fmax * fmax || largestWithin(f, fmax) : xFinite ? forcesWithin(f, fmax) : quickCheck(f, x, fmax)) return;
     for (let i = 0; i < f.length; i++) {
       const fi = f[i]!;
       if (!(Math.abs(fi) <= fmax) || !Number.isFinite(x[i]!)) {
@@ -286,7 +288,7 @@ export class MdEngine {
     };
     const cvir = new Float64Array(9);
     const lastGood = { step: step0, x: Float64Array.from(x), v: Float64Array.from(v) };
-    const checks = run.sanity === false ? undefined : new RunChecks({ n, rlist: run.rlist, rc: run.settings.rc, nstlist, kB: this.kB, units: run.units, sanity: run.sanity });
+    const checks = run.sanity === false ? undefined : new RunChecks({ n, rlist: run.rlist, rc: run.settings.rc, nstlist, kB: this.kB, units: run.units, sanity: run.sanity, lists: ws });
     // The frame of the last thermo sample that passed the checks: what a failed sample falls back to.
     const sampleGood = { step: step0, x: Float64Array.from(x), v: Float64Array.from(v) };
     /** Report a thermo row, then check it against the previous one; `xs`, `vs`: the frame of its step. */
@@ -356,7 +358,7 @@ export class MdEngine {
       const energies = isEnergyStep(next);
       const r = forces(x, energies);
       if (r) e = r;
-      this.guard(next, x, f, lastGood, xFinite);
+      this.guard(next, x, f, lastGood, xFinite, ws);
       const t2 = performance.now();
       if (run.integrator === 'vv') {
         cvir.fill(0);
@@ -383,15 +385,28 @@ export class MdEngine {
     if (run.integrator === 'leapfrog') {
       // The last step's thermo needs v(t + dt/2) of one more half step: use the kick only (no drift).
       const ekin0 = ekinHalfOld;
-      const vNext = Float64Array.from(v);
-      for (let i = 0; i < 3 * n; i++) vNext[i]! += 2 * halfDtIm[Math.floor(i / 3)]! * f[i]!;
       cvir.fill(0);
-      if (run.constraints) {
-        const xNext = Float64Array.from(x);
-        for (let i = 0; i < 3 * n; i++) xNext[i]! += dt * vNext[i]!;
-        run.constraints.positions(x, xNext, vNext, 1 / dt, cvir);
+      let ekinNext: number;
+      if (ws && run.constraints) {
+        // On the workspace: the same kick and drift and SETTLE as a step, in place, then x and v
+        // put back (x from the kept old positions).
+        const vNow = Float64Array.from(v);
+        update(1, 2);
+        run.constraints.positions(xOld, x, v, 1 / dt, cvir);
+        ekinNext = this.kinetic(v);
+        x.set(xOld);
+        v.set(vNow);
+      } else {
+        const vNext = Float64Array.from(v);
+        for (let i = 0; i < 3 * n; i++) vNext[i]! += 2 * halfDtIm[Math.floor(i / 3)]! * f[i]!;
+        if (run.constraints) {
+          const xNext = Float64Array.from(x);
+          for (let i = 0; i < 3 * n; i++) xNext[i]! += dt * vNext[i]!;
+          run.constraints.positions(x, xNext, vNext, 1 / dt, cvir);
+        }
+        ekinNext = this.kinetic(vNext);
       }
-      emit(this.thermo(step0 + nsteps, v, 0.5 * (ekin0 + this.kinetic(vNext)), e, cvir), lastGood.x, lastGood.v);
+      emit(this.thermo(step0 + nsteps, v, 0.5 * (ekin0 + ekinNext), e, cvir), lastGood.x, lastGood.v);
     }
     timers.search = nb.timers.search;
     timers.kernel = nb.timers.kernel;

@@ -259,9 +259,14 @@ export class RunChecks {
       kB: number;
       units: 'lj' | 'gromacs';
       sanity?: MdSanity;
+      /**
+       * Where to keep the positions at the last search, and the largest squared displacement
+       * from them (maxDisplacement2's number; the engine's WebAssembly workspace, runtime/md/settle-simd.ts).
+       */
+      lists?: { xList: Float64Array; maxDisplacement2(x: Float64Array): number };
     },
   ) {
-    this.xList = new Float64Array(3 * o.n);
+    this.xList = o.lists?.xList ?? new Float64Array(3 * o.n);
     this.maxDisplacement = o.sanity?.maxDisplacement ?? (o.rlist - o.rc / 2) / 2;
     const lj = o.units === 'lj';
     this.len = lj ? ' sigma' : ' nm';
@@ -287,7 +292,7 @@ export class RunChecks {
   /** Positions at `step`, about to be used with the list of the last search. */
   displacement(step: number, x: Float64Array): string | undefined {
     const lim = this.maxDisplacement;
-    const d2 = maxDisplacement2(x, this.xList);
+    const d2 = this.o.lists ? this.o.lists.maxDisplacement2(x) : maxDisplacement2(x, this.xList);
     this.lastFinite = Number.isFinite(d2);
     // NaN positions pass here: the force guard names them.
     if (!(d2 > lim * lim)) return undefined;

@@ -30,6 +30,8 @@ type SettleExport = (
   mols: number, xo: number, xn: number, v: number, acc: number, m0: number, m1: number,
   wO: number, wH: number, mH: number, ra: number, rb: number, rc: number, rc2: number, iv: number, doV: number, virial: number,
 ) => void;
+type SumSqExport = (f: number, n: number) => number;
+type MaxDisp2Export = (x: number, x0: number, atoms: number) => number;
 type KickDriftExport = (x: number, v: number, xo: number, h: number, f: number, n: number, lambda: number, scale: number, dt: number, keep: number, plain: number) => void;
 
 let compiled: WebAssembly.Module | null | undefined;
@@ -59,20 +61,24 @@ class Instance {
   readonly mem: WebAssembly.Memory;
   readonly settle: SettleExport;
   readonly kickDrift: KickDriftExport;
+  readonly sumSq: SumSqExport;
+  readonly maxDisp2: MaxDisp2Export;
   constructor(m: WebAssembly.Module, bytes: number) {
     this.mem = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
     const inst = new WebAssembly.Instance(m, { env: { memory: this.mem } });
     this.settle = inst.exports.settle as SettleExport;
     this.kickDrift = inst.exports.kickDrift as KickDriftExport;
+    this.sumSq = inst.exports.sumSq as SumSqExport;
+    this.maxDisp2 = inst.exports.maxDisp2 as MaxDisp2Export;
   }
 }
 
-/** Byte layout of nAtoms atoms' arrays: x, v, xOld, f, h3 (3 f64 each per atom), the molecules (at most nAtoms / 3 triples of i32), 10 sums. */
+/** Byte layout of nAtoms atoms' arrays: x, v, xOld, f, h3, xList (3 f64 each per atom), the molecules (at most nAtoms / 3 triples of i32), 10 sums. */
 function layout(nAtoms: number) {
   const a = 24 * nAtoms;
-  const mols = 5 * a;
+  const mols = 6 * a;
   const acc = mols + 8 * Math.ceil((4 * nAtoms) / 8);
-  return { x: 0, v: a, xOld: 2 * a, f: 3 * a, h: 4 * a, mols, acc, bytes: acc + 80 };
+  return { x: 0, v: a, xOld: 2 * a, f: 3 * a, h: 4 * a, xList: 5 * a, mols, acc, bytes: acc + 80 };
 }
 
 /** Run SETTLE's pairs on an instance whose memory holds xOld, xNew, v at these offsets; returns how many molecules it took. */
@@ -152,6 +158,8 @@ export class UpdateWorkspace {
   readonly xOld: Float64Array;
   readonly f: Float64Array;
   readonly h3: Float64Array;
+  /** Positions at the last pair search (runtime/md/sanity.ts RunChecks keeps them here). */
+  readonly xList: Float64Array;
   /** The molecules whose triples are in the memory now. */
   molsOf: Int32Array | undefined;
 
@@ -167,6 +175,7 @@ export class UpdateWorkspace {
     this.xOld = new Float64Array(b, L.xOld, n3);
     this.f = new Float64Array(b, L.f, n3);
     this.h3 = new Float64Array(b, L.h, n3);
+    this.xList = new Float64Array(b, L.xList, n3);
   }
 
   /** The thread's workspace for nAtoms atoms, held until release(); undefined while held or without WebAssembly SIMD. */
@@ -182,6 +191,17 @@ export class UpdateWorkspace {
 
   release(): void {
     if (active === this) active = undefined;
+  }
+
+  /** The sum of the squares of the forces (a bound for the guard: engine.ts forcesWithin). */
+  sumSqForces(): number {
+    return this.inst.sumSq(this.L.f, 3 * this.nAtoms);
+  }
+
+  /** sanity.ts maxDisplacement2(x, xList), the same number, for x the workspace's positions. */
+  maxDisplacement2(x: Float64Array): number {
+    if (x !== this.x) throw new Error('UpdateWorkspace.maxDisplacement2: x is not the workspace\'s positions');
+    return this.inst.maxDisp2(this.L.x, this.L.xList, this.nAtoms);
   }
 
   /** engine.ts kickDrift on the workspace's arrays (h3 set by the caller), xOld kept when `keep`. */

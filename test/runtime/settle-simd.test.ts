@@ -10,6 +10,7 @@ import { Settle, SPCE_DOH, SPCE_DHH } from '../../runtime/md/settle.ts';
 import { UpdateWorkspace, setUpdateSimd } from '../../runtime/md/settle-simd.ts';
 import { kickDrift, MdEngine, type MdOutcome } from '../../runtime/md/engine.ts';
 import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
+import { RunChecks } from '../../runtime/md/sanity.ts';
 import { SPCE, rng } from '../../runtime/md/system.ts';
 import { settleBytesModule } from '../../generator/md-settle-wat.ts';
 
@@ -163,6 +164,36 @@ describe('SETTLE in WebAssembly SIMD', () => {
       const b = await run(o, steps, false);
       expect(same(a.x, b.x) && same(a.v, b.v), o.system).toBe(true);
       expect(JSON.stringify(a.thermo)).toBe(JSON.stringify(b.thermo));
+    }
+  });
+
+  it('the checks: the displacement check\'s largest distance as RunChecks computes it, the forces\' sum of squares', () => {
+    const r = rng(8);
+    for (const n of [1, 2, 7, 300]) {
+      const ws = UpdateWorkspace.take(n)!;
+      try {
+        const base = Float64Array.from({ length: 3 * n }, () => 5 * r());
+        const opts = { n, rlist: 1.1, rc: 1.0, nstlist: 10, kB: 0.0083144626, units: 'gromacs' as const };
+        const plain = new RunChecks(opts);
+        const inWs = new RunChecks({ ...opts, lists: ws });
+        plain.listBuilt(0, base);
+        inWs.listBuilt(0, base);
+        expect(same(ws.xList, base)).toBe(true);
+        for (const [scale, poison] of [[0.01, undefined], [0.5, undefined], [0.01, NaN], [0.01, Infinity]] as const) {
+          const x = base.map((t) => t + scale * (r() - 0.5));
+          if (poison !== undefined) x[3 * n - 2] = poison;
+          ws.x.set(x);
+          const a = plain.displacement(3, x);
+          const b = inWs.displacement(3, ws.x);
+          expect(b, `n ${n}, scale ${scale}, ${poison}`).toBe(a);
+          expect(inWs.lastFinite).toBe(plain.lastFinite);
+        }
+        ws.f.set(Float64Array.from({ length: 3 * n }, () => 1000 * (r() - 0.5)));
+        const exact = ws.f.reduce((t, q) => t + q * q, 0);
+        expect(Math.abs(ws.sumSqForces() - exact)).toBeLessThanOrEqual(1e-12 * exact);
+      } finally {
+        ws.release();
+      }
     }
   });
 });
