@@ -407,10 +407,24 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
   if (rbb === undefined) {
     let diag = 0;
     let nb = 0;
-    for (const [bb, nc] of [[bbI, nci], [bbJ, L.nPadded / N]] as const) {
-      for (let c = 0; c < nc; c++) {
-        if (bb[6 * c]! > bb[6 * c + 3]!) continue;
-        diag += Math.hypot(bb[6 * c + 3]! - bb[6 * c]!, bb[6 * c + 4]! - bb[6 * c + 1]!, bb[6 * c + 5]! - bb[6 * c + 2]!);
+    // Diagonals of the i boxes, then of the j boxes (the same boxes again when M = N: their
+    // diagonals are kept and summed a second time in the same order, not computed twice).
+    const dI = new Float64Array(nci);
+    let nI = 0;
+    for (let c = 0; c < nci; c++) {
+      if (bbI[6 * c]! > bbI[6 * c + 3]!) continue;
+      const d = Math.hypot(bbI[6 * c + 3]! - bbI[6 * c]!, bbI[6 * c + 4]! - bbI[6 * c + 1]!, bbI[6 * c + 5]! - bbI[6 * c + 2]!);
+      dI[nI++] = d;
+      diag += d;
+    }
+    nb += nI;
+    if (bbJ === bbI) {
+      for (let k = 0; k < nI; k++) diag += dI[k]!;
+      nb += nI;
+    } else {
+      for (let c = 0; c < L.nPadded / N; c++) {
+        if (bbJ[6 * c]! > bbJ[6 * c + 3]!) continue;
+        diag += Math.hypot(bbJ[6 * c + 3]! - bbJ[6 * c]!, bbJ[6 * c + 4]! - bbJ[6 * c + 1]!, bbJ[6 * c + 5]! - bbJ[6 * c + 2]!);
         nb++;
       }
     }
