@@ -4,7 +4,9 @@
 // frame: forces and positions every step, and the sanity checks of runtime/md/sanity.ts (how far
 // atoms move between pair searches, jumps of the conserved energy and the temperature between
 // thermo samples). Positions are kept unwrapped (molecules stay whole); the pair search wraps
-// internally.
+// internally. On one thread the update (kick + drift), SETTLE and the checks' passes run in
+// WebAssembly SIMD on a workspace in the module's memory (runtime/md/settle-simd.ts), the same
+// numbers bit for bit as the TypeScript loops here, which run where it is missing.
 import { NonbondedForce, type SearchOptions } from './forces.ts';
 import type { MdSettings } from './interaction.ts';
 import type { MdSystem } from './system.ts';

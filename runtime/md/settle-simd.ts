@@ -113,7 +113,11 @@ export class SimdSettle {
   static create(mols: Int32Array, nAtoms: number): SimdSettle | undefined {
     const m = simdModule();
     if (!m) return undefined;
-    return new SimdSettle(new Instance(m, layout(nAtoms).bytes), nAtoms, mols);
+    try {
+      return new SimdSettle(new Instance(m, layout(nAtoms).bytes), nAtoms, mols);
+    } catch {
+      return undefined; // no memory this large for the module: TypeScript then
+    }
   }
 
   /**
@@ -183,7 +187,15 @@ export class UpdateWorkspace {
     if (active) return undefined;
     const m = simdModule();
     if (!m) return undefined;
-    const ws = spare && spare.nAtoms === nAtoms ? spare : new UpdateWorkspace(new Instance(m, layout(nAtoms).bytes), nAtoms, layout(nAtoms));
+    let ws = spare && spare.nAtoms === nAtoms ? spare : undefined;
+    if (!ws) {
+      spare = undefined;
+      try {
+        ws = new UpdateWorkspace(new Instance(m, layout(nAtoms).bytes), nAtoms, layout(nAtoms));
+      } catch {
+        return undefined; // no memory this large for the module (32-bit addresses): TypeScript then
+      }
+    }
     spare = ws;
     active = ws;
     return ws;
