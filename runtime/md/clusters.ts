@@ -4,6 +4,7 @@
 // atom-pair prune, and exclusion masks. i-cluster c covers padded particles [cM, cM+M),
 // j-cluster c covers [cN, cN+N); both tile the same padded array.
 import type { MdSystem } from './system.ts';
+import { searchWorkspace, type SearchWorkspace } from './search-simd.ts';
 
 /** Atoms sorted into clusters: i-cluster c covers padded slots [cM, cM+M), j-cluster c covers [cN, cN+N) of the same padded array. */
 export interface ClusterLayout {
@@ -555,12 +556,15 @@ export function searchColumns(inp: SearchInput, m0: number, m1: number): ListPar
       realMask[2 * (nI * (N + 1) + nJ) + 1] = w1;
     }
   }
+  // The inner scans in WebAssembly SIMD where this thread has the module (search-simd.ts).
+  const ws = m1 > m0 ? searchWorkspace(M, N, inp.bbJ, inp.x, inp.atomOf) : null;
   const st: ColumnSearch = {
     inp,
     // j-clusters that hold an excluded partner of some atom of the current i-cluster.
-    exclJ: new Int32Array(inp.atomOf.length / N).fill(-1),
+    exclJ: ws ? ws.exclJView : new Int32Array(inp.atomOf.length / N).fill(-1),
     nbl: new ColumnNeighbours(),
-    ix: new Float64Array(3 * M),
+    ix: ws ? ws.ixView : new Float64Array(3 * M),
+    ws,
     realMask,
     ci: new Int32Array(capCi),
     nci4: 0,
@@ -571,7 +575,8 @@ export function searchColumns(inp: SearchInput, m0: number, m1: number): ListPar
     computedPairs: 0,
     bbChecks: 0,
   };
-  for (let m = m0; m < m1; m++) searchColumn(st, g.columns[m]!);
+  if (ws) for (let m = m0; m < m1; m++) searchColumnSimd(st, ws, g.columns[m]!);
+  else for (let m = m0; m < m1; m++) searchColumn(st, g.columns[m]!);
   sc.tmpJ = st.tmpJ;
   if (nci > 0) {
     sc.ciPerCluster = st.nci4 / 4 / nci;
@@ -636,6 +641,8 @@ interface ColumnSearch {
   inp: SearchInput;
   exclJ: Int32Array;
   nbl: ColumnNeighbours;
+  /** The module's workspace when the scans run in WebAssembly. */
+  ws: SearchWorkspace | null;
   /** The current i-cluster's atoms with the current shift added (x, y, z per atom). */
   ix: Float64Array;
   /** Masks (2 words) by real atom counts: realMask[2 (nI (N + 1) + nJ) + w]. */
@@ -774,6 +781,203 @@ function searchColumn(st: ColumnSearch, col: number): void {
             tmpJ[nt++] = j;
             continue;
           }
+          // Masks in two scalar words (M*N <= 64).
+          let m0 = 0;
+          let m1 = 0;
+          if (selfPair) {
+            for (let a = 0; a < nI; a++) {
+              const pa = i0 + a;
+              const atomA = atomOf[pa]!;
+              const xa = ix[3 * a]!, ya = ix[3 * a + 1]!, za = ix[3 * a + 2]!;
+              for (let b = 0; b < N; b++) {
+                const pb = j0s + b;
+                const atomB = atomOf[pb]!;
+                if (atomB < 0 || pb <= pa) continue;
+                if (!within) {
+                  const dx = xa - xs[3 * pb]!, dy = ya - xs[3 * pb + 1]!, dz = za - xs[3 * pb + 2]!;
+                  if (dx * dx + dy * dy + dz * dz < rl2) within = true;
+                }
+                if (exJ && csrHas(exStart, exList, atomA, atomB)) continue;
+                const bit = a * N + b;
+                if (bit < 32) m0 |= 1 << bit;
+                else m1 |= 1 << (bit - 32);
+              }
+            }
+          } else {
+            // Disjoint clusters: every real pair counts; excluded ones are cleared from the
+            // excluded partners' slots.
+            let nJ = N;
+            while (nJ > 0 && atomOf[j0s + nJ - 1]! < 0) nJ--;
+            if (!within) {
+              for (let a = 0; a < nI && !within; a++) {
+                const xa = ix[3 * a]!, ya = ix[3 * a + 1]!, za = ix[3 * a + 2]!;
+                for (let pb = 3 * j0s; pb < 3 * (j0s + nJ); pb += 3) {
+                  const dx = xa - xs[pb]!, dy = ya - xs[pb + 1]!, dz = za - xs[pb + 2]!;
+                  if (dx * dx + dy * dy + dz * dz < rl2) {
+                    within = true;
+                    break;
+                  }
+                }
+              }
+            }
+            // An all-excluded entry stays: excluded pairs inside the cut-off still get the
+            // reaction-field / Ewald exclusion correction.
+            if (!within) continue;
+            const r = 2 * (nI * N1 + nJ);
+            m0 = realMask[r]!;
+            m1 = realMask[r + 1]!;
+            if (exJ) {
+              for (let a = 0; a < nI; a++) {
+                const atomA = atomOf[i0 + a]!;
+                for (let e = exStart[atomA]!; e < exStart[atomA + 1]!; e++) {
+                  const b = slotOf[exList[e]!]! - j0s;
+                  if (b < 0 || b >= N) continue;
+                  const bit = a * N + b;
+                  if (bit < 32) m0 &= ~(1 << bit);
+                  else m1 &= ~(1 << (bit - 32));
+                }
+              }
+            }
+          }
+          if (!within) continue;
+          if ((m0 | 0) === (full0 | 0) && (m1 | 0) === (full1 | 0)) {
+            if (nt === tmpJ.length) tmpJ = grow(tmpJ, 2 * nt);
+            tmpJ[nt++] = j;
+            continue;
+          }
+          if (ncj === cj.length) {
+            cj = grow(cj, 2 * ncj);
+            excl = grow(excl, cj.length * maskWords);
+          }
+          cj[ncj] = j;
+          excl[ncj * maskWords] = m0;
+          if (maskWords === 2) excl[ncj * maskWords + 1] = m1;
+          ncj++;
+        }
+      }
+      if (ncj === entry0 && nt === 0) continue;
+      if (nci4 + 4 > ci.length) ci = grow(ci, 2 * ci.length);
+      if (ncj + nt > cj.length) {
+        cj = grow(cj, 2 * (ncj + nt));
+        excl = grow(excl, cj.length * maskWords);
+      }
+      for (let t = 0; t < nt; t++) cj[ncj + t] = tmpJ[t]!;
+      if (maskWords === 2) {
+        for (let t = ncj; t < ncj + nt; t++) {
+          excl[2 * t] = full0;
+          excl[2 * t + 1] = full1;
+        }
+      } else {
+        excl.fill(full0, ncj, ncj + nt);
+      }
+      ncj += nt;
+      ci[nci4] = i;
+      ci[nci4 + 1] = s;
+      ci[nci4 + 2] = entry0;
+      ci[nci4 + 3] = ncj;
+      nci4 += 4;
+      computedPairs += (ncj - entry0) * MN;
+    }
+  }
+  st.ci = ci;
+  st.nci4 = nci4;
+  st.cj = cj;
+  st.excl = excl;
+  st.ncj = ncj;
+  st.tmpJ = tmpJ;
+  st.computedPairs = computedPairs;
+  st.bbChecks = bbChecks;
+}
+
+/**
+ * searchColumn with each column's z window, box tests and atom-pair prune in the module
+ * (search-simd.ts): the module returns the j-clusters within rlist in visiting order, the full
+ * entries marked; the masked entries (self pair, exclusions, dummies) are finished here as there.
+ */
+function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): void {
+  const out = ws.outView;
+  const { exclJ, nbl, ix, realMask } = st;
+  const { box, grid: g, M, N, maskWords, rlist, rl2, rbb2, shiftVec, bbI, bbJ, exStart, exList, full0, full1, atomOf, slotOf } = st.inp;
+  const [Lx, Ly, Lz] = box;
+  const MN = M * N;
+  const N1 = N + 1;
+  const xs = st.inp.x;
+  const colEnd = g.colEnd;
+  let { ci, nci4, cj, excl, ncj, tmpJ, computedPairs, bbChecks } = st;
+  nbl.build(g, col, shiftVec, box, rlist, N);
+  const { cursor, bounds, jEnd, groupStart, groupShift } = nbl;
+  const ng = nbl.groups;
+  for (let i = g.colStart[col]! / M; i < colEnd[col]! / M; i++) {
+    const o = 6 * i;
+    if (bbI[o]! > bbI[o + 3]!) continue; // all dummies
+    const i0 = i * M;
+    const iEnd = i0 + M;
+    const jmin = Math.floor(i0 / N);
+    let nI = M;
+    while (atomOf[i0 + nI - 1]! < 0) nI--;
+    // j-clusters below jself hold slots of this i-cluster (the self pair).
+    const jself = Math.ceil(iEnd / N);
+    for (let a = 0; a < nI; a++) {
+      const atom = atomOf[i0 + a]!;
+      for (let k = exStart[atom]!; k < exStart[atom + 1]!; k++) exclJ[Math.floor(slotOf[exList[k]!]! / N)] = i;
+    }
+    const bIlx = bbI[o]!, bIly = bbI[o + 1]!, bIlz = bbI[o + 2]!;
+    const bIhx = bbI[o + 3]!, bIhy = bbI[o + 4]!, bIhz = bbI[o + 5]!;
+    for (let gi = 0; gi < ng; gi++) {
+      const s = groupShift[gi]!;
+      const shx = shiftVec[3 * s]!, shy = shiftVec[3 * s + 1]!, shz = shiftVec[3 * s + 2]!;
+      const ilx = bIlx + shx, ily = bIly + shy, ilz = bIlz + shz;
+      const ihx = bIhx + shx, ihy = bIhy + shy, ihz = bIhz + shz;
+      // Image of the i box must reach into the unit cell.
+      if (ihx < -rlist || ilx >= Lx + rlist || ihy < -rlist || ily >= Ly + rlist || ihz < -rlist || ilz >= Lz + rlist) continue;
+      for (let a = 0; a < nI; a++) {
+        const pa = 3 * (i0 + a);
+        ix[3 * a] = xs[pa]! + shx;
+        ix[3 * a + 1] = xs[pa + 1]! + shy;
+        ix[3 * a + 2] = xs[pa + 2]! + shz;
+      }
+      // Entries with exclusions (or dummies, or the self pair) go straight to the output in
+      // visiting order; the full ones wait in tmpJ and follow them.
+      const entry0 = ncj;
+      let nt = 0;
+      const zlo = ilz - rlist;
+      const kEnd = groupStart[gi + 1]!;
+      for (let k = groupStart[gi]!; k < kEnd; k++) {
+        // Gaps written out, not gap2() calls: this function is past the engine's inlining budget.
+        const cxl = bounds[4 * k]!, cxh = bounds[4 * k + 1]!, cyl = bounds[4 * k + 2]!, cyh = bounds[4 * k + 3]!;
+        const gcx = cxl > ihx ? cxl - ihx : ilx > cxh ? ilx - cxh : 0;
+        const gcy = cyl > ihy ? cyl - ihy : ily > cyh ? ily - cyh : 0;
+        const dxy2 = gcx * gcx + gcy * gcy;
+        if (dxy2 >= rl2) continue;
+        const j1 = jEnd[k]!;
+        if (j1 <= jmin) continue;
+        // Columns are z-sorted and the column's i-clusters go up in z: the cursor skips the
+        // j-clusters entirely below the i box once (all-dummy clusters only trail a column).
+        let j = cursor[k]!;
+        while (j < j1 && bbJ[6 * j + 5]! < zlo) j++;
+        cursor[k] = j;
+        if (j < jmin) j = jmin;
+        // The z window this column leaves within rlist of the i box (its x/y gap taken): the
+        // j-clusters outside it are ones the box test rejects.
+        const dz = Math.sqrt(rl2 - dxy2) + Z_WINDOW_MARGIN;
+        const zloC = ilz - dz;
+        const zhiC = ihz + dz;
+        const nOut = ws.scan(ws.bb, ws.nj, ws.xj, ws.ix, ws.out, ws.exclJ, ws.jdum, j, j1, jself, i, nI === M ? 1 : 0, M,
+          zloC, zhiC, ilx, ily, ilz, ihx, ihy, ihz, rl2, rbb2);
+        bbChecks += ws.checks[0]!;
+        for (let t = 0; t < nOut; t++) {
+          const v = out[t]!;
+          j = v >> 2;
+          if ((v & 3) === 0) {
+            if (nt === tmpJ.length) tmpJ = grow(tmpJ, 2 * nt);
+            tmpJ[nt++] = j;
+            continue;
+          }
+          // Entries the module leaves to TypeScript: the self pair, exclusions, dummies.
+          let within = (v & 3) === 2;
+          const j0s = j * N;
+          const selfPair = j0s < iEnd;
+          const exJ = exclJ[j] === i;
           // Masks in two scalar words (M*N <= 64).
           let m0 = 0;
           let m1 = 0;

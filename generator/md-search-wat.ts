@@ -1,0 +1,148 @@
+// The inner scan of the MD pair search (runtime/md/clusters.ts searchColumn) in WebAssembly SIMD
+// (issue 16): for one i-cluster image and one grid column, the z window of j-clusters, the
+// bounding-box distances two j boxes per f64x2 vector and, for boxes between rBB and rlist, the
+// atom-pair prune (one i atom against two j atoms per vector). The same operations in the same
+// order on every number as the TypeScript search (gaps by the same comparisons, (gx gx + gy gy) +
+// gz gz, (dx dx + dy dy) + dz dz; WebAssembly f64 arithmetic is IEEE without contraction), so the
+// same list. `npm run search-wasm` (scripts/search-wasm.ts) assembles the text with wabt into
+// runtime/md/search-simd-bytes.ts, which is committed; test/runtime/search-simd.test.ts checks the
+// committed bytes are this text's.
+//
+// Export `scanN<N>(bb, nj, xj, ix, out, exclJ, jdum, j, j1, jself, ci, fast, M, zlo, zhi, ilx, ily, ilz,
+// ihx, ihy, ihz, rl2, rbb2) -> entries`: bb: six f64 arrays of nj + 2 numbers (lo x, y, z, hi x, y,
+// z per j-cluster); xj: per j-cluster N x, N y, N z (f64); ix: the i atoms with the shift (x, y, z
+// per atom); exclJ: i32 per j-cluster (the i-cluster that has an excluded partner there); out: i32
+// per entry, 4 j + kind: 0 a full entry (all atoms real, no exclusion, not the self pair, within
+// rlist), 1 or 2 an entry TypeScript finishes (1: within not known, 2: boxes within rBB).
+// The box tests made are stored as an i32 at byte 0.
+import { createHash } from 'node:crypto';
+import { assembleWat } from './post.ts';
+
+/** The j-cluster sizes with a scan function. */
+export const SEARCH_SIMD_N = [2, 4, 8] as const;
+
+function scanFunc(N: number): string {
+  const nv = N / 2;
+  const ld = (arr: number, j: string) => `(v128.load (i32.add (local.get $bb) (i32.add (i32.mul (local.get $stride) (i32.const ${arr})) (i32.shl ${j} (i32.const 3)))))`;
+  const ldz = (arr: number, j: string) => `(f64.load (i32.add (local.get $bb) (i32.add (i32.mul (local.get $stride) (i32.const ${arr})) (i32.shl ${j} (i32.const 3)))))`;
+  // gap = jl > ih ? jl - ih : il > jh ? il - jh : 0 (lanes: two j boxes)
+  const gap = (d: number, il: string, ih: string) => {
+    const jl = `(local.get $jl${d})`, jh = `(local.get $jh${d})`;
+    return `(local.set $jl${d} ${ld(d, '(local.get $j)')})
+        (local.set $jh${d} ${ld(d + 3, '(local.get $j)')})
+        (local.set $g${d} (v128.bitselect (f64x2.sub ${jl} (local.get $${ih})) (v128.bitselect (f64x2.sub (local.get $${il}) ${jh}) (v128.const i64x2 0 0) (f64x2.gt (local.get $${il}) ${jh})) (f64x2.gt ${jl} (local.get $${ih}))))`;
+  };
+  // One lane's entry: box test, kind, prune.
+  const lane = (l: number) => `
+        (br_if $done (i32.ge_u (local.get $j) (local.get $j1)))
+        (br_if $done (f64.gt ${ldz(2, '(local.get $j)')} (local.get $zhi)))
+        (local.set $checks (i32.add (local.get $checks) (i32.const 1)))
+        (local.set $d2 (f64x2.extract_lane ${l} (local.get $d2v)))
+        (block $skip${l}
+          (br_if $skip${l} (f64.ge (local.get $d2) (local.get $rl2)))
+          (local.set $self (i32.lt_u (local.get $j) (local.get $jself)))
+          (local.set $within (i32.and (f64.lt (local.get $d2) (local.get $rbb2)) (i32.eqz (local.get $self))))
+          (if (i32.and (i32.and (local.get $fast) (i32.eqz (local.get $self)))
+                (i32.and (i32.ne (i32.load (i32.add (local.get $exclJ) (i32.shl (local.get $j) (i32.const 2)))) (local.get $ci))
+                  (i32.eqz (i32.load8_u (i32.add (local.get $jdum) (local.get $j))))))
+            (then
+              (if (i32.eqz (local.get $within))
+                (then
+                  (local.set $p (i32.add (local.get $xj) (i32.mul (local.get $j) (i32.const ${24 * N}))))
+${Array.from({ length: 3 * nv }, (_, k) => `                  (local.set $x${k} (v128.load offset=${16 * k} (local.get $p)))`).join('\n')}
+                  (local.set $a (local.get $ix))
+                  (local.set $aEnd (i32.add (local.get $ix) (i32.mul (local.get $M) (i32.const 24))))
+                  (block $found
+                    (loop $atoms
+                      (local.set $ax (f64x2.splat (f64.load (local.get $a))))
+                      (local.set $ay (f64x2.splat (f64.load offset=8 (local.get $a))))
+                      (local.set $az (f64x2.splat (f64.load offset=16 (local.get $a))))
+                      (local.set $hit (v128.const i64x2 0 0))
+${Array.from({ length: nv }, (_, v) => `                      (local.set $dx (f64x2.sub (local.get $ax) (local.get $x${v})))
+                      (local.set $dy (f64x2.sub (local.get $ay) (local.get $x${nv + v})))
+                      (local.set $dz (f64x2.sub (local.get $az) (local.get $x${2 * nv + v})))
+                      (local.set $hit (v128.or (local.get $hit) (f64x2.lt (f64x2.add (f64x2.add (f64x2.mul (local.get $dx) (local.get $dx)) (f64x2.mul (local.get $dy) (local.get $dy))) (f64x2.mul (local.get $dz) (local.get $dz))) (local.get $rl2v))))`).join('\n')}
+                      (br_if $found (v128.any_true (local.get $hit)))
+                      (local.set $a (i32.add (local.get $a) (i32.const 24)))
+                      (br_if $atoms (i32.lt_u (local.get $a) (local.get $aEnd)))
+                    )
+                    (br $skip${l})
+                  )
+                )
+              )
+              (i32.store (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 2))) (i32.shl (local.get $j) (i32.const 2)))
+            )
+            (else
+              (i32.store (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 2)))
+                (i32.add (i32.shl (local.get $j) (i32.const 2)) (i32.add (i32.const 1) (local.get $within))))
+            )
+          )
+          (local.set $n (i32.add (local.get $n) (i32.const 1)))
+        )
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))`;
+  const xs = Array.from({ length: 3 * nv }, (_, k) => `(local $x${k} v128)`).join(' ');
+  return `  (func (export "scanN${N}") (param $bb i32) (param $nj i32) (param $xj i32) (param $ix i32) (param $out i32) (param $exclJ i32) (param $jdum i32)
+    (param $j i32) (param $j1 i32) (param $jself i32) (param $ci i32) (param $fast i32) (param $M i32)
+    (param $zlo f64) (param $zhi f64) (param $ilx f64) (param $ily f64) (param $ilz f64) (param $ihx f64) (param $ihy f64) (param $ihz f64)
+    (param $rl2 f64) (param $rbb2 f64) (result i32)
+    (local $stride i32) (local $n i32) (local $checks i32) (local $self i32) (local $within i32) (local $p i32) (local $a i32) (local $aEnd i32)
+    (local $d2 f64) (local $d2v v128) (local $rl2v v128) (local $hit v128) (local $ax v128) (local $ay v128) (local $az v128)
+    (local $dx v128) (local $dy v128) (local $dz v128) ${xs}
+    (local $il0 v128) (local $il1 v128) (local $il2 v128) (local $ih0 v128) (local $ih1 v128) (local $ih2 v128)
+    (local $jl0 v128) (local $jl1 v128) (local $jl2 v128) (local $jh0 v128) (local $jh1 v128) (local $jh2 v128)
+    (local $g0 v128) (local $g1 v128) (local $g2 v128)
+    (local.set $stride (i32.shl (i32.add (local.get $nj) (i32.const 2)) (i32.const 3)))
+    (local.set $rl2v (f64x2.splat (local.get $rl2)))
+    (local.set $il0 (f64x2.splat (local.get $ilx)))
+    (local.set $il1 (f64x2.splat (local.get $ily)))
+    (local.set $il2 (f64x2.splat (local.get $ilz)))
+    (local.set $ih0 (f64x2.splat (local.get $ihx)))
+    (local.set $ih1 (f64x2.splat (local.get $ihy)))
+    (local.set $ih2 (f64x2.splat (local.get $ihz)))
+    ;; the j-clusters entirely below the window
+    (block $low
+      (loop $skip
+        (br_if $low (i32.ge_u (local.get $j) (local.get $j1)))
+        (br_if $low (i32.eqz (f64.lt ${ldz(5, '(local.get $j)')} (local.get $zlo))))
+        (local.set $j (i32.add (local.get $j) (i32.const 1)))
+        (br $skip)
+      )
+    )
+    (block $done
+      (loop $pairs
+        (br_if $done (i32.ge_u (local.get $j) (local.get $j1)))
+        ${gap(0, 'il0', 'ih0')}
+        ${gap(1, 'il1', 'ih1')}
+        ${gap(2, 'il2', 'ih2')}
+        (local.set $d2v (f64x2.add (f64x2.add (f64x2.mul (local.get $g0) (local.get $g0)) (f64x2.mul (local.get $g1) (local.get $g1))) (f64x2.mul (local.get $g2) (local.get $g2))))
+${lane(0)}
+${lane(1)}
+        (br $pairs)
+      )
+    )
+    (i32.store (i32.const 0) (local.get $checks))
+    (local.get $n)
+  )`;
+}
+
+/** The module's text: one scan function per j-cluster size, on an imported memory. */
+export function searchWat(): string {
+  return `(module
+  (import "env" "memory" (memory 1))
+${SEARCH_SIMD_N.map(scanFunc).join('\n')}
+)
+`;
+}
+
+/** runtime/md/search-simd-bytes.ts: the assembled module in base64. */
+export async function searchBytesModule(): Promise<string> {
+  const text = searchWat();
+  const bytes = await assembleWat('md-search.wat', text);
+  const b64 = Buffer.from(bytes).toString('base64');
+  const lines = b64.match(/.{1,100}/g) ?? [];
+  return `// The MD pair search's inner scan in WebAssembly SIMD: generated by generator/md-search-wat.ts
+// (\`npm run search-wasm\`); do not edit. The text's sha256: ${createHash('sha256').update(text).digest('hex')}.
+export const SEARCH_SIMD_WASM =
+${lines.map((l, i) => `  '${l}'${i < lines.length - 1 ? ' +' : ';'}`).join('\n')}
+`;
+}

@@ -1,0 +1,117 @@
+// The MD pair search's inner scan in WebAssembly SIMD (issue 16): the module
+// generator/md-search-wat.ts builds (box tests two j boxes per f64x2, the atom-pair prune two j
+// atoms per f64x2, the same arithmetic as runtime/md/clusters.ts searchColumn, so the same list),
+// compiled once per thread from the committed bytes (runtime/md/search-simd-bytes.ts). One
+// instance per thread holds the search's j boxes and j atoms for the whole search; where
+// WebAssembly SIMD is missing (or the shape has no scan), the search stays in TypeScript.
+import { SEARCH_SIMD_WASM } from './search-simd-bytes.ts';
+
+type ScanExport = (
+  bb: number, nj: number, xj: number, ix: number, out: number, exclJ: number, jdum: number,
+  j: number, j1: number, jself: number, ci: number, fast: number, M: number,
+  zlo: number, zhi: number, ilx: number, ily: number, ilz: number, ihx: number, ihy: number, ihz: number,
+  rl2: number, rbb2: number,
+) => number;
+
+/** A thread's module memory laid out for one search. */
+export interface SearchWorkspace {
+  scan: ScanExport;
+  nj: number;
+  /** Byte offsets of the module's arrays. */
+  bb: number;
+  xj: number;
+  ix: number;
+  out: number;
+  exclJ: number;
+  jdum: number;
+  /** The box tests of the last scan (one i32 at byte 0). */
+  checks: Int32Array;
+  /** Views on ix (3 M f64), out and exclJ (i32 per j-cluster). */
+  ixView: Float64Array;
+  outView: Int32Array;
+  exclJView: Int32Array;
+}
+
+let compiled: WebAssembly.Module | null | undefined;
+let enabled = true;
+let inst: { mem: WebAssembly.Memory; exports: WebAssembly.Exports } | undefined;
+
+/** The compiled module, or null where this engine has no WebAssembly SIMD (or it is switched off). */
+function simdModule(): WebAssembly.Module | null {
+  if (!enabled) return null;
+  if (compiled === undefined) {
+    try {
+      const bytes = Uint8Array.from(atob(SEARCH_SIMD_WASM), (c) => c.charCodeAt(0));
+      compiled = typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
+    } catch {
+      compiled = null;
+    }
+  }
+  return compiled;
+}
+
+/** Search with the module (default) or in TypeScript only (for comparisons and tests). */
+export function setSearchSimd(on: boolean): void {
+  enabled = on;
+}
+
+const MAX_M = 16;
+
+/**
+ * This thread's workspace for a search with j-clusters of N atoms (N 2, 4 or 8; M at most 16),
+ * filled with the j boxes (bbJ: lo x, y, z, hi x, y, z per cluster) and the padded positions;
+ * exclJ set to -1. Null when the module is not available or the shape has no scan.
+ */
+export function searchWorkspace(M: number, N: number, bbJ: Float64Array, x: Float64Array, atomOf: Int32Array): SearchWorkspace | null {
+  if (M > MAX_M || (N !== 2 && N !== 4 && N !== 8)) return null;
+  const mod = simdModule();
+  if (!mod) return null;
+  const nj = bbJ.length / 6;
+  const bb = 512;
+  const xj = bb + 48 * (nj + 2);
+  const exclJ = xj + 24 * N * nj;
+  const out = exclJ + 4 * (nj + 2);
+  const jdum = out + 4 * (nj + 2);
+  const bytes = jdum + nj + 16;
+  try {
+    if (!inst) {
+      const mem = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
+      inst = { mem, exports: new WebAssembly.Instance(mod, { env: { memory: mem } }).exports };
+    } else if (inst.mem.buffer.byteLength < bytes) {
+      inst.mem.grow(Math.ceil((bytes - inst.mem.buffer.byteLength) / 65536));
+    }
+  } catch {
+    return null;
+  }
+  const buf = inst.mem.buffer;
+  const f = new Float64Array(buf);
+  const s = nj + 2;
+  for (let d = 0; d < 6; d++) {
+    const o = bb / 8 + d * s;
+    for (let j = 0; j < nj; j++) f[o + j] = bbJ[6 * j + d]!;
+    f[o + nj] = 0;
+    f[o + nj + 1] = 0;
+  }
+  const N3 = 3 * N;
+  for (let j = 0; j < nj; j++) {
+    const o = xj / 8 + N3 * j;
+    for (let b = 0; b < N; b++) {
+      const p = 3 * (j * N + b);
+      f[o + b] = x[p]!;
+      f[o + N + b] = x[p + 1]!;
+      f[o + 2 * N + b] = x[p + 2]!;
+    }
+  }
+  const dum = new Uint8Array(buf, jdum, nj);
+  for (let j = 0; j < nj; j++) dum[j] = atomOf[j * N + N - 1]! < 0 ? 1 : 0;
+  const exclJView = new Int32Array(buf, exclJ, nj);
+  exclJView.fill(-1);
+  return {
+    scan: inst.exports[`scanN${N}`] as ScanExport,
+    nj, bb, xj, ix: 64, out, exclJ, jdum,
+    checks: new Int32Array(buf, 0, 1),
+    ixView: new Float64Array(buf, 64, 3 * MAX_M),
+    outView: new Int32Array(buf, out, nj + 2),
+    exclJView,
+  };
+}
