@@ -8,12 +8,18 @@
 // runtime/md/search-simd-bytes.ts, which is committed; test/runtime/search-simd.test.ts checks the
 // committed bytes are this text's.
 //
-// Export `scanN<N>(bb, nj, xj, ix, out, exclJ, jdum, j, j1, jself, ci, fast, M, zlo, zhi, ilx, ily, ilz,
-// ihx, ihy, ihz, rl2, rbb2) -> entries`: bb: six f64 arrays of nj + 2 numbers (lo x, y, z, hi x, y,
-// z per j-cluster); xj: per j-cluster N x, N y, N z (f64); ix: the i atoms with the shift (x, y, z
-// per atom); exclJ: i32 per j-cluster (the i-cluster that has an excluded partner there); out: i32
-// per entry, 4 j + kind: 0 a full entry (all atoms real, no exclusion, not the self pair, within
-// rlist), 1 or 2 an entry TypeScript finishes (1: within not known, 2: boxes within rBB).
+// Export `groupN<N>(bb, nj, xj, ix, out, full, exclJ, jdum, cols, k0, k1, jmin, jself, ci, fast, M, zlo,
+// ilx, ily, ilz, ihx, ihy, ihz, rl2, rbb2, margin) -> entries`: one i-cluster image against the
+// grid columns k0..k1-1 of one shift (cols: 48 bytes per column: f64 x lo, x hi, y lo, y hi; i32
+// cursor, one past the last j-cluster), in searchColumn's order: the column's x/y gap, its cursor
+// moved past the j-clusters below zlo (and stored), the z window, the box tests and the prune.
+// bb: six f64 arrays of nj + 2 numbers (lo x, y, z, hi x, y, z per j-cluster); xj: per j-cluster
+// N x, N y, N z (f64); ix: the i atoms with the shift (x, y, z per atom); exclJ: i32 per
+// j-cluster (the i-cluster that has an excluded partner there); jdum: u8 per j-cluster, 1 when its
+// last atom is a dummy; full: the full entries (all atoms real, no exclusion, not the self pair,
+// within rlist), their count stored as an i32 at byte 4; out: two i32 per entry that TypeScript
+// finishes: 4 j + kind (1: within not known, 2: boxes within rBB) and the full entries before it;
+// returns their count. fast: all M i atoms real.
 // The box tests made are stored as an i32 at byte 0.
 import { createHash } from 'node:crypto';
 import { assembleWat } from './post.ts';
@@ -70,22 +76,25 @@ ${Array.from({ length: nv }, (_, v) => `                      (local.set $dx (f6
                   )
                 )
               )
-              (i32.store (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 2))) (i32.shl (local.get $j) (i32.const 2)))
+              (i32.store (i32.add (local.get $full) (i32.shl (local.get $nf) (i32.const 2))) (local.get $j))
+              (local.set $nf (i32.add (local.get $nf) (i32.const 1)))
             )
             (else
-              (i32.store (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 2)))
+              (i32.store (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 3)))
                 (i32.add (i32.shl (local.get $j) (i32.const 2)) (i32.add (i32.const 1) (local.get $within))))
+              (i32.store offset=4 (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 3))) (local.get $nf))
+              (local.set $n (i32.add (local.get $n) (i32.const 1)))
             )
           )
-          (local.set $n (i32.add (local.get $n) (i32.const 1)))
         )
         (local.set $j (i32.add (local.get $j) (i32.const 1)))`;
   const xs = Array.from({ length: 3 * nv }, (_, k) => `(local $x${k} v128)`).join(' ');
-  return `  (func (export "scanN${N}") (param $bb i32) (param $nj i32) (param $xj i32) (param $ix i32) (param $out i32) (param $exclJ i32) (param $jdum i32)
-    (param $j i32) (param $j1 i32) (param $jself i32) (param $ci i32) (param $fast i32) (param $M i32)
-    (param $zlo f64) (param $zhi f64) (param $ilx f64) (param $ily f64) (param $ilz f64) (param $ihx f64) (param $ihy f64) (param $ihz f64)
-    (param $rl2 f64) (param $rbb2 f64) (result i32)
-    (local $stride i32) (local $n i32) (local $checks i32) (local $self i32) (local $within i32) (local $p i32) (local $a i32) (local $aEnd i32)
+  return `  (func (export "groupN${N}") (param $bb i32) (param $nj i32) (param $xj i32) (param $ix i32) (param $out i32) (param $full i32) (param $exclJ i32) (param $jdum i32)
+    (param $cols i32) (param $k0 i32) (param $k1 i32) (param $jmin i32) (param $jself i32) (param $ci i32) (param $fast i32) (param $M i32)
+    (param $zlo f64) (param $ilx f64) (param $ily f64) (param $ilz f64) (param $ihx f64) (param $ihy f64) (param $ihz f64)
+    (param $rl2 f64) (param $rbb2 f64) (param $margin f64) (result i32)
+    (local $j i32) (local $j1 i32) (local $kp i32) (local $kEnd i32) (local $zloC f64) (local $zhi f64) (local $dxy2 f64) (local $gcx f64) (local $gcy f64) (local $cxl f64) (local $cxh f64) (local $cyl f64) (local $cyh f64)
+    (local $stride i32) (local $n i32) (local $nf i32) (local $checks i32) (local $self i32) (local $within i32) (local $p i32) (local $a i32) (local $aEnd i32)
     (local $d2 f64) (local $d2v v128) (local $rl2v v128) (local $hit v128) (local $ax v128) (local $ay v128) (local $az v128)
     (local $dx v128) (local $dy v128) (local $dz v128) ${xs}
     (local $il0 v128) (local $il1 v128) (local $il2 v128) (local $ih0 v128) (local $ih1 v128) (local $ih2 v128)
@@ -99,28 +108,67 @@ ${Array.from({ length: nv }, (_, v) => `                      (local.set $dx (f6
     (local.set $ih0 (f64x2.splat (local.get $ihx)))
     (local.set $ih1 (f64x2.splat (local.get $ihy)))
     (local.set $ih2 (f64x2.splat (local.get $ihz)))
-    ;; the j-clusters entirely below the window
-    (block $low
-      (loop $skip
-        (br_if $low (i32.ge_u (local.get $j) (local.get $j1)))
-        (br_if $low (i32.eqz (f64.lt ${ldz(5, '(local.get $j)')} (local.get $zlo))))
-        (local.set $j (i32.add (local.get $j) (i32.const 1)))
-        (br $skip)
-      )
-    )
-    (block $done
-      (loop $pairs
-        (br_if $done (i32.ge_u (local.get $j) (local.get $j1)))
-        ${gap(0, 'il0', 'ih0')}
-        ${gap(1, 'il1', 'ih1')}
-        ${gap(2, 'il2', 'ih2')}
-        (local.set $d2v (f64x2.add (f64x2.add (f64x2.mul (local.get $g0) (local.get $g0)) (f64x2.mul (local.get $g1) (local.get $g1))) (f64x2.mul (local.get $g2) (local.get $g2))))
-${lane(0)}
-${lane(1)}
-        (br $pairs)
+    (local.set $kp (i32.add (local.get $cols) (i32.mul (local.get $k0) (i32.const 48))))
+    (local.set $kEnd (i32.add (local.get $cols) (i32.mul (local.get $k1) (i32.const 48))))
+    (block $cols
+      (loop $col
+        (br_if $cols (i32.ge_u (local.get $kp) (local.get $kEnd)))
+        (block $nextcol
+          ;; the column's x/y gap to the i box (as in TypeScript: the same comparisons)
+          (local.set $cxl (f64.load (local.get $kp)))
+          (local.set $cxh (f64.load offset=8 (local.get $kp)))
+          (local.set $cyl (f64.load offset=16 (local.get $kp)))
+          (local.set $cyh (f64.load offset=24 (local.get $kp)))
+          (local.set $gcx (select (f64.sub (local.get $cxl) (local.get $ihx)) (select (f64.sub (local.get $ilx) (local.get $cxh)) (f64.const 0) (f64.gt (local.get $ilx) (local.get $cxh))) (f64.gt (local.get $cxl) (local.get $ihx))))
+          (local.set $gcy (select (f64.sub (local.get $cyl) (local.get $ihy)) (select (f64.sub (local.get $ily) (local.get $cyh)) (f64.const 0) (f64.gt (local.get $ily) (local.get $cyh))) (f64.gt (local.get $cyl) (local.get $ihy))))
+          (local.set $dxy2 (f64.add (f64.mul (local.get $gcx) (local.get $gcx)) (f64.mul (local.get $gcy) (local.get $gcy))))
+          (br_if $nextcol (f64.ge (local.get $dxy2) (local.get $rl2)))
+          (local.set $j1 (i32.load offset=36 (local.get $kp)))
+          (br_if $nextcol (i32.le_s (local.get $j1) (local.get $jmin)))
+          ;; the cursor past the j-clusters entirely below the i box
+          (local.set $j (i32.load offset=32 (local.get $kp)))
+          (block $below
+            (loop $up
+              (br_if $below (i32.ge_s (local.get $j) (local.get $j1)))
+              (br_if $below (i32.eqz (f64.lt ${ldz(5, '(local.get $j)')} (local.get $zlo))))
+              (local.set $j (i32.add (local.get $j) (i32.const 1)))
+              (br $up)
+            )
+          )
+          (i32.store offset=32 (local.get $kp) (local.get $j))
+          (if (i32.lt_s (local.get $j) (local.get $jmin)) (then (local.set $j (local.get $jmin))))
+          ;; the z window within rlist of the i box
+          (local.set $dxy2 (f64.add (f64.sqrt (f64.sub (local.get $rl2) (local.get $dxy2))) (local.get $margin)))
+          (local.set $zloC (f64.sub (local.get $ilz) (local.get $dxy2)))
+          (local.set $zhi (f64.add (local.get $ihz) (local.get $dxy2)))
+          ;; the j-clusters entirely below the window
+          (block $low
+            (loop $skip
+              (br_if $low (i32.ge_u (local.get $j) (local.get $j1)))
+              (br_if $low (i32.eqz (f64.lt ${ldz(5, '(local.get $j)')} (local.get $zloC))))
+              (local.set $j (i32.add (local.get $j) (i32.const 1)))
+              (br $skip)
+            )
+          )
+          (block $done
+            (loop $pairs
+              (br_if $done (i32.ge_u (local.get $j) (local.get $j1)))
+              ${gap(0, 'il0', 'ih0')}
+              ${gap(1, 'il1', 'ih1')}
+              ${gap(2, 'il2', 'ih2')}
+              (local.set $d2v (f64x2.add (f64x2.add (f64x2.mul (local.get $g0) (local.get $g0)) (f64x2.mul (local.get $g1) (local.get $g1))) (f64x2.mul (local.get $g2) (local.get $g2))))
+      ${lane(0)}
+      ${lane(1)}
+              (br $pairs)
+            )
+          )
+        )
+        (local.set $kp (i32.add (local.get $kp) (i32.const 48)))
+        (br $col)
       )
     )
     (i32.store (i32.const 0) (local.get $checks))
+    (i32.store (i32.const 4) (local.get $nf))
     (local.get $n)
   )`;
 }

@@ -557,7 +557,7 @@ export function searchColumns(inp: SearchInput, m0: number, m1: number): ListPar
     }
   }
   // The inner scans in WebAssembly SIMD where this thread has the module (search-simd.ts).
-  const ws = m1 > m0 ? searchWorkspace(M, N, inp.bbJ, inp.x, inp.atomOf) : null;
+  const ws = m1 > m0 ? searchWorkspace(M, N, g.columns.length, inp.bbJ, inp.x, inp.atomOf) : null;
   const st: ColumnSearch = {
     inp,
     // j-clusters that hold an excluded partner of some atom of the current i-cluster.
@@ -572,6 +572,8 @@ export function searchColumns(inp: SearchInput, m0: number, m1: number): ListPar
     excl: new Uint32Array(capCj * maskWords),
     ncj: 0,
     tmpJ: sc.tmpJ,
+    xJ: new Int32Array(16),
+    xPos: new Int32Array(16),
     computedPairs: 0,
     bbChecks: 0,
   };
@@ -653,6 +655,9 @@ interface ColumnSearch {
   excl: Uint32Array;
   ncj: number;
   tmpJ: Int32Array;
+  /** searchColumnSimd's entries finished in TypeScript that came out full, and their places. */
+  xJ: Int32Array;
+  xPos: Int32Array;
   computedPairs: number;
   bbChecks: number;
 }
@@ -895,7 +900,11 @@ function searchColumn(st: ColumnSearch, col: number): void {
  * entries marked; the masked entries (self pair, exclusions, dummies) are finished here as there.
  */
 function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): void {
-  const out = ws.outView;
+  const { outView: out, fullView: full, checks } = ws;
+  // Entries finished here that came out full (none in practice: an exclusion, a dummy or the self
+  // pair clears a bit), with their place among the module's full entries.
+  let xJ = st.xJ;
+  let xPos = st.xPos;
   const { exclJ, nbl, ix, realMask } = st;
   const { box, grid: g, M, N, maskWords, rlist, rl2, rbb2, shiftVec, bbI, bbJ, exStart, exList, full0, full1, atomOf, slotOf } = st.inp;
   const [Lx, Ly, Lz] = box;
@@ -904,8 +913,18 @@ function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): v
   const xs = st.inp.x;
   const colEnd = g.colEnd;
   let { ci, nci4, cj, excl, ncj, tmpJ, computedPairs, bbChecks } = st;
-  nbl.build(g, col, shiftVec, box, rlist, N);
+  const nb = nbl.build(g, col, shiftVec, box, rlist, N);
   const { cursor, bounds, jEnd, groupStart, groupShift } = nbl;
+  // The neighbour columns into the module: bounds, cursor, end.
+  const { colsF, colsI } = ws;
+  for (let k = 0; k < nb; k++) {
+    colsF[6 * k] = bounds[4 * k]!;
+    colsF[6 * k + 1] = bounds[4 * k + 1]!;
+    colsF[6 * k + 2] = bounds[4 * k + 2]!;
+    colsF[6 * k + 3] = bounds[4 * k + 3]!;
+    colsI[12 * k + 8] = cursor[k]!;
+    colsI[12 * k + 9] = jEnd[k]!;
+  }
   const ng = nbl.groups;
   for (let i = g.colStart[col]! / M; i < colEnd[col]! / M; i++) {
     const o = 6 * i;
@@ -940,39 +959,15 @@ function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): v
       // visiting order; the full ones wait in tmpJ and follow them.
       const entry0 = ncj;
       let nt = 0;
-      const zlo = ilz - rlist;
-      const kEnd = groupStart[gi + 1]!;
-      for (let k = groupStart[gi]!; k < kEnd; k++) {
-        // Gaps written out, not gap2() calls: this function is past the engine's inlining budget.
-        const cxl = bounds[4 * k]!, cxh = bounds[4 * k + 1]!, cyl = bounds[4 * k + 2]!, cyh = bounds[4 * k + 3]!;
-        const gcx = cxl > ihx ? cxl - ihx : ilx > cxh ? ilx - cxh : 0;
-        const gcy = cyl > ihy ? cyl - ihy : ily > cyh ? ily - cyh : 0;
-        const dxy2 = gcx * gcx + gcy * gcy;
-        if (dxy2 >= rl2) continue;
-        const j1 = jEnd[k]!;
-        if (j1 <= jmin) continue;
-        // Columns are z-sorted and the column's i-clusters go up in z: the cursor skips the
-        // j-clusters entirely below the i box once (all-dummy clusters only trail a column).
-        let j = cursor[k]!;
-        while (j < j1 && bbJ[6 * j + 5]! < zlo) j++;
-        cursor[k] = j;
-        if (j < jmin) j = jmin;
-        // The z window this column leaves within rlist of the i box (its x/y gap taken): the
-        // j-clusters outside it are ones the box test rejects.
-        const dz = Math.sqrt(rl2 - dxy2) + Z_WINDOW_MARGIN;
-        const zloC = ilz - dz;
-        const zhiC = ihz + dz;
-        const nOut = ws.scan(ws.bb, ws.nj, ws.xj, ws.ix, ws.out, ws.exclJ, ws.jdum, j, j1, jself, i, nI === M ? 1 : 0, M,
-          zloC, zhiC, ilx, ily, ilz, ihx, ihy, ihz, rl2, rbb2);
-        bbChecks += ws.checks[0]!;
+      const nOut = ws.scan(ws.bb, ws.nj, ws.xj, ws.ix, ws.out, ws.full, ws.exclJ, ws.jdum, ws.cols, groupStart[gi]!, groupStart[gi + 1]!, jmin, jself, i,
+        nI === M ? 1 : 0, M, ilz - rlist, ilx, ily, ilz, ihx, ihy, ihz, rl2, rbb2, Z_WINDOW_MARGIN);
+      bbChecks += checks[0]!;
+      const nf = checks[1]!;
+      let nx = 0;
+      {
         for (let t = 0; t < nOut; t++) {
-          const v = out[t]!;
-          j = v >> 2;
-          if ((v & 3) === 0) {
-            if (nt === tmpJ.length) tmpJ = grow(tmpJ, 2 * nt);
-            tmpJ[nt++] = j;
-            continue;
-          }
+          const v = out[2 * t]!;
+          const j = v >> 2;
           // Entries the module leaves to TypeScript: the self pair, exclusions, dummies.
           let within = (v & 3) === 2;
           const j0s = j * N;
@@ -1038,8 +1033,12 @@ function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): v
           }
           if (!within) continue;
           if ((m0 | 0) === (full0 | 0) && (m1 | 0) === (full1 | 0)) {
-            if (nt === tmpJ.length) tmpJ = grow(tmpJ, 2 * nt);
-            tmpJ[nt++] = j;
+            if (nx === xJ.length) {
+              xJ = grow(xJ, 2 * nx);
+              xPos = grow(xPos, 2 * nx);
+            }
+            xJ[nx] = j;
+            xPos[nx++] = out[2 * t + 1]!;
             continue;
           }
           if (ncj === cj.length) {
@@ -1052,13 +1051,24 @@ function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): v
           ncj++;
         }
       }
+      nt = nf + nx;
       if (ncj === entry0 && nt === 0) continue;
       if (nci4 + 4 > ci.length) ci = grow(ci, 2 * ci.length);
       if (ncj + nt > cj.length) {
         cj = grow(cj, 2 * (ncj + nt));
         excl = grow(excl, cj.length * maskWords);
       }
-      for (let t = 0; t < nt; t++) cj[ncj + t] = tmpJ[t]!;
+      if (nx === 0) cj.set(full.subarray(0, nf), ncj);
+      else {
+        // The full entries in visiting order: the module's, with the ones finished here in their places.
+        let f = 0;
+        let t = ncj;
+        for (let x = 0; x < nx; x++) {
+          while (f < xPos[x]!) cj[t++] = full[f++]!;
+          cj[t++] = xJ[x]!;
+        }
+        while (f < nf) cj[t++] = full[f++]!;
+      }
       if (maskWords === 2) {
         for (let t = ncj; t < ncj + nt; t++) {
           excl[2 * t] = full0;
@@ -1082,6 +1092,8 @@ function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): v
   st.excl = excl;
   st.ncj = ncj;
   st.tmpJ = tmpJ;
+  st.xJ = xJ;
+  st.xPos = xPos;
   st.computedPairs = computedPairs;
   st.bbChecks = bbChecks;
 }

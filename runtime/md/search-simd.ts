@@ -7,10 +7,10 @@
 import { SEARCH_SIMD_WASM } from './search-simd-bytes.ts';
 
 type ScanExport = (
-  bb: number, nj: number, xj: number, ix: number, out: number, exclJ: number, jdum: number,
-  j: number, j1: number, jself: number, ci: number, fast: number, M: number,
-  zlo: number, zhi: number, ilx: number, ily: number, ilz: number, ihx: number, ihy: number, ihz: number,
-  rl2: number, rbb2: number,
+  bb: number, nj: number, xj: number, ix: number, out: number, full: number, exclJ: number, jdum: number,
+  cols: number, k0: number, k1: number, jmin: number, jself: number, ci: number, fast: number, M: number,
+  zlo: number, ilx: number, ily: number, ilz: number, ihx: number, ihy: number, ihz: number,
+  rl2: number, rbb2: number, margin: number,
 ) => number;
 
 /** A thread's module memory laid out for one search. */
@@ -22,14 +22,20 @@ export interface SearchWorkspace {
   xj: number;
   ix: number;
   out: number;
+  full: number;
   exclJ: number;
   jdum: number;
-  /** The box tests of the last scan (one i32 at byte 0). */
+  cols: number;
+  /** The box tests and full entries of the last call (i32 at bytes 0 and 4). */
   checks: Int32Array;
-  /** Views on ix (3 M f64), out and exclJ (i32 per j-cluster). */
+  /** Views on ix (3 M f64), out (two i32 per entry), full and exclJ (i32 per j-cluster). */
   ixView: Float64Array;
   outView: Int32Array;
+  fullView: Int32Array;
   exclJView: Int32Array;
+  /** The grid columns of one i-column's neighbours, 6 f64 per column: x lo, x hi, y lo, y hi, then cursor and end as i32. */
+  colsF: Float64Array;
+  colsI: Int32Array;
 }
 
 let compiled: WebAssembly.Module | null | undefined;
@@ -62,7 +68,7 @@ const MAX_M = 16;
  * filled with the j boxes (bbJ: lo x, y, z, hi x, y, z per cluster) and the padded positions;
  * exclJ set to -1. Null when the module is not available or the shape has no scan.
  */
-export function searchWorkspace(M: number, N: number, bbJ: Float64Array, x: Float64Array, atomOf: Int32Array): SearchWorkspace | null {
+export function searchWorkspace(M: number, N: number, columns: number, bbJ: Float64Array, x: Float64Array, atomOf: Int32Array): SearchWorkspace | null {
   if (M > MAX_M || (N !== 2 && N !== 4 && N !== 8)) return null;
   const mod = simdModule();
   if (!mod) return null;
@@ -71,8 +77,11 @@ export function searchWorkspace(M: number, N: number, bbJ: Float64Array, x: Floa
   const xj = bb + 48 * (nj + 2);
   const exclJ = xj + 24 * N * nj;
   const out = exclJ + 4 * (nj + 2);
-  const jdum = out + 4 * (nj + 2);
-  const bytes = jdum + nj + 16;
+  const full = out + 8 * (nj + 2);
+  const jdum = full + 4 * (nj + 2);
+  // At most every column under each of the 27 shifts.
+  const cols = 16 * Math.ceil((jdum + nj + 16) / 16);
+  const bytes = cols + 48 * 27 * Math.max(1, columns);
   try {
     if (!inst) {
       const mem = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
@@ -107,11 +116,14 @@ export function searchWorkspace(M: number, N: number, bbJ: Float64Array, x: Floa
   const exclJView = new Int32Array(buf, exclJ, nj);
   exclJView.fill(-1);
   return {
-    scan: inst.exports[`scanN${N}`] as ScanExport,
-    nj, bb, xj, ix: 64, out, exclJ, jdum,
-    checks: new Int32Array(buf, 0, 1),
+    scan: inst.exports[`groupN${N}`] as ScanExport,
+    nj, bb, xj, ix: 64, out, full, exclJ, jdum, cols,
+    colsF: new Float64Array(buf, cols, 6 * 27 * Math.max(1, columns)),
+    colsI: new Int32Array(buf, cols, 12 * 27 * Math.max(1, columns)),
+    checks: new Int32Array(buf, 0, 2),
     ixView: new Float64Array(buf, 64, 3 * MAX_M),
-    outView: new Int32Array(buf, out, nj + 2),
+    outView: new Int32Array(buf, out, 2 * (nj + 2)),
+    fullView: new Int32Array(buf, full, nj + 2),
     exclJView,
   };
 }

@@ -56,7 +56,7 @@ describe('pair search in WebAssembly SIMD against the TypeScript search', () => 
       for (const copts of [{}, { ljFirst }]) {
         const L = buildClusters(sys, M, N, copts);
         setSearchSimd(true);
-        expect(searchWorkspace(M, N, new Float64Array(6), new Float64Array(3 * N), new Int32Array(N))).not.toBeNull();
+        expect(searchWorkspace(M, N, 1, new Float64Array(6), new Float64Array(3 * N), new Int32Array(N))).not.toBeNull();
         for (const rbb of [0, undefined, rlist]) {
           const opts = rbb === undefined ? {} : { rbb };
           setSearchSimd(false);
