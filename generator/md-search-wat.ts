@@ -46,55 +46,74 @@ function scanFunc(N: number): string {
         (local.set $d2 (f64x2.extract_lane ${l} (local.get $d2v)))
         (block $skip${l}
           (br_if $skip${l} (f64.ge (local.get $d2) (local.get $rl2)))
-          (local.set $self (i32.lt_u (local.get $j) (local.get $jself)))
-          (local.set $within (i32.and (f64.lt (local.get $d2) (local.get $rbb2)) (i32.eqz (local.get $self))))
-          (if (i32.and (i32.and (local.get $fast) (i32.eqz (local.get $self)))
-                (i32.and (i32.ne (i32.load (i32.add (local.get $exclJ) (i32.shl (local.get $j) (i32.const 2)))) (local.get $ci))
-                  (i32.eqz (i32.load8_u (i32.add (local.get $jdum) (local.get $j))))))
+          ;; the self pair: finished in TypeScript, with its place among the full and masked entries
+          (if (i32.lt_u (local.get $j) (local.get $jself))
             (then
-              (if (i32.eqz (local.get $within))
-                (then
-                  (local.set $p (i32.add (local.get $xj) (i32.mul (local.get $j) (i32.const ${24 * N}))))
+              (local.set $p (i32.add (local.get $out) (i32.mul (local.get $n) (i32.const 12))))
+              (i32.store (local.get $p) (local.get $j))
+              (i32.store offset=4 (local.get $p) (local.get $nf))
+              (i32.store offset=8 (local.get $p) (local.get $nm))
+              (local.set $n (i32.add (local.get $n) (i32.const 1)))
+              (br $skip${l})
+            )
+          )
+          ;; the pairs of real atoms, less the excluded ones
+          (local.set $p (i32.add (local.get $rrow) (i32.shl (i32.load8_u (i32.add (local.get $jn) (local.get $j))) (i32.const 3))))
+          (local.set $m0 (i32.load (local.get $p)))
+          (local.set $m1 (i32.load offset=4 (local.get $p)))
+          (if (i32.eq (i32.load (i32.add (local.get $exclJ) (i32.shl (local.get $j) (i32.const 2)))) (local.get $ci))
+            (then
+              (local.set $p (i32.add (local.get $exm) (i32.shl (local.get $j) (i32.const 3))))
+              (local.set $m0 (i32.and (local.get $m0) (i32.xor (i32.load (local.get $p)) (i32.const -1))))
+              (local.set $m1 (i32.and (local.get $m1) (i32.xor (i32.load offset=4 (local.get $p)) (i32.const -1))))
+            )
+          )
+          (if (i32.eqz (f64.lt (local.get $d2) (local.get $rbb2)))
+            (then
+            (local.set $p (i32.add (local.get $xj) (i32.mul (local.get $j) (i32.const ${24 * N}))))
 ${Array.from({ length: 3 * nv }, (_, k) => `                  (local.set $x${k} (v128.load offset=${16 * k} (local.get $p)))`).join('\n')}
-                  (local.set $a (local.get $ix))
-                  (local.set $aEnd (i32.add (local.get $ix) (i32.mul (local.get $M) (i32.const 24))))
-                  (block $found
-                    (loop $atoms
-                      (local.set $ax (f64x2.splat (f64.load (local.get $a))))
-                      (local.set $ay (f64x2.splat (f64.load offset=8 (local.get $a))))
-                      (local.set $az (f64x2.splat (f64.load offset=16 (local.get $a))))
-                      (local.set $hit (v128.const i64x2 0 0))
+            (local.set $a (local.get $ix))
+            (local.set $aEnd (i32.add (local.get $ix) (i32.mul (local.get $nI) (i32.const 24))))
+            (block $found
+              (loop $atoms
+                (local.set $ax (f64x2.splat (f64.load (local.get $a))))
+                (local.set $ay (f64x2.splat (f64.load offset=8 (local.get $a))))
+                (local.set $az (f64x2.splat (f64.load offset=16 (local.get $a))))
+                (local.set $hit (v128.const i64x2 0 0))
 ${Array.from({ length: nv }, (_, v) => `                      (local.set $dx (f64x2.sub (local.get $ax) (local.get $x${v})))
-                      (local.set $dy (f64x2.sub (local.get $ay) (local.get $x${nv + v})))
-                      (local.set $dz (f64x2.sub (local.get $az) (local.get $x${2 * nv + v})))
-                      (local.set $hit (v128.or (local.get $hit) (f64x2.lt (f64x2.add (f64x2.add (f64x2.mul (local.get $dx) (local.get $dx)) (f64x2.mul (local.get $dy) (local.get $dy))) (f64x2.mul (local.get $dz) (local.get $dz))) (local.get $rl2v))))`).join('\n')}
-                      (br_if $found (v128.any_true (local.get $hit)))
-                      (local.set $a (i32.add (local.get $a) (i32.const 24)))
-                      (br_if $atoms (i32.lt_u (local.get $a) (local.get $aEnd)))
-                    )
-                    (br $skip${l})
-                  )
-                )
+                (local.set $dy (f64x2.sub (local.get $ay) (local.get $x${nv + v})))
+                (local.set $dz (f64x2.sub (local.get $az) (local.get $x${2 * nv + v})))
+                (local.set $hit (v128.or (local.get $hit) (f64x2.lt (f64x2.add (f64x2.add (f64x2.mul (local.get $dx) (local.get $dx)) (f64x2.mul (local.get $dy) (local.get $dy))) (f64x2.mul (local.get $dz) (local.get $dz))) (local.get $rl2v))))`).join('\n')}
+                (br_if $found (v128.any_true (local.get $hit)))
+                (local.set $a (i32.add (local.get $a) (i32.const 24)))
+                (br_if $atoms (i32.lt_u (local.get $a) (local.get $aEnd)))
               )
+                (br $skip${l})
+              )
+            )
+          )
+          (if (i32.and (i32.eq (local.get $m0) (local.get $full0)) (i32.eq (local.get $m1) (local.get $full1)))
+            (then
               (i32.store (i32.add (local.get $full) (i32.shl (local.get $nf) (i32.const 2))) (local.get $j))
               (local.set $nf (i32.add (local.get $nf) (i32.const 1)))
             )
             (else
-              (i32.store (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 3)))
-                (i32.add (i32.shl (local.get $j) (i32.const 2)) (i32.add (i32.const 1) (local.get $within))))
-              (i32.store offset=4 (i32.add (local.get $out) (i32.shl (local.get $n) (i32.const 3))) (local.get $nf))
-              (local.set $n (i32.add (local.get $n) (i32.const 1)))
+              (local.set $p (i32.add (local.get $msk) (i32.mul (local.get $nm) (i32.const 12))))
+              (i32.store (local.get $p) (local.get $j))
+              (i32.store offset=4 (local.get $p) (local.get $m0))
+              (i32.store offset=8 (local.get $p) (local.get $m1))
+              (local.set $nm (i32.add (local.get $nm) (i32.const 1)))
             )
           )
         )
         (local.set $j (i32.add (local.get $j) (i32.const 1)))`;
   const xs = Array.from({ length: 3 * nv }, (_, k) => `(local $x${k} v128)`).join(' ');
-  return `  (func (export "groupN${N}") (param $bb i32) (param $nj i32) (param $xj i32) (param $ix i32) (param $out i32) (param $full i32) (param $exclJ i32) (param $jdum i32)
-    (param $cols i32) (param $k0 i32) (param $k1 i32) (param $jmin i32) (param $jself i32) (param $ci i32) (param $fast i32) (param $M i32)
+  return `  (func (export "groupN${N}") (param $bb i32) (param $nj i32) (param $xj i32) (param $ix i32) (param $out i32) (param $full i32) (param $msk i32) (param $exclJ i32) (param $exm i32) (param $jn i32)
+    (param $cols i32) (param $k0 i32) (param $k1 i32) (param $jmin i32) (param $jself i32) (param $ci i32) (param $nI i32) (param $rrow i32) (param $full0 i32) (param $full1 i32)
     (param $zlo f64) (param $ilx f64) (param $ily f64) (param $ilz f64) (param $ihx f64) (param $ihy f64) (param $ihz f64)
     (param $rl2 f64) (param $rbb2 f64) (param $margin f64) (result i32)
     (local $j i32) (local $j1 i32) (local $kp i32) (local $kEnd i32) (local $zloC f64) (local $zhi f64) (local $dxy2 f64) (local $gcx f64) (local $gcy f64) (local $cxl f64) (local $cxh f64) (local $cyl f64) (local $cyh f64)
-    (local $stride i32) (local $n i32) (local $nf i32) (local $checks i32) (local $self i32) (local $within i32) (local $p i32) (local $a i32) (local $aEnd i32)
+    (local $stride i32) (local $n i32) (local $nf i32) (local $nm i32) (local $m0 i32) (local $m1 i32) (local $checks i32) (local $self i32) (local $within i32) (local $p i32) (local $a i32) (local $aEnd i32)
     (local $d2 f64) (local $d2v v128) (local $rl2v v128) (local $hit v128) (local $ax v128) (local $ay v128) (local $az v128)
     (local $dx v128) (local $dy v128) (local $dz v128) ${xs}
     (local $il0 v128) (local $il1 v128) (local $il2 v128) (local $ih0 v128) (local $ih1 v128) (local $ih2 v128)
@@ -169,6 +188,7 @@ ${Array.from({ length: nv }, (_, v) => `                      (local.set $dx (f6
     )
     (i32.store (i32.const 0) (local.get $checks))
     (i32.store (i32.const 4) (local.get $nf))
+    (i32.store (i32.const 8) (local.get $nm))
     (local.get $n)
   )`;
 }

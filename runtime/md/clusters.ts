@@ -900,19 +900,19 @@ function searchColumn(st: ColumnSearch, col: number): void {
  * entries marked; the masked entries (self pair, exclusions, dummies) are finished here as there.
  */
 function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): void {
-  const { outView: out, fullView: full, checks } = ws;
-  // Entries finished here that came out full (none in practice: an exclusion, a dummy or the self
-  // pair clears a bit), with their place among the module's full entries.
+  const { outView: out, fullView: full, mskView: msk, exmView: exm, checks } = ws;
+  // Self pairs that came out full (none in practice: the self pair clears the bits of pairs
+  // counted elsewhere), with their place among the module's full entries.
   let xJ = st.xJ;
   let xPos = st.xPos;
-  const { exclJ, nbl, ix, realMask } = st;
-  const { box, grid: g, M, N, maskWords, rlist, rl2, rbb2, shiftVec, bbI, bbJ, exStart, exList, full0, full1, atomOf, slotOf } = st.inp;
+  const { exclJ, nbl, ix } = st;
+  const { box, grid: g, M, N, maskWords, rlist, rl2, rbb2, shiftVec, bbI, exStart, exList, full0, full1, atomOf, slotOf } = st.inp;
   const [Lx, Ly, Lz] = box;
   const MN = M * N;
   const N1 = N + 1;
   const xs = st.inp.x;
   const colEnd = g.colEnd;
-  let { ci, nci4, cj, excl, ncj, tmpJ, computedPairs, bbChecks } = st;
+  let { ci, nci4, cj, excl, ncj, computedPairs, bbChecks } = st;
   const nb = nbl.build(g, col, shiftVec, box, rlist, N);
   const { cursor, bounds, jEnd, groupStart, groupShift } = nbl;
   // The neighbour columns into the module: bounds, cursor, end.
@@ -936,10 +936,23 @@ function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): v
     while (atomOf[i0 + nI - 1]! < 0) nI--;
     // j-clusters below jself hold slots of this i-cluster (the self pair).
     const jself = Math.ceil(iEnd / N);
+    // The j-clusters with an excluded partner, and the bits of those pairs.
     for (let a = 0; a < nI; a++) {
       const atom = atomOf[i0 + a]!;
-      for (let k = exStart[atom]!; k < exStart[atom + 1]!; k++) exclJ[Math.floor(slotOf[exList[k]!]! / N)] = i;
+      for (let k = exStart[atom]!; k < exStart[atom + 1]!; k++) {
+        const slot = slotOf[exList[k]!]!;
+        const jc = Math.floor(slot / N);
+        if (exclJ[jc] !== i) {
+          exclJ[jc] = i;
+          exm[2 * jc] = 0;
+          exm[2 * jc + 1] = 0;
+        }
+        const bit = a * N + slot - jc * N;
+        if (bit < 32) exm[2 * jc] |= 1 << bit;
+        else exm[2 * jc + 1] |= 1 << (bit - 32);
+      }
     }
+    const rrow = ws.rmask + 8 * nI * N1;
     const bIlx = bbI[o]!, bIly = bbI[o + 1]!, bIlz = bbI[o + 2]!;
     const bIhx = bbI[o + 3]!, bIhy = bbI[o + 4]!, bIhz = bbI[o + 5]!;
     for (let gi = 0; gi < ng; gi++) {
@@ -955,109 +968,75 @@ function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): v
         ix[3 * a + 1] = xs[pa + 1]! + shy;
         ix[3 * a + 2] = xs[pa + 2]! + shz;
       }
-      // Entries with exclusions (or dummies, or the self pair) go straight to the output in
-      // visiting order; the full ones wait in tmpJ and follow them.
-      const entry0 = ncj;
-      let nt = 0;
-      const nOut = ws.scan(ws.bb, ws.nj, ws.xj, ws.ix, ws.out, ws.full, ws.exclJ, ws.jdum, ws.cols, groupStart[gi]!, groupStart[gi + 1]!, jmin, jself, i,
-        nI === M ? 1 : 0, M, ilz - rlist, ilx, ily, ilz, ihx, ihy, ihz, rl2, rbb2, Z_WINDOW_MARGIN);
+      const nSelf = ws.scan(ws.bb, ws.nj, ws.xj, ws.ix, ws.out, ws.full, ws.msk, ws.exclJ, ws.exm, ws.jn, ws.cols,
+        groupStart[gi]!, groupStart[gi + 1]!, jmin, jself, i, nI, rrow, full0, full1,
+        ilz - rlist, ilx, ily, ilz, ihx, ihy, ihz, rl2, rbb2, Z_WINDOW_MARGIN);
       bbChecks += checks[0]!;
       const nf = checks[1]!;
-      let nx = 0;
-      {
-        for (let t = 0; t < nOut; t++) {
-          const v = out[2 * t]!;
-          const j = v >> 2;
-          // Entries the module leaves to TypeScript: the self pair, exclusions, dummies.
-          let within = (v & 3) === 2;
-          const j0s = j * N;
-          const selfPair = j0s < iEnd;
-          const exJ = exclJ[j] === i;
-          // Masks in two scalar words (M*N <= 64).
-          let m0 = 0;
-          let m1 = 0;
-          if (selfPair) {
-            for (let a = 0; a < nI; a++) {
-              const pa = i0 + a;
-              const atomA = atomOf[pa]!;
-              const xa = ix[3 * a]!, ya = ix[3 * a + 1]!, za = ix[3 * a + 2]!;
-              for (let b = 0; b < N; b++) {
-                const pb = j0s + b;
-                const atomB = atomOf[pb]!;
-                if (atomB < 0 || pb <= pa) continue;
-                if (!within) {
-                  const dx = xa - xs[3 * pb]!, dy = ya - xs[3 * pb + 1]!, dz = za - xs[3 * pb + 2]!;
-                  if (dx * dx + dy * dy + dz * dz < rl2) within = true;
-                }
-                if (exJ && csrHas(exStart, exList, atomA, atomB)) continue;
-                const bit = a * N + b;
-                if (bit < 32) m0 |= 1 << bit;
-                else m1 |= 1 << (bit - 32);
-              }
-            }
-          } else {
-            // Disjoint clusters: every real pair counts; excluded ones are cleared from the
-            // excluded partners' slots.
-            let nJ = N;
-            while (nJ > 0 && atomOf[j0s + nJ - 1]! < 0) nJ--;
-            if (!within) {
-              for (let a = 0; a < nI && !within; a++) {
-                const xa = ix[3 * a]!, ya = ix[3 * a + 1]!, za = ix[3 * a + 2]!;
-                for (let pb = 3 * j0s; pb < 3 * (j0s + nJ); pb += 3) {
-                  const dx = xa - xs[pb]!, dy = ya - xs[pb + 1]!, dz = za - xs[pb + 2]!;
-                  if (dx * dx + dy * dy + dz * dz < rl2) {
-                    within = true;
-                    break;
-                  }
-                }
-              }
-            }
-            // An all-excluded entry stays: excluded pairs inside the cut-off still get the
-            // reaction-field / Ewald exclusion correction.
-            if (!within) continue;
-            const r = 2 * (nI * N1 + nJ);
-            m0 = realMask[r]!;
-            m1 = realMask[r + 1]!;
-            if (exJ) {
-              for (let a = 0; a < nI; a++) {
-                const atomA = atomOf[i0 + a]!;
-                for (let e = exStart[atomA]!; e < exStart[atomA + 1]!; e++) {
-                  const b = slotOf[exList[e]!]! - j0s;
-                  if (b < 0 || b >= N) continue;
-                  const bit = a * N + b;
-                  if (bit < 32) m0 &= ~(1 << bit);
-                  else m1 &= ~(1 << (bit - 32));
-                }
-              }
-            }
-          }
-          if (!within) continue;
-          if ((m0 | 0) === (full0 | 0) && (m1 | 0) === (full1 | 0)) {
-            if (nx === xJ.length) {
-              xJ = grow(xJ, 2 * nx);
-              xPos = grow(xPos, 2 * nx);
-            }
-            xJ[nx] = j;
-            xPos[nx++] = out[2 * t + 1]!;
-            continue;
-          }
-          if (ncj === cj.length) {
-            cj = grow(cj, 2 * ncj);
-            excl = grow(excl, cj.length * maskWords);
-          }
-          cj[ncj] = j;
-          excl[ncj * maskWords] = m0;
-          if (maskWords === 2) excl[ncj * maskWords + 1] = m1;
-          ncj++;
-        }
-      }
-      nt = nf + nx;
-      if (ncj === entry0 && nt === 0) continue;
+      const nm = checks[2]!;
+      if (nf === 0 && nm === 0 && nSelf === 0) continue;
+      const entry0 = ncj;
       if (nci4 + 4 > ci.length) ci = grow(ci, 2 * ci.length);
-      if (ncj + nt > cj.length) {
-        cj = grow(cj, 2 * (ncj + nt));
+      if (ncj + nf + nm + nSelf > cj.length) {
+        cj = grow(cj, 2 * (ncj + nf + nm + nSelf));
         excl = grow(excl, cj.length * maskWords);
       }
+      // Masked entries (exclusions, dummies, the self pair) in visiting order: the module's, with
+      // the self pairs finished here in their places; then the full ones.
+      let q = 0;
+      let nx = 0;
+      for (let t = 0; t < nSelf; t++) {
+        const j = out[3 * t]!;
+        const j0s = j * N;
+        const exJ = exclJ[j] === i;
+        let within = false;
+        let m0 = 0;
+        let m1 = 0;
+        for (let a = 0; a < nI; a++) {
+          const pa = i0 + a;
+          const atomA = atomOf[pa]!;
+          const xa = ix[3 * a]!, ya = ix[3 * a + 1]!, za = ix[3 * a + 2]!;
+          for (let b = 0; b < N; b++) {
+            const pb = j0s + b;
+            const atomB = atomOf[pb]!;
+            if (atomB < 0 || pb <= pa) continue;
+            if (!within) {
+              const dx = xa - xs[3 * pb]!, dy = ya - xs[3 * pb + 1]!, dz = za - xs[3 * pb + 2]!;
+              if (dx * dx + dy * dy + dz * dz < rl2) within = true;
+            }
+            if (exJ && csrHas(exStart, exList, atomA, atomB)) continue;
+            const bit = a * N + b;
+            if (bit < 32) m0 |= 1 << bit;
+            else m1 |= 1 << (bit - 32);
+          }
+        }
+        if (!within) continue;
+        if ((m0 | 0) === (full0 | 0) && (m1 | 0) === (full1 | 0)) {
+          if (nx === xJ.length) {
+            xJ = grow(xJ, 2 * nx);
+            xPos = grow(xPos, 2 * nx);
+          }
+          xJ[nx] = j;
+          xPos[nx++] = out[3 * t + 1]!;
+          continue;
+        }
+        for (const qEnd = out[3 * t + 2]!; q < qEnd; q++, ncj++) {
+          cj[ncj] = msk[3 * q]!;
+          excl[ncj * maskWords] = msk[3 * q + 1]!;
+          if (maskWords === 2) excl[ncj * maskWords + 1] = msk[3 * q + 2]!;
+        }
+        cj[ncj] = j;
+        excl[ncj * maskWords] = m0;
+        if (maskWords === 2) excl[ncj * maskWords + 1] = m1;
+        ncj++;
+      }
+      for (; q < nm; q++, ncj++) {
+        cj[ncj] = msk[3 * q]!;
+        excl[ncj * maskWords] = msk[3 * q + 1]!;
+        if (maskWords === 2) excl[ncj * maskWords + 1] = msk[3 * q + 2]!;
+      }
+      const nt = nf + nx;
+      if (ncj === entry0 && nt === 0) continue;
       if (nx === 0) cj.set(full.subarray(0, nf), ncj);
       else {
         // The full entries in visiting order: the module's, with the ones finished here in their places.
@@ -1091,7 +1070,6 @@ function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): v
   st.cj = cj;
   st.excl = excl;
   st.ncj = ncj;
-  st.tmpJ = tmpJ;
   st.xJ = xJ;
   st.xPos = xPos;
   st.computedPairs = computedPairs;

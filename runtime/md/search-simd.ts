@@ -7,8 +7,8 @@
 import { SEARCH_SIMD_WASM } from './search-simd-bytes.ts';
 
 type ScanExport = (
-  bb: number, nj: number, xj: number, ix: number, out: number, full: number, exclJ: number, jdum: number,
-  cols: number, k0: number, k1: number, jmin: number, jself: number, ci: number, fast: number, M: number,
+  bb: number, nj: number, xj: number, ix: number, out: number, full: number, msk: number, exclJ: number, exm: number, jn: number,
+  cols: number, k0: number, k1: number, jmin: number, jself: number, ci: number, nI: number, rrow: number, full0: number, full1: number,
   zlo: number, ilx: number, ily: number, ilz: number, ihx: number, ihy: number, ihz: number,
   rl2: number, rbb2: number, margin: number,
 ) => number;
@@ -23,16 +23,23 @@ export interface SearchWorkspace {
   ix: number;
   out: number;
   full: number;
+  msk: number;
   exclJ: number;
-  jdum: number;
+  exm: number;
+  jn: number;
   cols: number;
-  /** The box tests and full entries of the last call (i32 at bytes 0 and 4). */
+  /** Byte offset of the real-pair masks of i-clusters with nI real atoms: rmask + 8 (N + 1) nI. */
+  rmask: number;
+  /** The box tests, full entries and masked entries of the last call (i32 at bytes 0, 4, 8). */
   checks: Int32Array;
-  /** Views on ix (3 M f64), out (two i32 per entry), full and exclJ (i32 per j-cluster). */
+  /** Views on ix (3 M f64), out (self pairs: j, full and masked entries before it), full (j), msk (j, mask words). */
   ixView: Float64Array;
   outView: Int32Array;
   fullView: Int32Array;
+  mskView: Int32Array;
+  /** Per j-cluster: the i-cluster that has an excluded partner there, and those pairs' mask bits (two words). */
   exclJView: Int32Array;
+  exmView: Int32Array;
   /** The grid columns of one i-column's neighbours, 6 f64 per column: x lo, x hi, y lo, y hi, then cursor and end as i32. */
   colsF: Float64Array;
   colsI: Int32Array;
@@ -77,10 +84,13 @@ export function searchWorkspace(M: number, N: number, columns: number, bbJ: Floa
   const xj = bb + 48 * (nj + 2);
   const exclJ = xj + 24 * N * nj;
   const out = exclJ + 4 * (nj + 2);
-  const full = out + 8 * (nj + 2);
-  const jdum = full + 4 * (nj + 2);
+  const full = out + 12 * (nj + 2);
+  const msk = full + 4 * (nj + 2);
+  const exm = msk + 12 * (nj + 2);
+  const rmask = exm + 8 * (nj + 2);
+  const jn = rmask + 8 * (MAX_M + 1) * (N + 1);
   // At most every column under each of the 27 shifts.
-  const cols = 16 * Math.ceil((jdum + nj + 16) / 16);
+  const cols = 16 * Math.ceil((jn + nj + 16) / 16);
   const bytes = cols + 48 * 27 * Math.max(1, columns);
   try {
     if (!inst) {
@@ -111,19 +121,42 @@ export function searchWorkspace(M: number, N: number, columns: number, bbJ: Floa
       f[o + 2 * N + b] = x[p + 2]!;
     }
   }
-  const dum = new Uint8Array(buf, jdum, nj);
-  for (let j = 0; j < nj; j++) dum[j] = atomOf[j * N + N - 1]! < 0 ? 1 : 0;
+  // Real atoms per j-cluster (dummies trail), and the masks of the pairs of nI and nJ real atoms.
+  const real = new Uint8Array(buf, jn, nj);
+  for (let j = 0; j < nj; j++) {
+    let nJ = N;
+    while (nJ > 0 && atomOf[j * N + nJ - 1]! < 0) nJ--;
+    real[j] = nJ;
+  }
+  const rm = new Int32Array(buf, rmask, 2 * (M + 1) * (N + 1));
+  for (let nI = 0; nI <= M; nI++) {
+    for (let nJ = 0; nJ <= N; nJ++) {
+      let w0 = 0;
+      let w1 = 0;
+      for (let a = 0; a < nI; a++) {
+        for (let b = 0; b < nJ; b++) {
+          const bit = a * N + b;
+          if (bit < 32) w0 |= 1 << bit;
+          else w1 |= 1 << (bit - 32);
+        }
+      }
+      rm[2 * (nI * (N + 1) + nJ)] = w0;
+      rm[2 * (nI * (N + 1) + nJ) + 1] = w1;
+    }
+  }
   const exclJView = new Int32Array(buf, exclJ, nj);
   exclJView.fill(-1);
   return {
     scan: inst.exports[`groupN${N}`] as ScanExport,
-    nj, bb, xj, ix: 64, out, full, exclJ, jdum, cols,
+    nj, bb, xj, ix: 64, out, full, msk, exclJ, exm, jn, cols, rmask,
+    checks: new Int32Array(buf, 0, 3),
+    ixView: new Float64Array(buf, 64, 3 * MAX_M),
+    outView: new Int32Array(buf, out, 3 * (nj + 2)),
+    fullView: new Int32Array(buf, full, nj + 2),
+    mskView: new Int32Array(buf, msk, 3 * (nj + 2)),
+    exclJView,
+    exmView: new Int32Array(buf, exm, 2 * (nj + 2)),
     colsF: new Float64Array(buf, cols, 6 * 27 * Math.max(1, columns)),
     colsI: new Int32Array(buf, cols, 12 * 27 * Math.max(1, columns)),
-    checks: new Int32Array(buf, 0, 2),
-    ixView: new Float64Array(buf, 64, 3 * MAX_M),
-    outView: new Int32Array(buf, out, 2 * (nj + 2)),
-    fullView: new Int32Array(buf, full, nj + 2),
-    exclJView,
   };
 }
