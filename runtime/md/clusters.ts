@@ -895,9 +895,11 @@ function searchColumn(st: ColumnSearch, col: number): void {
 }
 
 /**
- * searchColumn with each column's z window, box tests and atom-pair prune in the module
- * (search-simd.ts): the module returns the j-clusters within rlist in visiting order, the full
- * entries marked; the masked entries (self pair, exclusions, dummies) are finished here as there.
+ * searchColumn with the module (search-simd.ts) doing, per i-cluster image and shift, every
+ * neighbour column's x/y gap, cursor and z window, the box tests, the atom-pair prune and the
+ * masks of disjoint cluster pairs (real-pair table less the exclusion bits marked here per
+ * i-cluster): it returns the full and the masked entries, each in visiting order; the self pairs
+ * are finished here as in searchColumn and put in their places. Same list as searchColumn.
  */
 function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): void {
   const { outView: out, fullView: full, mskView: msk, exmView: exm, checks } = ws;
@@ -1037,8 +1039,9 @@ function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): v
       }
       const nt = nf + nx;
       if (ncj === entry0 && nt === 0) continue;
-      if (nx === 0) cj.set(full.subarray(0, nf), ncj);
-      else {
+      if (nx === 0) {
+        for (let f = 0; f < nf; f++) cj[ncj + f] = full[f]!;
+      } else {
         // The full entries in visiting order: the module's, with the ones finished here in their places.
         let f = 0;
         let t = ncj;

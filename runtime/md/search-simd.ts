@@ -1,6 +1,8 @@
 // The MD pair search's inner scan in WebAssembly SIMD (issue 16): the module
-// generator/md-search-wat.ts builds (box tests two j boxes per f64x2, the atom-pair prune two j
-// atoms per f64x2, the same arithmetic as runtime/md/clusters.ts searchColumn, so the same list),
+// generator/md-search-wat.ts builds (per i-cluster image and shift: the neighbour columns' gaps,
+// cursors and z windows, box tests two j boxes per f64x2, the atom-pair prune two j atoms per
+// f64x2, the masks of disjoint pairs; the same arithmetic as runtime/md/clusters.ts searchColumn,
+// so the same list; clusters.ts searchColumnSimd drives it),
 // compiled once per thread from the committed bytes (runtime/md/search-simd-bytes.ts). One
 // instance per thread holds the search's j boxes and j atoms for the whole search; where
 // WebAssembly SIMD is missing (or the shape has no scan), the search stays in TypeScript.
