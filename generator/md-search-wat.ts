@@ -29,8 +29,8 @@ export const SEARCH_SIMD_N = [2, 4, 8] as const;
 
 function scanFunc(N: number): string {
   const nv = N / 2;
-  const ld = (arr: number, j: string) => `(v128.load (i32.add (local.get $bb) (i32.add (i32.mul (local.get $stride) (i32.const ${arr})) (i32.shl ${j} (i32.const 3)))))`;
-  const ldz = (arr: number, j: string) => `(f64.load (i32.add (local.get $bb) (i32.add (i32.mul (local.get $stride) (i32.const ${arr})) (i32.shl ${j} (i32.const 3)))))`;
+  const ld = (arr: number, j: string) => `(v128.load (i32.add (local.get $b${arr}) (i32.shl ${j} (i32.const 3))))`;
+  const ldz = (arr: number, j: string) => `(f64.load (i32.add (local.get $b${arr}) (i32.shl ${j} (i32.const 3))))`;
   // gap = jl > ih ? jl - ih : il > jh ? il - jh : 0 (lanes: two j boxes)
   const gap = (d: number, il: string, ih: string) => {
     const jl = `(local.get $jl${d})`, jh = `(local.get $jh${d})`;
@@ -121,13 +121,19 @@ ${Array.from({ length: nv }, (_, v) => `                      (local.set $dx (f6
     (param $zlo f64) (param $ilx f64) (param $ily f64) (param $ilz f64) (param $ihx f64) (param $ihy f64) (param $ihz f64)
     (param $rl2 f64) (param $rbb2 f64) (param $margin f64) (result i32)
     (local $j i32) (local $j1 i32) (local $kp i32) (local $kEnd i32) (local $zloC f64) (local $zhi f64) (local $dxy2 f64) (local $gcx f64) (local $gcy f64) (local $cxl f64) (local $cxh f64) (local $cyl f64) (local $cyh f64)
-    (local $stride i32) (local $n i32) (local $nf i32) (local $nm i32) (local $m0 i32) (local $m1 i32) (local $checks i32) (local $self i32) (local $within i32) (local $p i32) (local $a i32) (local $aEnd i32) (local $astep i32)
+    (local $stride i32) (local $b0 i32) (local $b1 i32) (local $b2 i32) (local $b3 i32) (local $b4 i32) (local $b5 i32) (local $n i32) (local $nf i32) (local $nm i32) (local $m0 i32) (local $m1 i32) (local $checks i32) (local $self i32) (local $within i32) (local $p i32) (local $a i32) (local $aEnd i32) (local $astep i32)
     (local $d2 f64) (local $d2v v128) (local $rl2v v128) (local $hit v128) (local $ax v128) (local $ay v128) (local $az v128)
     (local $dx v128) (local $dy v128) (local $dz v128) ${xs}
     (local $il0 v128) (local $il1 v128) (local $il2 v128) (local $ih0 v128) (local $ih1 v128) (local $ih2 v128)
     (local $jl0 v128) (local $jl1 v128) (local $jl2 v128) (local $jh0 v128) (local $jh1 v128) (local $jh2 v128)
     (local $g0 v128) (local $g1 v128) (local $g2 v128)
     (local.set $stride (i32.shl (i32.add (local.get $nj) (i32.const 2)) (i32.const 3)))
+    (local.set $b0 (i32.add (local.get $bb) (i32.mul (local.get $stride) (i32.const 0))))
+    (local.set $b1 (i32.add (local.get $bb) (i32.mul (local.get $stride) (i32.const 1))))
+    (local.set $b2 (i32.add (local.get $bb) (i32.mul (local.get $stride) (i32.const 2))))
+    (local.set $b3 (i32.add (local.get $bb) (i32.mul (local.get $stride) (i32.const 3))))
+    (local.set $b4 (i32.add (local.get $bb) (i32.mul (local.get $stride) (i32.const 4))))
+    (local.set $b5 (i32.add (local.get $bb) (i32.mul (local.get $stride) (i32.const 5))))
     (local.set $rl2v (f64x2.splat (local.get $rl2)))
     (local.set $il0 (f64x2.splat (local.get $ilx)))
     (local.set $il1 (f64x2.splat (local.get $ily)))
