@@ -294,11 +294,20 @@ export class NonbondedForce {
     const par = w.par;
     if (par) {
       par.xq.set(inst.xqBlock);
-      par.run(energies, () => inst.run(args.params, 0, par.mine));
+      par.run(energies, () => {
+        inst.run(args.params, 0, par.mine);
+        // This thread's forces into atom order while the workers finish theirs; theirs are
+        // added after (the same sums, in the same order, as summing all blocks at the end).
+        if (!energies) wasmForcesToAtoms([inst.forces], L.slotOf, f, false);
+      });
+      if (!energies) {
+        wasmForcesToAtoms(par.chunks.map((c) => c.f), L.slotOf, f, true);
+        return null;
+      }
     } else inst.run(args.params, 0, args.ci.length >> 2);
     const blocks = [inst.forces, ...(par?.chunks ?? []).map((c) => c.f)];
     if (!energies) {
-      wasmForcesToAtoms(blocks, L.slotOf, f);
+      wasmForcesToAtoms(blocks, L.slotOf, f, false);
       return null;
     }
     // Energy steps: padded forces, the positions as the kernel saw them (virial), and the sums.
@@ -310,29 +319,26 @@ export class NonbondedForce {
   }
 }
 
-/** Forces in the wasm cluster layout (slot p: word 12 (p >> 2) + (p & 3), + 4 per component) summed over blocks into atom order. */
-function wasmForcesToAtoms(blocks: (Float32Array | Float64Array)[], slotOf: Int32Array, f: Float64Array): void {
+/**
+ * Forces in the wasm cluster layout (slot p: word 12 (p >> 2) + (p & 3), + 4 per component) summed
+ * over blocks into atom order, added to f (`add`) or replacing it. Two blocks give the same f64
+ * sums whether added in one call or block by block.
+ */
+function wasmForcesToAtoms(blocks: (Float32Array | Float64Array)[], slotOf: Int32Array, f: Float64Array, add: boolean): void {
   const n = slotOf.length;
-  const b0 = blocks[0]!;
-  if (blocks.length === 2) {
-    const b1 = blocks[1]!;
+  let c = 0;
+  if (!add) {
+    const b0 = blocks[0]!;
+    c = 1;
     for (let a = 0; a < n; a++) {
       const p = slotOf[a]!;
       const k = WASM_F_WORDS * (p >> 2) + (p & 3);
-      f[3 * a] = b0[k]! + b1[k]!;
-      f[3 * a + 1] = b0[k + 4]! + b1[k + 4]!;
-      f[3 * a + 2] = b0[k + 8]! + b1[k + 8]!;
+      f[3 * a] = b0[k]!;
+      f[3 * a + 1] = b0[k + 4]!;
+      f[3 * a + 2] = b0[k + 8]!;
     }
-    return;
   }
-  for (let a = 0; a < n; a++) {
-    const p = slotOf[a]!;
-    const k = WASM_F_WORDS * (p >> 2) + (p & 3);
-    f[3 * a] = b0[k]!;
-    f[3 * a + 1] = b0[k + 4]!;
-    f[3 * a + 2] = b0[k + 8]!;
-  }
-  for (let c = 1; c < blocks.length; c++) {
+  for (; c < blocks.length; c++) {
     const b = blocks[c]!;
     for (let a = 0; a < n; a++) {
       const p = slotOf[a]!;

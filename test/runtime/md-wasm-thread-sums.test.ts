@@ -1,0 +1,60 @@
+// WebAssembly non-bonded forces on 2 threads (runtime/md/forces.ts computeWasm): the calling
+// thread gathers its own force block into atom order while the worker finishes, then adds the
+// worker's. The result must be, bit for bit, the f64 sum per atom of the two ranges' blocks
+// (this thread's i-entries [0, mine), the worker's [mine, n)), each range computed here on one
+// thread with the same instance: the same sums in the same order as summing both blocks at the end.
+import { describe, it, expect, afterAll } from 'vitest';
+import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
+import { NonbondedForce } from '../../runtime/md/forces.ts';
+import { wasmInstance, WASM_F_WORDS } from '../../runtime/md/wasm.ts';
+
+const WATER = new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname;
+const open: NonbondedForce[] = [];
+afterAll(async () => {
+  for (const nb of open) await nb.close();
+});
+
+describe('wasm forces on 2 threads', () => {
+  const cases: [string, MdOptions][] = [
+    ['SPC/E water, wasm f32 lj-rf 4x4', { system: 'water', gro: WATER, target: 'wasm', cluster: '4x4' }],
+    ['LJ fluid, wasm f64 4x4', { system: 'lj', cells: 6, target: 'wasm', cluster: '4x4', precision: 'f64' }],
+  ];
+  for (const [name, o] of cases) {
+    it(`${name}: force-only steps equal the per-atom sum of the two ranges computed on one thread, bit for bit`, async () => {
+      const r = (await prepareRun(o)).run;
+      expect(r.keyF).toContain('.wasm.');
+      const nb = await NonbondedForce.create({ topology: r.topology, settings: r.settings, rlist: r.rlist, keyF: r.keyF, keyE: r.keyE, search: r.search, threads: 2 });
+      open.push(nb);
+      const n = r.mass.length;
+      const x = Float64Array.from(r.x, (xi, i) => xi + 1e-2 * Math.cos(3 * i));
+      nb.rebuild(x);
+      for (let i = 0; i < 3 * n; i++) x[i]! += 1e-3 * Math.sin(7 * i); // moved without a new search
+      const f = new Float64Array(3 * n);
+      expect(nb.compute(x, f, false)).toBeNull();
+      // The same two ranges here, one after the other, on this thread's instance of the variant.
+      const inner = nb as unknown as { args: Parameters<Awaited<ReturnType<typeof wasmInstance>>['bind']>[0]; offset: Float64Array; kernels: { par: { mine: number } } };
+      const { args, offset } = inner;
+      const mine = inner.kernels.par.mine;
+      const nci = args.ci.length >> 2;
+      expect(mine).toBeGreaterThan(0);
+      expect(mine).toBeLessThan(nci);
+      const inst = await wasmInstance(r.keyF);
+      inst.bind(args);
+      inst.positions(x, nb.layout.atomOf, offset);
+      inst.run(args.params, 0, mine);
+      const a = Float64Array.from(inst.forces);
+      inst.run(args.params, mine, nci);
+      const b = Float64Array.from(inst.forces);
+      const want = new Float64Array(3 * n);
+      const slotOf = nb.layout.slotOf;
+      for (let i = 0; i < n; i++) {
+        const p = slotOf[i]!;
+        const k = WASM_F_WORDS * (p >> 2) + (p & 3);
+        for (let d = 0; d < 3; d++) want[3 * i + d] = a[k + 4 * d]! + b[k + 4 * d]!;
+      }
+      expect(Array.from(f)).toEqual(Array.from(want));
+      // Not a vacuous comparison: both ranges contribute.
+      expect(a.some((v) => v !== 0) && b.some((v) => v !== 0)).toBe(true);
+    }, 60_000);
+  }
+});
