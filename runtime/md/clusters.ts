@@ -4,7 +4,7 @@
 // atom-pair prune, and exclusion masks. i-cluster c covers padded particles [cM, cM+M),
 // j-cluster c covers [cN, cN+N); both tile the same padded array.
 import type { MdSystem } from './system.ts';
-import { searchWorkspace, type SearchWorkspace } from './search-simd.ts';
+import { realMasks, searchWorkspace, type SearchWorkspace } from './search-simd.ts';
 
 /** Atoms sorted into clusters: i-cluster c covers padded slots [cM, cM+M), j-cluster c covers [cN, cN+N) of the same padded array. */
 export interface ClusterLayout {
@@ -540,22 +540,7 @@ export function searchColumns(inp: SearchInput, m0: number, m1: number): ListPar
   const capCi = 4 * Math.ceil(1.1 * nci * sc.ciPerCluster + 16);
   const capCj = Math.ceil(1.1 * nci * sc.cjPerCluster + 64);
   // Interaction masks of a cluster pair with nI real i atoms and nJ real j atoms (dummies trail).
-  const realMask = new Int32Array(2 * (M + 1) * (N + 1));
-  for (let nI = 0; nI <= M; nI++) {
-    for (let nJ = 0; nJ <= N; nJ++) {
-      let w0 = 0;
-      let w1 = 0;
-      for (let a = 0; a < nI; a++) {
-        for (let b = 0; b < nJ; b++) {
-          const bit = a * N + b;
-          if (bit < 32) w0 |= 1 << bit;
-          else w1 |= 1 << (bit - 32);
-        }
-      }
-      realMask[2 * (nI * (N + 1) + nJ)] = w0;
-      realMask[2 * (nI * (N + 1) + nJ) + 1] = w1;
-    }
-  }
+  const realMask = realMasks(M, N);
   // The inner scans in WebAssembly SIMD where this thread has the module (search-simd.ts).
   const ws = m1 > m0 ? searchWorkspace(M, N, g.columns.length, inp.bbJ, inp.x, inp.atomOf) : null;
   const st: ColumnSearch = {

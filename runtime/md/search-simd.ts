@@ -130,22 +130,7 @@ export function searchWorkspace(M: number, N: number, columns: number, bbJ: Floa
     while (nJ > 0 && atomOf[j * N + nJ - 1]! < 0) nJ--;
     real[j] = nJ;
   }
-  const rm = new Int32Array(buf, rmask, 2 * (M + 1) * (N + 1));
-  for (let nI = 0; nI <= M; nI++) {
-    for (let nJ = 0; nJ <= N; nJ++) {
-      let w0 = 0;
-      let w1 = 0;
-      for (let a = 0; a < nI; a++) {
-        for (let b = 0; b < nJ; b++) {
-          const bit = a * N + b;
-          if (bit < 32) w0 |= 1 << bit;
-          else w1 |= 1 << (bit - 32);
-        }
-      }
-      rm[2 * (nI * (N + 1) + nJ)] = w0;
-      rm[2 * (nI * (N + 1) + nJ) + 1] = w1;
-    }
-  }
+  new Int32Array(buf, rmask, 2 * (M + 1) * (N + 1)).set(realMasks(M, N));
   const exclJView = new Int32Array(buf, exclJ, nj);
   exclJView.fill(-1);
   return {
@@ -161,4 +146,28 @@ export function searchWorkspace(M: number, N: number, columns: number, bbJ: Floa
     colsF: new Float64Array(buf, cols, 6 * 27 * Math.max(1, columns)),
     colsI: new Int32Array(buf, cols, 12 * 27 * Math.max(1, columns)),
   };
+}
+
+/**
+ * Interaction masks (2 words) of an M x N cluster pair whose i-cluster has nI real atoms and whose
+ * j-cluster has nJ (dummies trail): entry 2 (nI (N + 1) + nJ) + w, bit a N + b set for a < nI, b < nJ.
+ */
+export function realMasks(M: number, N: number): Int32Array {
+  const t = new Int32Array(2 * (M + 1) * (N + 1));
+  for (let nI = 0; nI <= M; nI++) {
+    for (let nJ = 0; nJ <= N; nJ++) {
+      let w0 = 0;
+      let w1 = 0;
+      for (let a = 0; a < nI; a++) {
+        for (let b = 0; b < nJ; b++) {
+          const bit = a * N + b;
+          if (bit < 32) w0 |= 1 << bit;
+          else w1 |= 1 << (bit - 32);
+        }
+      }
+      t[2 * (nI * (N + 1) + nJ)] = w0;
+      t[2 * (nI * (N + 1) + nJ) + 1] = w1;
+    }
+  }
+  return t;
 }

@@ -10,8 +10,8 @@
 // and SETTLE work in place; a SETTLE call on other arrays copies them into an instance of its own.
 import { SETTLE_SIMD_WASM } from './settle-simd-bytes.ts';
 
-/** The constants and arrays of one SETTLE call (settle.ts SettleJob's fields that this reads). */
-export interface SimdSettleCall {
+/** What settleRange reads: one molecule kind's constants and the arrays of one constraint call (plain numbers and typed arrays: it can move to another thread). */
+export interface SettleJob {
   mols: Int32Array;
   mO: number;
   mH: number;
@@ -22,6 +22,7 @@ export interface SimdSettleCall {
   xNew: Float64Array;
   v: Float64Array | undefined;
   invdt: number;
+  /** Correct v (leap-frog) / sum the virial. */
   doV: boolean;
   virial: boolean;
 }
@@ -82,7 +83,7 @@ function layout(nAtoms: number) {
 }
 
 /** Run SETTLE's pairs on an instance whose memory holds xOld, xNew, v at these offsets; returns how many molecules it took. */
-function runSettle(inst: Instance, L: ReturnType<typeof layout>, c: SimdSettleCall, molsHere: boolean, acc: Float64Array): number {
+function runSettle(inst: Instance, L: ReturnType<typeof layout>, c: SettleJob, molsHere: boolean, acc: Float64Array): number {
   const nMols = c.mols.length / 3;
   const even = nMols & ~3;
   if (!molsHere) new Int32Array(inst.mem.buffer, L.mols, c.mols.length).set(c.mols);
@@ -126,7 +127,7 @@ export class SimdSettle {
    * settleRange sets them. Returns how many molecules it took. On the arrays of the thread's
    * update workspace it works there in place; other arrays are copied in and out.
    */
-  pairs(c: SimdSettleCall, acc: Float64Array): number {
+  pairs(c: SettleJob, acc: Float64Array): number {
     const ws = active;
     if (ws && c.xOld === ws.xOld && c.xNew === ws.x && (!c.doV || c.v === ws.v)) {
       const here = ws.molsOf === this.mols;

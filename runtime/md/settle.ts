@@ -23,7 +23,7 @@
 // tau_k along e_k (+ on the second atom, - on the first), requiring zero relative velocity
 // along each e_k gives the symmetric 3x3 system solved by Cramer's rule below.
 import { SPCE } from './system.ts';
-import { SimdSettle } from './settle-simd.ts';
+import { SimdSettle, type SettleJob } from './settle-simd.ts';
 
 /** SPC/E O-H distance (nm). */
 export const SPCE_DOH = SPCE.dOH;
@@ -211,22 +211,8 @@ export class Settle {
   }
 }
 
-/** What settleRange reads: one molecule kind's constants and the arrays of one constraint call (plain numbers and typed arrays: it can move to another thread). */
-export interface SettleJob {
-  mols: Int32Array;
-  mO: number;
-  mH: number;
-  ra: number;
-  rb: number;
-  rc: number;
-  xOld: Float64Array;
-  xNew: Float64Array;
-  v: Float64Array | undefined;
-  invdt: number;
-  /** Correct v (leap-frog) / sum the virial. */
-  doV: boolean;
-  virial: boolean;
-}
+/** What settleRange reads (defined beside the WebAssembly SETTLE, which reads the same). */
+export type { SettleJob } from './settle-simd.ts';
 
 /** Words of one range's sums: the 9 virial sums (without the -invdt^2/2 factor), then the count of clamped molecules. */
 export const SETTLE_ACC_WORDS = 10;
