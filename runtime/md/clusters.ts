@@ -852,14 +852,7 @@ function searchColumn(st: ColumnSearch, col: number): void {
         excl = grow(excl, cj.length * maskWords);
       }
       for (let t = 0; t < nt; t++) cj[ncj + t] = tmpJ[t]!;
-      if (maskWords === 2) {
-        for (let t = ncj; t < ncj + nt; t++) {
-          excl[2 * t] = full0;
-          excl[2 * t + 1] = full1;
-        }
-      } else {
-        excl.fill(full0, ncj, ncj + nt);
-      }
+      fillMasks(excl, maskWords, ncj, ncj + nt, full0, full1);
       ncj += nt;
       ci[nci4] = i;
       ci[nci4 + 1] = s;
@@ -1036,14 +1029,7 @@ function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): v
         }
         while (f < nf) cj[t++] = full[f++]!;
       }
-      if (maskWords === 2) {
-        for (let t = ncj; t < ncj + nt; t++) {
-          excl[2 * t] = full0;
-          excl[2 * t + 1] = full1;
-        }
-      } else {
-        excl.fill(full0, ncj, ncj + nt);
-      }
+      fillMasks(excl, maskWords, ncj, ncj + nt, full0, full1);
       ncj += nt;
       ci[nci4] = i;
       ci[nci4 + 1] = s;
@@ -1272,4 +1258,16 @@ function grow<T extends Int32Array | Uint32Array | Uint8Array>(a: T, len: number
   const b = new (a.constructor as new (n: number) => T)(len);
   b.set(a);
   return b;
+}
+
+/** Masks of entries [from, to) set to the full mask (full0, and full1 where a mask takes two words). */
+function fillMasks(excl: Uint32Array, maskWords: number, from: number, to: number, full0: number, full1: number): void {
+  if (maskWords === 2) {
+    for (let t = from; t < to; t++) {
+      excl[2 * t] = full0;
+      excl[2 * t + 1] = full1;
+    }
+  } else {
+    excl.fill(full0, from, to);
+  }
 }

@@ -8,18 +8,7 @@ import {
   type ClusterLayout, type ListPart, type PairList, type SearchInput,
 } from '../../runtime/md/clusters.ts';
 import { randomSystem, type MdSystem } from '../../runtime/md/system.ts';
-
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRng as rng } from '../../runtime/tune/strategies.ts';
 
 /** Atoms packed into one corner of the box (most grid columns empty), with random exclusions between near neighbours. */
 function clumped(n: number, box: [number, number, number], seed: number): MdSystem {

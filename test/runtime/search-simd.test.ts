@@ -10,17 +10,7 @@ import { buildClusters, buildPairList, columnRanges, searchColumns, type ListPar
 import { searchWorkspace, setSearchSimd } from '../../runtime/md/search-simd.ts';
 import { randomSystem, type MdSystem } from '../../runtime/md/system.ts';
 import { searchBytesModule } from '../../generator/md-search-wat.ts';
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRng as rng } from '../../runtime/tune/strategies.ts';
 
 function boxes(): [string, MdSystem, number][] {
   const out: [string, MdSystem, number][] = [];
