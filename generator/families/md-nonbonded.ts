@@ -219,8 +219,8 @@ const EXP = {
 /**
  * The wasm layout (128-bit SIMD): f32x4 (4 lanes, M x 4) or f64x2 (2 lanes, M x 2 or M x 4: two
  * vectors per j-cluster). Memory is in 4-atom blocks whatever the shape: atom p lies in block
- * p >> 2, lane p & 3, each component 4 reals; an i-cluster is M / 4 blocks, an M x 2 j-cluster
- * half a block. i-atom i's mask lanes of j-vector v are bits i N + v L + l; the pair-once test of
+ * p >> 2, lane p & 3, each component 4 reals; an i-cluster is M / 4 blocks (f64 M = 2: half a
+ * block), an M x 2 j-cluster half a block. i-atom i's mask lanes of j-vector v are bits i N + v L + l; the pair-once test of
  * lane l compares d with i - (v L + l). fma: a*b+c as relaxed_madd (relaxed SIMD). usesQ: the
  * kernel has electrostatics, so atoms may lack LJ (water H): the j loop is then emitted once per
  * LJ prefix of ljPrefixes() (LJ for i-atoms [0, p) only), and each i-entry runs the shortest
@@ -231,7 +231,9 @@ function wasmContext(M: number, N: number, precision: string, fma: boolean, uses
   const f64 = precision === 'f64';
   const e = f64 ? 8 : 4;
   const L = 16 / e;
-  if (M % 4 !== 0 || N % L !== 0 || N > 4) throw new Error(`wasm md-nonbonded kernels need M x ${f64 ? '2 or M x 4' : '4'} clusters with M a multiple of 4 in ${precision} (got ${M}x${N})`);
+  // An f64 i-cluster of 2 is half a 4-atom block (one f64x2 vector per component), as an M x 2 j-cluster.
+  const iHalf = f64 && M === 2;
+  if ((M % 4 !== 0 && !iHalf) || N % L !== 0 || N > 4) throw new Error(`wasm md-nonbonded kernels need M x ${f64 ? '2 or M x 4' : '4'} clusters with M a multiple of 4${f64 ? ' or 2' : ''} in ${precision} (got ${M}x${N})`);
   const vt = f64 ? 'f64x2' : 'f32x4';
   const st = f64 ? 'f64' : 'f32';
   const it = f64 ? 'i64x2' : 'i32x4';
@@ -308,6 +310,8 @@ function wasmContext(M: number, N: number, precision: string, fma: boolean, uses
     loadSplat: f64 ? 'v128.load64_splat' : 'v128.load32_splat',
     iStride: (M / 4) * B,
     fiStride: (M / 4) * FB,
+    /** A 2-atom (f64) i-cluster is half a 4-atom block. */
+    iHalf,
     xqBytes: B,
     fBytes: FB,
     /** An M x 2 j-cluster (f64) is half a 4-atom block. */

@@ -12,7 +12,7 @@
 //                   webgpu: headlessgl, webgpu), wherever they run
 //   *-small         the same with 400 molecules / 864 atoms, for quick runs
 // Tuning axes varied: cluster shape, list type (1x1), exclusion and cut-off handling (TS);
-// cluster shape (f32: 4x4, 8x4; f64: 4x2, 4x4, 8x4), cut-off handling and relaxed SIMD where it
+// cluster shape (f32: 4x4, 8x4; f64: 2x2, 4x2, 4x4, 8x4), cut-off handling and relaxed SIMD where it
 // compiles (wasm); workgroup, scheme, jsplit and the
 // cut-off handling (WGSL, f64 classes only: WGSL is f32 anyway, so the f32 classes are CPU ones).
 // Measured: milliseconds of non-bonded work per MD step: one force-kernel call plus the pair

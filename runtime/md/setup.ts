@@ -291,10 +291,10 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
   const ewaldAxis = settings.interaction === 'lj-ewald' ? 'tabulated.' : '';
   if (!keyF && o.target === 'wasm') {
     // WebAssembly SIMD (f32 by default): f32x4 kernels with j-clusters of 4 in one vector register
-    // (4x4, 8x4); f64x2 ones with j-clusters of 2 or 4 in one or two (4x2, 4x4, 8x4).
+    // (4x4, 8x4); f64x2 ones with j-clusters of 2 or 4 in one or two (2x2, 4x2, 4x4, 8x4).
     const cluster = o.cluster ?? '4x4';
     const wprec = o.precision ?? 'f32';
-    const shapes = wprec === 'f64' ? ['4x2', '4x4', '8x4'] : ['4x4', '8x4'];
+    const shapes = wprec === 'f64' ? ['2x2', '4x2', '4x4', '8x4'] : ['4x4', '8x4'];
     if (!shapes.includes(cluster)) throw new MdInputError(`--cluster ${cluster} with --target wasm --precision ${wprec}: allowed ${shapes.join(', ')}`);
     if (o.list === 'full') throw new MdInputError('--list full needs --cluster 1x1 on the TypeScript target');
     keyF = `md-nonbonded.wasm.${semantic}.${wprec}.f.${ewaldAxis}${cluster}.mask.mask.simd128`;

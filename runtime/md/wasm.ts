@@ -50,6 +50,8 @@ interface Layout {
 }
 
 const up16 = (n: number): number => (n + 15) & ~15;
+/** 4-atom blocks holding `nPadded` slots (2 x 2 clusters may leave the last block half used). */
+export const blocksOf = (nPadded: number): number => (nPadded + 3) >> 2;
 
 function layoutFor(nc: number, a: Pick<MdArgs, 'ci' | 'cj' | 'excl'>, bytes: number, tabN: number): Layout {
   let o = SCRATCH_BYTES;
@@ -112,15 +114,16 @@ export class WasmMd {
   }
 
   /**
-   * Hold this list for `nPadded` particles (a multiple of 4): lay out memory and copy the list in,
+   * Hold this list for `nPadded` particles (a multiple of 2; the last 4-atom block may be half
+   * used, by no cluster of the list): lay out memory and copy the list in,
    * unless it is the one already held (same arrays). Returns whether anything was copied.
    */
   bindList(list: WasmList, nPadded: number): boolean {
     const b = this.bound;
-    if (b && b.list.ci === list.ci && b.list.cj === list.cj && b.list.excl === list.excl && b.list.shiftVec === list.shiftVec && b.list.params.tabF === list.params.tabF && this.L!.nc === nPadded >> 2) return false;
+    if (b && b.list.ci === list.ci && b.list.cj === list.cj && b.list.excl === list.excl && b.list.shiftVec === list.shiftVec && b.list.params.tabF === list.params.tabF && this.L!.nc === blocksOf(nPadded)) return false;
     const tab = list.params.tabF;
     const tabN = tab.length > 1 ? tab.length - 1 : 0;
-    const L = layoutFor(nPadded >> 2, list, this.rb, tabN);
+    const L = layoutFor(blocksOf(nPadded), list, this.rb, tabN);
     const need = Math.ceil(L.bytes / PAGE);
     const have = this.memory.buffer.byteLength / PAGE;
     if (need > have) this.memory.grow(need - have);
@@ -148,7 +151,7 @@ export class WasmMd {
   /** bindList, plus charges and LJ parameters from the problem's packed arrays (when not held yet). */
   bind(a: Omit<MdArgs, 'f' | 'energy' | 'fshift'>): void {
     const np = a.xq.length >> 2;
-    if (np % 4 !== 0) throw new Error(`wasm kernel: ${np} padded particles is not a whole number of 4-atom clusters`);
+    if (np % 2 !== 0) throw new Error(`wasm kernel: ${np} padded particles is not a whole number of 2-atom clusters`);
     const fresh = this.bindList(a, np);
     if (!fresh && this.bound!.ljp === a.ljp) return;
     this.setXq(a.xq);
@@ -235,7 +238,7 @@ export class WasmMd {
 
 /** Add forces in the wasm cluster layout (WASM_F_WORDS per cluster of 4: x, y, z lanes) into f, 3 per padded slot. */
 export function addWasmForces(b: WasmReals, f: MdArgs['f'] | Float64Array): void {
-  const np = (b.length / WASM_F_WORDS) * 4;
+  const np = Math.min((b.length / WASM_F_WORDS) * 4, f.length / 3);
   for (let p = 0; p < np; p++) {
     const k = WASM_F_WORDS * (p >> 2) + (p & 3);
     f[3 * p] += b[k]!;
@@ -278,7 +281,7 @@ function call(w: WasmMd, M: number, a: MdArgs): void {
   const want = w.precision === 'f64' ? Float64Array : Float32Array;
   if (!(a.xq instanceof want)) throw new Error(`this wasm md-nonbonded kernel takes ${w.precision} arrays (MdProblem.args("${w.precision}"))`);
   const np = a.xq.length >> 2;
-  if (np % M !== 0 || np % 4 !== 0) throw new Error(`wasm kernel: ${np} padded particles is not a whole number of ${M}-atom clusters`);
+  if (np % M !== 0 || np % 2 !== 0) throw new Error(`wasm kernel: ${np} padded particles is not a whole number of ${M}-atom clusters`);
   w.bind(a);
   w.setXq(a.xq);
   w.run(a.params, 0, a.ci.length >> 2);

@@ -15,7 +15,7 @@ import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import { need, type PolledChannel } from '../platform.ts';
 import { Pool, toShared, type Task } from './pool.ts';
 import { columnRanges, columnWork, searchColumns, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
-import { wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList, type WasmReals } from '../md/wasm.ts';
+import { blocksOf, wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList, type WasmReals } from '../md/wasm.ts';
 import { mdShape } from '../md/kernels.ts';
 import { SETTLE_ACC_WORDS, settleRange, type SettleJob, type SettleSplit } from '../md/settle.ts';
 
@@ -471,7 +471,7 @@ export class MdWasmThreads extends MdWorkers {
     const shared = { ci: toShared(list.ci), cj: toShared(list.cj), excl: toShared(list.excl), shiftVec: toShared(list.shiftVec), params: list.params };
     const b = splitByWork(list.ci, this.threads);
     this.mine = b[1]!;
-    const nc = nPadded >> 2;
+    const nc = blocksOf(nPadded);
     const reals = (n: number): WasmReals => (this.precision === 'f64' ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float32Array(new SharedArrayBuffer(4 * n)));
     this.xq = reals(WASM_XQ_WORDS * nc);
     this.chunks = [];

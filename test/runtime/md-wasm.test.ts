@@ -21,24 +21,24 @@ const cases = verificationCases('full');
 const keys = libraryKeys('md-nonbonded', 'wasm');
 
 describe('md-nonbonded WebAssembly SIMD library', () => {
-  it('has the MD workloads kernels: lj and lj-rf in f32 (4x4, 8x4) and f64 (4x2, 4x4, 8x4), lj-ewald (analytical and tabulated) in both; relaxed SIMD for the force and energy kernels of the workloads', () => {
-    expect(keys.length).toBe(142);
+  it('has the MD workloads kernels: lj and lj-rf in f32 (4x4, 8x4) and f64 (2x2, 4x2, 4x4, 8x4), lj-ewald (analytical and tabulated) in both; relaxed SIMD for the force and energy kernels of the workloads', () => {
+    expect(keys.length).toBe(164);
     const relaxed = keys.filter((k) => k.endsWith('.relaxed'));
-    expect(relaxed).toHaveLength(50);
+    expect(relaxed).toHaveLength(60);
     for (const k of relaxed) {
-      expect(k).toMatch(/^md-nonbonded\.wasm\.(lj\.geom\.plain\.(f32|f64)\.(f|fev)\.(4x2|4x4|8x4)\.mask\.(mask|branch)|(lj-rf|lj-ewald)\.geom\.shift\.(f32|f64)\.(f|fev)\.((analytical|tabulated)\.)?(4x2|4x4|8x4)\.mask\.mask)\.relaxed$/);
+      expect(k).toMatch(/^md-nonbonded\.wasm\.(lj\.geom\.plain\.(f32|f64)\.(f|fev)\.(2x2|4x2|4x4|8x4)\.mask\.(mask|branch)|(lj-rf|lj-ewald)\.geom\.shift\.(f32|f64)\.(f|fev)\.((analytical|tabulated)\.)?(2x2|4x2|4x4|8x4)\.mask\.mask)\.relaxed$/);
       // every relaxed variant has its SIMD128 twin, the fallback
       expect(keys).toContain(k.replace(/\.relaxed$/, '.simd128'));
     }
     const plain = keys.filter((k) => k.endsWith('.simd128')).map((k) => k.replace(/\.simd128$/, ''));
-    expect(plain).toHaveLength(92);
+    expect(plain).toHaveLength(104);
     const f32 = plain.filter((k) => k.includes('.f32.'));
     expect(f32.filter((k) => !k.includes('lj-ewald'))).toHaveLength(48);
     for (const k of f32) expect(k).toMatch(/^md-nonbonded\.wasm\.(lj\.geom\.(shift|plain)\.f32\.(f|fe|fev)|lj-rf\.geom\.(shift|plain)\.f32\.(f|fe|fev)|lj-ewald\.geom\.shift\.f32\.(f|fev)\.(analytical|tabulated))\.(4x4|8x4)\.mask\.(mask|branch)$/);
     const f64 = plain.filter((k) => k.includes('.f64.'));
-    expect(f64).toHaveLength(36);
-    for (const k of f64) expect(k).toMatch(/^md-nonbonded\.wasm\.(lj\.geom\.plain|lj-rf\.geom\.shift|lj-ewald\.geom\.shift)\.f64\.(f|fev)\.((analytical|tabulated)\.)?(4x2|4x4|8x4)\.mask\.(mask|branch)$/);
-    expect(plain.filter((k) => k.includes('lj-ewald'))).toHaveLength(20);
+    expect(f64).toHaveLength(48);
+    for (const k of f64) expect(k).toMatch(/^md-nonbonded\.wasm\.(lj\.geom\.plain|lj-rf\.geom\.shift|lj-ewald\.geom\.shift)\.f64\.(f|fev)\.((analytical|tabulated)\.)?(2x2|4x2|4x4|8x4)\.mask\.(mask|branch)$/);
+    expect(plain.filter((k) => k.includes('lj-ewald'))).toHaveLength(24);
     // The binary is committed next to its text, and the manifest names the binary.
     for (const k of keys) expect(manifest().get(k)!.file).toMatch(/\.wasm$/);
   });
@@ -122,19 +122,24 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
       .rejects.toThrow(/TypeScript \(or both WebAssembly\)/);
   });
 
-  it('runs f64 kernels on two threads (shared f64 blocks) like TypeScript f64 on one', async () => {
+  // 4x2 on 500 atoms; 2x2 (i-clusters of half a 4-atom block) on 497, whose grid leaves 2 slots
+  // over a whole number of 4-atom blocks (the last block half used)
+  it.each([['4x2', 0, 0], ['2x2', 3, 2]] as const)('runs f64 %s kernels on two threads (shared f64 blocks) like TypeScript f64 on one', async (cl, drop, rest) => {
     const { ljFluid } = await import('../../runtime/md/ljfluid.ts');
-    const sys = ljFluid({ cells: 5 }).sys;
+    const full = ljFluid({ cells: 5 }).sys;
+    const n = full.q.length - drop;
+    const sys = { ...full, x: full.x.slice(0, 3 * n), q: full.q.slice(0, n), type: full.type.slice(0, n), exclusions: full.exclusions.slice(0, n) };
     const settings = { interaction: 'lj', comb: 'geom', shift: false, rc: 2.5 } as const;
     const make = (t: string, cl: string, threads: number) => NonbondedForce.create({
       topology: sys, settings, rlist: 2.8, threads,
       keyF: `md-nonbonded.${t}.lj.geom.plain.f64.f.${cl}.mask.mask${t === 'wasm' ? '.simd128' : ''}`, keyE: `md-nonbonded.${t}.lj.geom.plain.f64.fev.${cl}.mask.mask${t === 'wasm' ? '.simd128' : ''}`,
     });
     const t = await make('ts', '4x4', 1);
-    const w = await make('wasm', '4x2', 2);
+    const w = await make('wasm', cl, 2);
     try {
       t.rebuild(sys.x);
       w.rebuild(sys.x);
+      expect(w.layout.nPadded % 4).toBe(rest);
       const x = Float64Array.from(sys.x, (v, i) => v + 0.01 * Math.sin(i));
       for (const energies of [false, true]) {
         const [ft, fw] = [new Float64Array(sys.x.length), new Float64Array(sys.x.length)];
@@ -251,6 +256,8 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
     ['SPC/E water', { system: 'water', gro: new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname, cluster: '4x4', precision: 'f32', nstcalcenergy: 10 } as MdOptions, 20],
     ['MiniMD LJ fluid, f64', { system: 'lj', cells: 6, cluster: '4x4', precision: 'f64', nstcalcenergy: 20 } as MdOptions, 40],
     ['SPC/E water, f64', { system: 'water', gro: new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname, cluster: '4x4', precision: 'f64', nstcalcenergy: 10 } as MdOptions, 20],
+    ['MiniMD LJ fluid, f64 2x2', { system: 'lj', cells: 6, cluster: '2x2', precision: 'f64', nstcalcenergy: 20 } as MdOptions, 40],
+    ['SPC/E water, f64 2x2', { system: 'water', gro: new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname, cluster: '2x2', precision: 'f64', nstcalcenergy: 10 } as MdOptions, 20],
   ])('runs the MD engine (%s) like the TS kernels of its precision', async (_name, o, steps) => {
     const thermo = async (target: string) => {
       const p = await prepareRun(o);
@@ -281,6 +288,7 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
     ['Ewald table not interpolated', 'md-nonbonded.wasm.lj-ewald.geom.shift.f64.fev.tabulated.4x2.mask.mask.simd128', '(f64x2.mul (local.get $te)', '(f64x2.mul (local.get $t)'],
     ['f64 exclusion lanes inverted', 'md-nonbonded.wasm.lj-rf.geom.shift.f64.fev.4x4.mask.mask.simd128', '(i64x2.ne (v128.and (local.get $m)', '(i64x2.eq (v128.and (local.get $m)'],
     ['relaxed j force with the wrong sign (madd for nmadd)', 'md-nonbonded.wasm.lj-ewald.geom.shift.f32.fev.analytical.8x4.mask.mask.relaxed', '(f32x4.relaxed_nmadd (local.get $dy)', '(f32x4.relaxed_madd (local.get $dy)'],
+    ['f64 2 x 2 i-cluster read from the wrong half block', 'md-nonbonded.wasm.lj-rf.geom.shift.f64.fev.2x2.mask.mask.simd128', '(i32.shl (i32.and (local.get $ci) (i32.const 1)) (i32.const 4))', '(i32.shl (i32.and (local.get $ci) (i32.const 1)) (i32.const 3))'],
     ['f64 M x 2 j-cluster read from the wrong half block', 'md-nonbonded.wasm.lj.geom.plain.f64.f.4x2.mask.mask.simd128', '(i32.shl (i32.and (local.get $cj) (i32.const 1)) (i32.const 4))', '(i32.shl (i32.and (local.get $cj) (i32.const 1)) (i32.const 3))'],
   ];
   it.each(broken)('fails a build with the %s', async (_what, key, from, to) => {

@@ -53,12 +53,12 @@ describe('CPU targets', () => {
       // without SIMD: the TypeScript ones only
       expect(await f.candidates(cpuDevice({ wasmSimd: NO_SIMD }), problem)).toEqual(keys.filter((k) => targetOf(k) === 'ts'));
     }
-    // f64 classes: TypeScript f64 and WebAssembly SIMD f64x2 (4x2, 4x4, 8x4; mask and branch; relaxed with masks, LJ also branch)
+    // f64 classes: TypeScript f64 and WebAssembly SIMD f64x2 (2x2, 4x2, 4x4, 8x4; mask and branch; relaxed with masks, LJ also branch)
     for (const problem of ['water-rf', 'lj-fluid', 'water-rf-small', 'lj-fluid-small']) {
       const keys = await f.candidates(dev, problem);
       const ps = await Promise.all(keys.map((k) => variantParams(k)));
       expect(new Set(ps.map((p) => `${p.target} ${p.precision}`)), problem).toEqual(new Set(['ts f64', 'wasm f64']));
-      expect(ps.filter((p) => p.target === 'wasm')).toHaveLength(problem.startsWith('lj') ? 12 : 9);
+      expect(ps.filter((p) => p.target === 'wasm')).toHaveLength(problem.startsWith('lj') ? 16 : 12);
       expect(f.defaultKey(dev, problem)).toMatch(/^md-nonbonded\.ts\./);
       expect(await f.candidates(cpuDevice({ wasmSimd: NO_SIMD }), problem)).toEqual(keys.filter((k) => targetOf(k) === 'ts'));
     }
