@@ -73,8 +73,8 @@ export type LammpsSuffix = 'plain' | 'opt';
  */
 export const LJ_CANDIDATES = [
   ...['1x1.half.mask.branch', '1x1.half.mask.mask', '2x2.mask.branch', '4x2.branch.branch', '4x4.mask.branch'].map((s) => `md-nonbonded.ts.lj.geom.plain.f64.f.${s}`),
-  ...['2x2.mask.mask.simd128', '2x2.mask.branch.simd128', '4x2.mask.mask.simd128', '4x4.mask.branch.simd128', '2x2.mask.mask.relaxed', '4x4.mask.mask.relaxed'].map((s) => `md-nonbonded.wasm.lj.geom.plain.f64.f.${s}`),
-  ...['4x4.mask.mask.simd128', '4x4.mask.branch.simd128', '8x4.mask.mask.simd128', '8x4.mask.mask.relaxed'].map((s) => `md-nonbonded.wasm.lj.geom.plain.f32.f.${s}`),
+  ...['2x2.mask.mask.simd128', '2x2.mask.mask.relaxed', '4x2.mask.mask.simd128', '4x4.mask.branch.simd128', '4x4.mask.mask.relaxed'].map((s) => `md-nonbonded.wasm.lj.geom.plain.f64.f.${s}`),
+  ...['4x4.mask.mask.simd128', '4x4.mask.mask.relaxed', '8x4.mask.mask.simd128', '8x4.mask.mask.relaxed'].map((s) => `md-nonbonded.wasm.lj.geom.plain.f32.f.${s}`),
 ];
 /** Water force variants (f32 is what GROMACS's mixed precision computes in). */
 export const WATER_CANDIDATES = [
