@@ -10,7 +10,7 @@ import { MdProblem, type Precision } from './problem.ts';
 import type { MdSettings } from './interaction.ts';
 import type { MdSystem } from './system.ts';
 import { MdInputError } from './errors.ts';
-import { addWasmForces, wasmInstance, WASM_F_WORDS, type WasmMd } from './wasm.ts';
+import { addWasmForces, wasmForcesToAtoms, wasmInstance, type WasmMd } from './wasm.ts';
 import { MdThreads, MdWasmThreads } from '../parallel/md.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 import type { SettleSplit } from './settle.ts';
@@ -161,7 +161,8 @@ export class NonbondedForce {
       off[3 * p + 2] = lx[3 * p + 2]! - x[3 * a + 2]!;
     }
     // TS threads share this.args in place: it is the problem's cached object, so finish() sees the shared xq.
-    this.kernels.par?.setup(this.args, L.nPadded);
+    if (this.kernels.kind === 'wasm') this.kernels.par?.setup(this.args, L.nPadded, L.slotOf);
+    else this.kernels.par?.setup(this.args, L.nPadded);
     this.timers.search += performance.now() - t0;
     this.timers.searches++;
   }
@@ -296,12 +297,21 @@ export class NonbondedForce {
       par.xq.set(inst.xqBlock);
       par.run(energies, () => {
         inst.run(args.params, 0, par.mine);
-        // This thread's forces into atom order while the workers finish theirs; theirs are
-        // added after (the same sums, in the same order, as summing all blocks at the end).
+        // This thread's forces into atom order while each worker gathers its own (force-only
+        // steps); the workers' are added after, in worker order: the same f64 sums, in the same
+        // order, as summing all blocks at the end.
         if (!energies) wasmForcesToAtoms([inst.forces], L.slotOf, f, false);
       });
       if (!energies) {
-        wasmForcesToAtoms(par.chunks.map((c) => c.f), L.slotOf, f, true);
+        for (const c of par.chunks) {
+          // per atom, three components a time (1.7x faster than one element a time here)
+          const fa = c.fAtoms;
+          for (let i = 0; i < fa.length; i += 3) {
+            f[i] += fa[i]!;
+            f[i + 1] += fa[i + 1]!;
+            f[i + 2] += fa[i + 2]!;
+          }
+        }
         return null;
       }
     } else inst.run(args.params, 0, args.ci.length >> 2);
@@ -316,36 +326,5 @@ export class NonbondedForce {
     fs.fill(0);
     for (const b of blocks) addWasmForces(b, fs);
     return this.finishSums(fs, [{ energy: inst.energy, fshift: inst.fshift }, ...(par?.chunks ?? [])], f);
-  }
-}
-
-/**
- * Forces in the wasm cluster layout (slot p: word 12 (p >> 2) + (p & 3), + 4 per component) summed
- * over blocks into atom order, added to f (`add`) or replacing it. Two blocks give the same f64
- * sums whether added in one call or block by block.
- */
-function wasmForcesToAtoms(blocks: (Float32Array | Float64Array)[], slotOf: Int32Array, f: Float64Array, add: boolean): void {
-  const n = slotOf.length;
-  let c = 0;
-  if (!add) {
-    const b0 = blocks[0]!;
-    c = 1;
-    for (let a = 0; a < n; a++) {
-      const p = slotOf[a]!;
-      const k = WASM_F_WORDS * (p >> 2) + (p & 3);
-      f[3 * a] = b0[k]!;
-      f[3 * a + 1] = b0[k + 4]!;
-      f[3 * a + 2] = b0[k + 8]!;
-    }
-  }
-  for (; c < blocks.length; c++) {
-    const b = blocks[c]!;
-    for (let a = 0; a < n; a++) {
-      const p = slotOf[a]!;
-      const k = WASM_F_WORDS * (p >> 2) + (p & 3);
-      f[3 * a] += b[k]!;
-      f[3 * a + 1] += b[k + 4]!;
-      f[3 * a + 2] += b[k + 8]!;
-    }
   }
 }

@@ -323,3 +323,34 @@ export async function runWasmWith(key: string, problem: MdProblem, bytes?: Uint8
   mod.kernel({ ...problem.args(shape.precision), ...out });
   return problem.finish(shape.precision, out);
 }
+
+/**
+ * Forces in the wasm cluster layout (slot p: word 12 (p >> 2) + (p & 3), + 4 per component) summed
+ * over blocks into atom order, added to f (`add`) or replacing it. Two blocks give the same f64
+ * sums whether added in one call or block by block.
+ */
+export function wasmForcesToAtoms(blocks: (Float32Array | Float64Array)[], slotOf: Int32Array, f: Float64Array, add: boolean): void {
+  const n = slotOf.length;
+  let c = 0;
+  if (!add) {
+    const b0 = blocks[0]!;
+    c = 1;
+    for (let a = 0; a < n; a++) {
+      const p = slotOf[a]!;
+      const k = WASM_F_WORDS * (p >> 2) + (p & 3);
+      f[3 * a] = b0[k]!;
+      f[3 * a + 1] = b0[k + 4]!;
+      f[3 * a + 2] = b0[k + 8]!;
+    }
+  }
+  for (; c < blocks.length; c++) {
+    const b = blocks[c]!;
+    for (let a = 0; a < n; a++) {
+      const p = slotOf[a]!;
+      const k = WASM_F_WORDS * (p >> 2) + (p & 3);
+      f[3 * a] += b[k]!;
+      f[3 * a + 1] += b[k + 4]!;
+      f[3 * a + 2] += b[k + 8]!;
+    }
+  }
+}

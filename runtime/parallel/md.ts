@@ -414,19 +414,23 @@ export interface MdWasmSetupArgs {
   e1: number;
   /** Particle data in the wasm cluster layout (WASM_XQ_WORDS per 4-atom cluster, reals of the variants' precision), written by the caller before each step. */
   xq: WasmReals;
-  /** This worker's outputs: forces in the wasm layout (WASM_F_WORDS per cluster), energies, shift forces. */
+  /** This worker's outputs: forces in the wasm layout (WASM_F_WORDS per cluster; energy steps), energies, shift forces. */
   f: WasmReals;
   energy: Float64Array;
   fshift: Float64Array;
+  /** Force-only steps: this worker's forces gathered into atom order (3 per atom, f64) through slotOf. */
+  fAtoms: Float64Array;
+  slotOf: Int32Array;
   ctl: Int32Array;
   /** The spin words (two per worker) and this worker's index. */
   spin: Int32Array;
   w: number;
 }
 
-/** Outputs of one worker's range in the wasm layout. */
+/** Outputs of one worker's range: forces in the wasm layout (energy steps) or in atom order (force-only steps), energies, shift forces. */
 export interface MdWasmChunk {
   f: WasmReals;
+  fAtoms: Float64Array;
   energy: Float64Array;
   fshift: Float64Array;
 }
@@ -435,13 +439,14 @@ export interface MdWasmChunk {
  * The force calls of one NonbondedForce with WebAssembly variants over `threads` threads. Each
  * worker has its own instances (and memories) of both variants: per pair search it copies the
  * list in; per force call it copies the caller's packed particle block (one memcpy), computes its
- * range of i-entries, and copies its forces out to shared memory. This thread computes range 0
- * in its own instance; the caller sums.
+ * range of i-entries, and gathers its forces into atom order in shared memory (energy steps: copies
+ * them out in the wasm layout). This thread computes range 0 in its own instance; the caller sums.
  */
 export class MdWasmThreads extends MdWorkers {
   /** Particle block handed to the workers, and their outputs (worker w: chunks[w]). */
   xq: WasmReals = new Float32Array(0);
   chunks: MdWasmChunk[] = [];
+  private chunks0: MdWasmChunk[] = [];
   /** i-entries [0, mine) are this thread's. */
   mine = 0;
 
@@ -465,25 +470,33 @@ export class MdWasmThreads extends MdWorkers {
     return new MdWasmThreads(threads, pool, keyF, keyE, (await mdShape(keyF)).precision);
   }
 
-  /** A new list (after a pair search) of nPadded particles: split by work and handed to the workers. */
-  setup(list: WasmList, nPadded: number): void {
+  /**
+   * A new list (after a pair search) of nPadded particles, atom a in slot slotOf[a]: split by
+   * work and handed to the workers.
+   */
+  setup(list: WasmList, nPadded: number, slotOf: Int32Array): void {
     this.checkOpen();
     const shared = { ci: toShared(list.ci), cj: toShared(list.cj), excl: toShared(list.excl), shiftVec: toShared(list.shiftVec), params: list.params };
+    const slots = toShared(slotOf);
+    const n3 = 3 * slotOf.length;
     const b = splitByWork(list.ci, this.threads);
     this.mine = b[1]!;
     const nc = blocksOf(nPadded);
     const reals = (n: number): WasmReals => (this.precision === 'f64' ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float32Array(new SharedArrayBuffer(4 * n)));
     this.xq = reals(WASM_XQ_WORDS * nc);
+    // The atom-order force arrays are kept while the atom count stays (every search).
+    this.chunks0 = this.chunks;
     this.chunks = [];
     this.stopSpinning();
     for (let w = 0; w < this.threads - 1; w++) {
       const c: MdWasmChunk = {
         f: reals(WASM_F_WORDS * nc),
+        fAtoms: this.chunks0[w]?.fAtoms.length === n3 ? this.chunks0[w]!.fAtoms : new Float64Array(new SharedArrayBuffer(8 * n3)),
         energy: new Float64Array(new SharedArrayBuffer(2 * 8)),
         fshift: new Float64Array(new SharedArrayBuffer(81 * 8)),
       };
       this.chunks.push(c);
-      const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, list: shared, nPadded, e0: b[w + 1]!, e1: b[w + 2]!, xq: this.xq, ...c, ctl: this.ctl, spin: this.spin, w };
+      const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, list: shared, nPadded, e0: b[w + 1]!, e1: b[w + 2]!, xq: this.xq, ...c, slotOf: slots, ctl: this.ctl, spin: this.spin, w };
       this.pool.post(w, { task: 'md-wasm-setup', args: s as unknown as Record<string, unknown> });
     }
   }

@@ -38,7 +38,7 @@ async function serveForceCalls<K>(s: { ctl: Int32Array; spin: Int32Array; w: num
   step(op);
   spinForSteps(s.spin, s.w, step);
 }
-import { adoptWasmModule, wasmInstance } from '../md/wasm.ts';
+import { adoptWasmModule, wasmForcesToAtoms, wasmInstance } from '../md/wasm.ts';
 import { searchColumns, type SearchInput } from '../md/clusters.ts';
 import type { MessagePort } from 'node:worker_threads';
 
@@ -194,7 +194,9 @@ export const TASKS: Record<string, TaskFn> = {
       w.bindList(s.list, s.nPadded);
       w.xqBlock.set(s.xq);
       w.run(s.list.params, s.e0, s.e1);
-      s.f.set(w.forces);
+      // Force-only steps: into atom order here, beside the caller gathering its own block.
+      if (energies) s.f.set(w.forces);
+      else wasmForcesToAtoms([w.forces], s.slotOf, s.fAtoms, false);
       s.energy.set(w.energy);
       s.fshift.set(w.fshift);
     });
