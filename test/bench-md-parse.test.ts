@@ -92,3 +92,22 @@ describe('phase table and limits', () => {
     expect(threadsLimitsLine(ours, half, 2)).toBe("limits on 2 threads: every phase at or under 1/2 of one thread's; whole step 2.00x (ideal 2.00x)");
   });
 });
+
+describe('bench md candidates and picks', () => {
+  it('every LJ and water candidate is a variant of the generated library, in both precisions for LJ', async () => {
+    const { LJ_CANDIDATES, WATER_CANDIDATES } = await import('../bench/md-workload.ts');
+    const { libraryKeys } = await import('../runtime/variants.ts');
+    const lib = new Set(libraryKeys('md-nonbonded'));
+    for (const k of [...LJ_CANDIDATES, ...WATER_CANDIDATES]) expect(lib.has(k), k).toBe(true);
+    expect(LJ_CANDIDATES.some((k) => k.includes('.f64.f.2x2.') && k.includes('.wasm.'))).toBe(true);
+    expect(LJ_CANDIDATES.some((k) => k.includes('.f32.') && k.endsWith('.relaxed'))).toBe(true);
+  });
+  it('finalists: the best few of a group by the given time, fastest first, the others left out', async () => {
+    const { finalistsOf } = await import('../bench/md-workload.ts');
+    const ts = [{ key: 'a', ms: 7.9 }, { key: 'b', ms: 6.2 }, { key: 'c', ms: 9.4 }, { key: 'd', ms: 6.9 }, { key: 'e', ms: 7.1 }];
+    expect(finalistsOf(ts, (t) => t.ms).map((t) => t.key)).toEqual(['b', 'd', 'e']);
+    expect(finalistsOf(ts, (t) => t.ms, 1).map((t) => t.key)).toEqual(['b']);
+    // the input order is left as it was
+    expect(ts.map((t) => t.key).join('')).toBe('abcde');
+  });
+});
