@@ -94,11 +94,14 @@ describe('phase table and limits', () => {
 });
 
 describe('bench md candidates and picks', () => {
-  it('every LJ and water candidate is a variant of the generated library, in both precisions for LJ', async () => {
+  it('every LJ and water candidate is a point of the space, the wasm ones in the generated library', async () => {
     const { LJ_CANDIDATES, WATER_CANDIDATES } = await import('../bench/md-workload.ts');
-    const { libraryKeys } = await import('../runtime/variants.ts');
-    const lib = new Set(libraryKeys('md-nonbonded'));
-    for (const k of [...LJ_CANDIDATES, ...WATER_CANDIDATES]) expect(lib.has(k), k).toBe(true);
+    const { libraryKeys, variantParams } = await import('../runtime/variants.ts');
+    const lib = new Set(libraryKeys('md-nonbonded', 'wasm'));
+    for (const k of [...LJ_CANDIDATES, ...WATER_CANDIDATES]) {
+      expect((await variantParams(k)).cluster, k).toMatch(/^\dx\d$/);
+      if (k.includes('.wasm.')) expect(lib.has(k), k).toBe(true);
+    }
     expect(LJ_CANDIDATES.some((k) => k.includes('.f64.f.2x2.') && k.includes('.wasm.'))).toBe(true);
     expect(LJ_CANDIDATES.some((k) => k.includes('.f32.') && k.endsWith('.relaxed'))).toBe(true);
   });
