@@ -67,7 +67,7 @@ export function registerMd(run: Command): void {
     .option('--seed <n>', 'random seed (velocities, v-rescale)', '1')
     .option('--variant <key>', 'force-only md-nonbonded TS variant (its fev sibling computes energy steps)')
     .option('--target <t>', 'ts (TypeScript) or wasm (WebAssembly SIMD: f32 4x4/8x4, f64 2x2/4x2/4x4/8x4) when no --variant')
-    .option('--cluster <MxN>', 'cluster shape when no --variant: 1x1 2x2 4x2 4x4 4x8 8x4 8x8 (default: the tuned one, else 4x4)')
+    .option('--cluster <MxN>', 'cluster shape when no --variant: 1x1 2x2 4x2 4x4 4x8 8x4 8x8 (default: the tuned one, else 4x4; wasm f64: 2x2 for the LJ fluid, 4x2 with charges)')
     .option('--precision <p>', 'f64 or f32 when no --variant (default f64; wasm: f32)')
     .option('--list <half|full>', 'neighbour list type for --cluster 1x1 (default half)')
     .option('--ordering <name>', 'memory order of the grid columns: row-major, hilbert, morton, hilbert-rm, hilbert-cm, morton-rm, morton-cm', 'row-major')

