@@ -10,7 +10,7 @@ import { MdProblem, type Precision } from './problem.ts';
 import type { MdSettings } from './interaction.ts';
 import type { MdSystem } from './system.ts';
 import { MdInputError } from './errors.ts';
-import { addWasmForces, wasmForcesToAtoms, wasmInstance, type WasmMd } from './wasm.ts';
+import { addWasmForces, wasmForcesToAtoms, wasmInstance, writePositions, type WasmMd } from './wasm.ts';
 import { MdThreads, MdWasmThreads } from '../parallel/md.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 import type { SettleSplit } from './settle.ts';
@@ -51,6 +51,8 @@ export class NonbondedForce {
   private fSum: Float64Array | undefined;
   private readonly energySum = new Float64Array(2);
   private readonly fshiftSum = new Float64Array(81);
+  /** The workers' shared particle block that holds this search's charges and LJ parameters (wasm threads). */
+  private xqShared: unknown;
   readonly timers: NonbondedTimers = { search: 0, kernel: 0, searches: 0, calls: 0 };
 
   private constructor(
@@ -291,11 +293,18 @@ export class NonbondedForce {
     const L = this.problem.layout;
     const args = this.args;
     inst.bind(args);
-    inst.positions(x, L.atomOf, this.offset);
     const par = w.par;
     if (par) {
-      par.xq.set(inst.xqBlock);
+      // The positions go into the shared block the workers copy from; this thread copies it
+      // into its instance while they copy it into theirs (charges and LJ parameters: once per
+      // search, from this thread's instance).
+      if (this.xqShared !== par.xq) {
+        par.xq.set(inst.xqBlock);
+        this.xqShared = par.xq;
+      }
+      writePositions(par.xq, 0, x, L.atomOf, this.offset);
       par.run(energies, () => {
+        inst.xqBlock.set(par.xq);
         inst.run(args.params, 0, par.mine);
         // This thread's forces into atom order while each worker gathers its own (force-only
         // steps); the workers' are added after, in worker order: the same f64 sums, in the same
@@ -314,7 +323,10 @@ export class NonbondedForce {
         }
         return null;
       }
-    } else inst.run(args.params, 0, args.ci.length >> 2);
+    } else {
+      inst.positions(x, L.atomOf, this.offset);
+      inst.run(args.params, 0, args.ci.length >> 2);
+    }
     const blocks = [inst.forces, ...(par?.chunks ?? []).map((c) => c.f)];
     if (!energies) {
       wasmForcesToAtoms(blocks, L.slotOf, f, false);

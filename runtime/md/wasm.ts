@@ -185,17 +185,7 @@ export class WasmMd {
    * the kernel's precision once); dummy slots keep theirs.
    */
   positions(x: Float64Array, atomOf: Int32Array, off: Float64Array): void {
-    const mf = this.mr;
-    const x0 = this.w(this.L!.xP);
-    const np = atomOf.length;
-    for (let p = 0; p < np; p++) {
-      const a = atomOf[p]!;
-      if (a < 0) continue;
-      const b = x0 + 24 * (p >> 2) + (p & 3);
-      mf[b] = x[3 * a]! + off[3 * p]!;
-      mf[b + 4] = x[3 * a + 1]! + off[3 * p + 1]!;
-      mf[b + 8] = x[3 * a + 2]! + off[3 * p + 2]!;
-    }
+    writePositions(this.mr, this.w(this.L!.xP), x, atomOf, off);
   }
 
   /** The particle data in memory (WASM_XQ_WORDS per cluster): read it, or set() another copy's. */
@@ -233,6 +223,23 @@ export class WasmMd {
   /** Add the forces of the last run into `f` (3 per padded slot). */
   addForcesPadded(f: MdArgs['f'] | Float64Array): void {
     addWasmForces(this.forces, f);
+  }
+}
+
+/**
+ * Positions into a particle block in the wasm layout (WASM_XQ_WORDS per 4-atom cluster) that
+ * starts at word x0 of `mf`: slot p holds atom atomOf[p] at x[atom] + off[p], rounded to the
+ * block's precision once; dummy slots keep theirs.
+ */
+export function writePositions(mf: WasmReals, x0: number, x: Float64Array, atomOf: Int32Array, off: Float64Array): void {
+  const np = atomOf.length;
+  for (let p = 0; p < np; p++) {
+    const a = atomOf[p]!;
+    if (a < 0) continue;
+    const b = x0 + WASM_XQ_WORDS * (p >> 2) + (p & 3);
+    mf[b] = x[3 * a]! + off[3 * p]!;
+    mf[b + 4] = x[3 * a + 1]! + off[3 * p + 1]!;
+    mf[b + 8] = x[3 * a + 2]! + off[3 * p + 2]!;
   }
 }
 
