@@ -179,6 +179,7 @@ export function settleWat(): string {
 (module
   (import "env" "memory" (memory 1))
 ${KICK_DRIFT}
+${KICK}
 ${CHECKS}
   (func (export "settle")
     (param $mols i32) (param $xo i32) (param $xn i32) (param $v i32) (param $acc i32) (param $m0 i32) (param $m1 i32)
@@ -250,6 +251,25 @@ const KICK_DRIFT = `  (func (export "kickDrift")
           (else (local.set $vs (f64.add (f64.mul (local.get $lambda) (f64.load (i32.add (local.get $v) (local.get $end)))) (f64.mul (local.get $qs) (f64.load (i32.add (local.get $f) (local.get $end))))))))
         (f64.store (i32.add (local.get $v) (local.get $end)) (local.get $vs))
         (f64.store (i32.add (local.get $x) (local.get $end)) (f64.add (local.get $xs) (f64.mul (local.get $dt) (local.get $vs)))))))`;
+
+/**
+ * kick(v, h3, f, n): runtime/md/engine.ts kick (velocity Verlet's second half kick) over n
+ * numbers, two per vector: v = v + h F, h3 being dt/(2m) per coordinate.
+ */
+const KICK = `  (func (export "kick") (param $v i32) (param $h i32) (param $f i32) (param $n i32)
+    (local $i i32) (local $end i32)
+    (local.set $end (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (v128.store (i32.add (local.get $v) (local.get $i)) (f64x2.add (v128.load (i32.add (local.get $v) (local.get $i)))
+          (f64x2.mul (v128.load (i32.add (local.get $h) (local.get $i))) (v128.load (i32.add (local.get $f) (local.get $i))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 16)))
+        (br $next)))
+    (if (i32.and (local.get $n) (i32.const 1))
+      (then
+        (f64.store (i32.add (local.get $v) (local.get $end)) (f64.add (f64.load (i32.add (local.get $v) (local.get $end)))
+          (f64.mul (f64.load (i32.add (local.get $h) (local.get $end))) (f64.load (i32.add (local.get $f) (local.get $end)))))))))`;
 
 /** The committed module runtime/md/settle-simd-bytes.ts: the assembled bytes in base64, and the text's sha256. */
 export async function settleBytesModule(): Promise<string> {

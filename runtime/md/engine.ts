@@ -364,7 +364,8 @@ export class MdEngine {
       const t2 = performance.now();
       if (run.integrator === 'vv') {
         cvir.fill(0);
-        kick(v, halfDtIm, f);
+        if (ws) ws.kick();
+        else kick(v, halfDtIm, f);
         run.constraints?.velocities(x, v, cvir);
         if (run.thermostat) {
           const ek = this.kinetic(v);

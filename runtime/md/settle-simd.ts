@@ -34,6 +34,7 @@ type SettleExport = (
 type SumSqExport = (f: number, n: number) => number;
 type MaxDisp2Export = (x: number, x0: number, atoms: number) => number;
 type KickDriftExport = (x: number, v: number, xo: number, h: number, f: number, n: number, lambda: number, scale: number, dt: number, keep: number, plain: number) => void;
+type KickExport = (v: number, h: number, f: number, n: number) => void;
 
 let compiled: WebAssembly.Module | null | undefined;
 let enabled = true;
@@ -62,6 +63,7 @@ class Instance {
   readonly mem: WebAssembly.Memory;
   readonly settle: SettleExport;
   readonly kickDrift: KickDriftExport;
+  readonly kick: KickExport;
   readonly sumSq: SumSqExport;
   readonly maxDisp2: MaxDisp2Export;
   constructor(m: WebAssembly.Module, bytes: number) {
@@ -69,6 +71,7 @@ class Instance {
     const inst = new WebAssembly.Instance(m, { env: { memory: this.mem } });
     this.settle = inst.exports.settle as SettleExport;
     this.kickDrift = inst.exports.kickDrift as KickDriftExport;
+    this.kick = inst.exports.kick as KickExport;
     this.sumSq = inst.exports.sumSq as SumSqExport;
     this.maxDisp2 = inst.exports.maxDisp2 as MaxDisp2Export;
   }
@@ -215,6 +218,12 @@ export class UpdateWorkspace {
   maxDisplacement2(x: Float64Array): number {
     if (x !== this.x) throw new Error('UpdateWorkspace.maxDisplacement2: x is not the workspace\'s positions');
     return this.inst.maxDisp2(this.L.x, this.L.xList, this.nAtoms);
+  }
+
+  /** engine.ts kick (v += h F) on the workspace's arrays (h3 set by the caller). */
+  kick(): void {
+    const L = this.L;
+    this.inst.kick(L.v, L.h, L.f, 3 * this.nAtoms);
   }
 
   /** engine.ts kickDrift on the workspace's arrays (h3 set by the caller), xOld kept when `keep`. */

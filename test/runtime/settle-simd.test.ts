@@ -8,7 +8,7 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Settle, SPCE_DOH, SPCE_DHH } from '../../runtime/md/settle.ts';
 import { UpdateWorkspace, setUpdateSimd } from '../../runtime/md/settle-simd.ts';
-import { kickDrift, MdEngine, type MdOutcome } from '../../runtime/md/engine.ts';
+import { kick, kickDrift, MdEngine, type MdOutcome } from '../../runtime/md/engine.ts';
 import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
 import { RunChecks } from '../../runtime/md/sanity.ts';
 import { SPCE, rng } from '../../runtime/md/system.ts';
@@ -136,6 +136,28 @@ describe('SETTLE in WebAssembly SIMD', () => {
             ws.release();
           }
         }
+      }
+    }
+  });
+
+  it('the second half kick of velocity Verlet: the TypeScript numbers bit for bit (odd and even counts)', () => {
+    const r = rng(9);
+    for (const n of [1, 6, 333]) {
+      const h = Float64Array.from({ length: n }, () => 0.5 * 0.005 / (1 + 20 * r()));
+      const v0 = Float64Array.from({ length: 3 * n }, () => r() - 0.5);
+      const f0 = Float64Array.from({ length: 3 * n }, () => 1000 * (r() - 0.5));
+      const ws = UpdateWorkspace.take(n)!;
+      try {
+        ws.v.set(v0);
+        ws.f.set(f0);
+        for (let i = 0; i < 3 * n; i++) ws.h3[i] = h[Math.floor(i / 3)]!;
+        ws.kick();
+        const v = Float64Array.from(v0);
+        kick(v, h, f0);
+        expect(same(ws.v, v), `n ${n}`).toBe(true);
+        expect(same(ws.v, v0)).toBe(false);
+      } finally {
+        ws.release();
       }
     }
   });
