@@ -1018,7 +1018,7 @@ function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): v
       const nt = nf + nx;
       if (ncj === entry0 && nt === 0) continue;
       if (nx === 0) {
-        for (let f = 0; f < nf; f++) cj[ncj + f] = full[f]!;
+        cj.set(full.subarray(0, nf), ncj);
       } else {
         // The full entries in visiting order: the module's, with the ones finished here in their places.
         let f = 0;
