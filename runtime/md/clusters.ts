@@ -600,9 +600,12 @@ function joinParts(parts: ListPart[], M: number, N: number, maskWords: number, s
     nci4 += p.ci.length;
     ncj += p.cj.length;
   }
-  const ci = new Int32Array(nci4);
-  const cj = new Int32Array(ncj);
-  const excl = new Uint32Array(ncj * maskWords);
+  // Parts come from worker threads, which read the joined list next: in shared memory from the
+  // start where there is any (no second copy when the threads take it).
+  const Buf = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : ArrayBuffer;
+  const ci = new Int32Array(new Buf(4 * nci4));
+  const cj = new Int32Array(new Buf(4 * ncj));
+  const excl = new Uint32Array(new Buf(4 * ncj * maskWords));
   let oi = 0;
   let oj = 0;
   let computedPairs = 0;
