@@ -99,7 +99,7 @@ describe('valid specs', () => {
     expect(s.axes.find((a) => a.name === 'workgroup')!.values).toEqual([32, 64, 128, 256]);
     expect(s.rules.map((r) => r.name)).toEqual([
       'wgsl-is-f32', 'pair-fits-workgroup', 'wgsl-masked',
-      'wasm-shapes', 'wasm-mx2-is-f64', 'wasm-geom', 'wasm-excl-mask', 'wasm-no-user-potential',
+      'wasm-shapes', 'wasm-mx2-is-f64', 'wasm-2x2-is-f64', 'wasm-geom', 'wasm-excl-mask', 'wasm-no-user-potential',
       'gpujs-is-f32', 'gpujs-full-list', 'gpujs-square', 'gpujs-builtin',
     ]);
     expect(s.axes.find((a) => a.name === 'target')!.values).toEqual(['ts', 'wgsl', 'wasm', 'gpujs']);
