@@ -6,6 +6,7 @@
 // compiled once per thread from the committed bytes (runtime/md/search-simd-bytes.ts). One
 // instance per thread holds the search's j boxes and j atoms for the whole search; where
 // WebAssembly SIMD is missing (or the shape has no scan), the search stays in TypeScript.
+import { EmbeddedWasm } from './embedded-wasm.ts';
 import { SEARCH_SIMD_WASM } from './search-simd-bytes.ts';
 
 type ScanExport = (
@@ -47,27 +48,15 @@ export interface SearchWorkspace {
   colsI: Int32Array;
 }
 
-let compiled: WebAssembly.Module | null | undefined;
-let enabled = true;
+const embedded = new EmbeddedWasm(SEARCH_SIMD_WASM);
 let inst: { mem: WebAssembly.Memory; exports: WebAssembly.Exports } | undefined;
 
 /** The compiled module, or null where this engine has no WebAssembly SIMD (or it is switched off). */
-function simdModule(): WebAssembly.Module | null {
-  if (!enabled) return null;
-  if (compiled === undefined) {
-    try {
-      const bytes = Uint8Array.from(atob(SEARCH_SIMD_WASM), (c) => c.charCodeAt(0));
-      compiled = typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
-    } catch {
-      compiled = null;
-    }
-  }
-  return compiled;
-}
+const simdModule = (): WebAssembly.Module | null => embedded.module();
 
 /** Search with the module (default) or in TypeScript only (for comparisons and tests). */
 export function setSearchSimd(on: boolean): void {
-  enabled = on;
+  embedded.enabled = on;
 }
 
 const MAX_M = 16;

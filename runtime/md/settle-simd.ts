@@ -8,6 +8,7 @@
 // The MD engine runs on a workspace (UpdateWorkspace: positions, velocities, old positions,
 // forces and dt/2m per coordinate in one module memory of this thread), so that the kick + drift
 // and SETTLE work in place; a SETTLE call on other arrays copies them into an instance of its own.
+import { EmbeddedWasm } from './embedded-wasm.ts';
 import { SETTLE_SIMD_WASM } from './settle-simd-bytes.ts';
 
 /** What settleRange reads: one molecule kind's constants and the arrays of one constraint call (plain numbers and typed arrays: it can move to another thread). */
@@ -36,26 +37,14 @@ type MaxDisp2Export = (x: number, x0: number, atoms: number) => number;
 type KickDriftExport = (x: number, v: number, xo: number, h: number, f: number, n: number, lambda: number, scale: number, dt: number, keep: number, plain: number) => void;
 type KickExport = (v: number, h: number, f: number, n: number) => void;
 
-let compiled: WebAssembly.Module | null | undefined;
-let enabled = true;
+const embedded = new EmbeddedWasm(SETTLE_SIMD_WASM);
 
 /** The compiled module, or null where this engine has no WebAssembly SIMD (or it is switched off). */
-function simdModule(): WebAssembly.Module | null {
-  if (!enabled) return null;
-  if (compiled === undefined) {
-    try {
-      const bytes = Uint8Array.from(atob(SETTLE_SIMD_WASM), (c) => c.charCodeAt(0));
-      compiled = typeof WebAssembly === 'object' && WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
-    } catch {
-      compiled = null;
-    }
-  }
-  return compiled;
-}
+const simdModule = (): WebAssembly.Module | null => embedded.module();
 
 /** Use the module (default) or keep everything in TypeScript (for comparisons; Settle.simd does it per Settle). */
 export function setUpdateSimd(on: boolean): void {
-  enabled = on;
+  embedded.enabled = on;
 }
 
 /** One module instance on a memory of `bytes` bytes (grown before any view is taken). */
