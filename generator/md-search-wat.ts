@@ -27,6 +27,18 @@ import { assembleWat } from './post.ts';
 /** The j-cluster sizes with a scan function. */
 export const SEARCH_SIMD_N = [2, 4, 8] as const;
 
+/** Append (j, a, b) as three i32 to the 12-byte records at $arr and count it in $count. */
+function record(arr: string, count: string, a: string, b: string): string {
+  const at = '              ';
+  return [
+    `(local.set $p (i32.add (local.get $${arr}) (i32.mul (local.get $${count}) (i32.const 12))))`,
+    '(i32.store (local.get $p) (local.get $j))',
+    `(i32.store offset=4 (local.get $p) (local.get $${a}))`,
+    `(i32.store offset=8 (local.get $p) (local.get $${b}))`,
+    `(local.set $${count} (i32.add (local.get $${count}) (i32.const 1)))`,
+  ].map((l) => at + l).join('\n');
+}
+
 function scanFunc(N: number): string {
   const nv = N / 2;
   const ld = (arr: number, j: string) => `(v128.load (i32.add (local.get $b${arr}) (i32.shl ${j} (i32.const 3))))`;
@@ -49,11 +61,7 @@ function scanFunc(N: number): string {
           ;; the self pair: finished in TypeScript, with its place among the full and masked entries
           (if (i32.lt_u (local.get $j) (local.get $jself))
             (then
-              (local.set $p (i32.add (local.get $out) (i32.mul (local.get $n) (i32.const 12))))
-              (i32.store (local.get $p) (local.get $j))
-              (i32.store offset=4 (local.get $p) (local.get $nf))
-              (i32.store offset=8 (local.get $p) (local.get $nm))
-              (local.set $n (i32.add (local.get $n) (i32.const 1)))
+${record('out', 'n', 'nf', 'nm')}
               (br $skip${l})
             )
           )
@@ -106,11 +114,7 @@ ${Array.from({ length: nv }, (_, v) => `                      (local.set $dx (f6
               (local.set $nf (i32.add (local.get $nf) (i32.const 1)))
             )
             (else
-              (local.set $p (i32.add (local.get $msk) (i32.mul (local.get $nm) (i32.const 12))))
-              (i32.store (local.get $p) (local.get $j))
-              (i32.store offset=4 (local.get $p) (local.get $m0))
-              (i32.store offset=8 (local.get $p) (local.get $m1))
-              (local.set $nm (i32.add (local.get $nm) (i32.const 1)))
+${record('msk', 'nm', 'm0', 'm1')}
             )
           )
         )
