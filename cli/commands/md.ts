@@ -72,6 +72,7 @@ export function registerMd(run: Command): void {
     .option('--list <half|full>', 'neighbour list type for --cluster 1x1 (default half)')
     .option('--ordering <name>', 'memory order of the grid columns: row-major, hilbert, morton, hilbert-rm, hilbert-cm, morton-rm, morton-cm', 'row-major')
     .option('--threads <n>', 'threads for the non-bonded kernels, 1 to twice the CPUs (default: the tuned count, else 1)')
+    .option('--reproducible', 'with --threads: the same numbers run after run (a fixed split of the kernels\' work; default: the threads claim chunks of it, faster on a busy machine, equal to round-off)')
     .option('--thermo <n>', 'energies and a thermo line every n steps (default 100)')
     .option('--traj <file>', 'trajectory (.gro or .xyz)')
     .option('--traj-every <n>', 'steps between trajectory frames', '100')
@@ -117,6 +118,7 @@ export function registerMd(run: Command): void {
         list: o.list as 'half',
         ordering: o.ordering,
         threads: o.threads,
+        reproducible: Boolean(o.reproducible),
         thermo: int(o.thermo!),
         traj: o.traj,
         trajEvery: int(o.trajEvery!),

@@ -84,6 +84,8 @@ export interface MdRun {
   longRange?: LongRangeForce;
   /** Threads for the non-bonded kernels (default 1). Call MdEngine.close() when done. */
   threads?: number;
+  /** With threads: the same numbers run after run (NonbondedForce.create `reproducible`). */
+  reproducible?: boolean;
   /**
    * With threads: SETTLE on positions over them too (issue 16; runtime/parallel/md.ts). Off by
    * default: on the shared 2-core host under load (2026-11-24) each extra hand-over to a worker
@@ -165,7 +167,7 @@ export class MdEngine {
       throw new MdInputError(`the list cut-off (cut-off + buffer = ${run.rlist.toFixed(4)}) must be shorter than half the smallest box edge (${half.toFixed(4)}); use a larger system or a shorter cut-off`);
     }
     if (!(run.dt > 0) || !(run.nstlist >= 1)) throw new MdInputError(`dt must be > 0 and nstlist >= 1 (got ${run.dt}, ${run.nstlist})`);
-    const nb = await NonbondedForce.create({ topology: run.topology, settings: run.settings, rlist: run.rlist, keyF: run.keyF, keyE: run.keyE, search: run.search, threads: run.threads });
+    const nb = await NonbondedForce.create({ topology: run.topology, settings: run.settings, rlist: run.rlist, keyF: run.keyF, keyE: run.keyE, search: run.search, threads: run.threads, reproducible: run.reproducible });
     return new MdEngine(run, nb);
   }
 

@@ -91,6 +91,12 @@ export class NonbondedForce {
      * this one each compute a range of i-entries; close() ends them.
      */
     threads?: number | string;
+    /**
+     * With threads, WebAssembly variants: a fixed split of the list over the threads, so the same
+     * numbers come out run after run. Default: the threads claim chunks of the list as they go
+     * (faster on a busy host; the forces equal one thread's to round-off, which varies per run).
+     */
+    reproducible?: boolean;
   }): Promise<NonbondedForce> {
     let threads: number;
     try {
@@ -110,7 +116,7 @@ export class NonbondedForce {
     let kernels: Kernels;
     if (sf.target === 'wasm') {
       const [F, E] = [await wasmInstance(o.keyF), await wasmInstance(o.keyE)];
-      kernels = { kind: 'wasm', F, E, par: threads > 1 ? await MdWasmThreads.create(threads, o.keyF, o.keyE) : undefined };
+      kernels = { kind: 'wasm', F, E, par: threads > 1 ? await MdWasmThreads.create(threads, o.keyF, o.keyE, o.reproducible ?? false) : undefined };
     } else {
       const ts = backend('ts');
       const F = (await ts.load(o.keyF)) as MdTsModule;
@@ -305,7 +311,7 @@ export class NonbondedForce {
       writePositions(par.xq, 0, x, L.atomOf, this.offset);
       par.run(energies, () => {
         inst.xqBlock.set(par.xq);
-        inst.run(args.params, 0, par.mine);
+        par.share(inst, args.params);
         // This thread's forces into atom order while each worker gathers its own (force-only
         // steps); the workers' are added after, in worker order: the same f64 sums, in the same
         // order, as summing all blocks at the end.

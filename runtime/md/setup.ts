@@ -63,6 +63,8 @@ export interface MdOptions extends CoulombOptions {
   maxMemory?: number | string;
   /** Threads for the non-bonded kernels: an integer 1..2 x CPUs (default 1); TypeScript and WebAssembly variants. */
   threads?: number | string;
+  /** With threads: the same numbers run after run (`--reproducible`; WebAssembly variants split the list over the threads the same way each step instead of claiming chunks of it). */
+  reproducible?: boolean;
   /** The tuned artefact to take the variant from (default: $KERNFORGE_TUNED, else ./kernforge-tuned.json); false: the documented default. */
   tuned?: string | false;
   /**
@@ -446,6 +448,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
       step0,
       thermostatEnergy,
       threads,
+      reproducible: o.reproducible,
       sanity: { temperature: sanityT },
       longRange: pme ? await PmeLongRange.create(topology.box, topology.q, pme, o.pmeMesh, p.precision === 'f32' ? 'f32' : 'f64') : undefined,
     },

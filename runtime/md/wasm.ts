@@ -212,10 +212,21 @@ export class WasmMd {
 
   /** Zero the outputs and run the kernel over i-entries [e0, e1) of the bound list. */
   run(params: MdArgs['params'], e0: number, e1: number): void {
+    this.zero();
+    this.accumulate(params, e0, e1);
+  }
+
+  /** Zero the outputs: forces, energies, shift forces. */
+  zero(): void {
     const L = this.L!;
     this.mr.fill(0, this.w(L.fP), this.w(L.fP) + WASM_F_WORDS * L.nc);
     this.f64.fill(0, L.eP >> 3, (L.eP >> 3) + 2);
     this.f64.fill(0, L.fsP >> 3, (L.fsP >> 3) + 81);
+  }
+
+  /** Run the kernel over i-entries [e0, e1) of the bound list, adding to the outputs. */
+  accumulate(params: MdArgs['params'], e0: number, e1: number): void {
+    const L = this.L!;
     this.kernel(e1 - e0, L.ciP + 16 * e0, L.cjP, L.exP, L.xP, L.fP, L.svP, L.eP, L.fsP, L.tabP,
       params.rc2, params.sh6, params.sh12, params.krf, params.crf, params.beta, params.shEwald, params.tabScale);
   }

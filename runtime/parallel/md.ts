@@ -8,6 +8,10 @@
 //
 // WebAssembly variants (MdWasmThreads) work the same way with one instance and memory per
 // worker: the caller's packed particle block is copied in and the forces out, once per call.
+// By default their threads claim the list's i-entries in chunks as they go (issue 16): on a
+// shared host one thread often runs slower for a while, and a fixed split then waits for it.
+// Which thread computes which chunk varies from run to run, and so do the forces' round-off;
+// `reproducible` keeps the fixed split (the same numbers run after run).
 //
 // One force call must stay synchronous (MdEngine.simulate is): the caller posts one message per
 // worker and blocks in Atomics.wait on a shared counter that each worker raises when done.
@@ -15,7 +19,7 @@ import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import { need, type PolledChannel } from '../platform.ts';
 import { Pool, toShared, type Task } from './pool.ts';
 import { columnRanges, columnWork, searchColumns, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
-import { blocksOf, wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList, type WasmReals } from '../md/wasm.ts';
+import { blocksOf, wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList, type WasmMd, type WasmReals } from '../md/wasm.ts';
 import { mdShape } from '../md/kernels.ts';
 import { SETTLE_ACC_WORDS, settleRange, type SettleJob, type SettleSplit } from '../md/settle.ts';
 
@@ -403,15 +407,38 @@ export class MdThreads extends MdWorkers {
   }
 }
 
+/**
+ * Chunks of the pair list per thread when the threads claim the kernel's work as they go: of
+ * about equal work, so the last one a thread takes ends at most one chunk after the others.
+ * Water (12,177 atoms, 2 threads, 2026-11-24): 4.8 ms/step with 16 per thread against 5.5 ms
+ * with the fixed split; 8 and 32 per thread measured no better than 16.
+ */
+export const CHUNKS_PER_THREAD = 16;
+
+/**
+ * One thread's share of a WebAssembly force call on `inst` (its outputs zeroed first). With
+ * `next` (claimed work): the chunks [bounds[c], bounds[c + 1]) of i-entries, each taken by
+ * raising next[0], until none is left. Without: the fixed range [bounds[own], bounds[own + 1]).
+ */
+export function runWasmShare(inst: WasmMd, params: WasmList['params'], bounds: Int32Array, next: Int32Array | undefined, own: number): void {
+  inst.zero();
+  if (!next) {
+    inst.accumulate(params, bounds[own]!, bounds[own + 1]!);
+    return;
+  }
+  const chunks = bounds.length - 1;
+  for (let c = Atomics.add(next, 0, 1); c < chunks; c = Atomics.add(next, 0, 1)) inst.accumulate(params, bounds[c]!, bounds[c + 1]!);
+}
+
 /** What a worker holds for the WebAssembly force calls (md-wasm-setup) and runs on each (md-wasm-step). */
 export interface MdWasmSetupArgs {
   keyF: string;
   keyE: string;
-  /** The whole list (shared); this worker computes i-entries [e0, e1). */
+  /** The whole list (shared); this worker computes its share of it (runWasmShare with bounds, next and own w + 1). */
   list: WasmList;
   nPadded: number;
-  e0: number;
-  e1: number;
+  bounds: Int32Array;
+  next: Int32Array | undefined;
   /** Particle data in the wasm cluster layout (WASM_XQ_WORDS per 4-atom cluster, reals of the variants' precision), written by the caller before each step. */
   xq: WasmReals;
   /** This worker's outputs: forces in the wasm layout (WASM_F_WORDS per cluster; energy steps), energies, shift forces. */
@@ -439,16 +466,21 @@ export interface MdWasmChunk {
  * The force calls of one NonbondedForce with WebAssembly variants over `threads` threads. Each
  * worker has its own instances (and memories) of both variants: per pair search it copies the
  * list in; per force call it copies the caller's packed particle block (one memcpy), computes its
- * range of i-entries, and gathers its forces into atom order in shared memory (energy steps: copies
- * them out in the wasm layout). This thread computes range 0 in its own instance; the caller sums.
+ * share of the i-entries (chunks claimed as it goes, or with `reproducible` a fixed range), and
+ * gathers its forces into atom order in shared memory (energy steps: copies them out in the wasm
+ * layout). This thread computes its share in its own instance; the caller sums.
  */
 export class MdWasmThreads extends MdWorkers {
   /** Particle block handed to the workers, and their outputs (worker w: chunks[w]). */
   xq: WasmReals = new Float32Array(0);
   chunks: MdWasmChunk[] = [];
   private chunks0: MdWasmChunk[] = [];
-  /** i-entries [0, mine) are this thread's. */
-  mine = 0;
+  /** Boundaries of the i-entry ranges (fixed split: one per thread, this thread's first; else CHUNKS_PER_THREAD per thread). */
+  bounds = new Int32Array(0);
+  /** The claim counter of the chunks (shared), or undefined with the fixed split. */
+  readonly next: Int32Array | undefined;
+  /** Chunks per thread of the claimed work, from the next pair search on. */
+  chunksPerThread = CHUNKS_PER_THREAD;
 
   private constructor(
     threads: number,
@@ -457,17 +489,20 @@ export class MdWasmThreads extends MdWorkers {
     readonly keyE: string,
     /** The variants' precision: the reals of the shared blocks. */
     readonly precision: 'f32' | 'f64',
+    /** The fixed split: the same ranges on the same threads every call, so the same numbers run after run. */
+    readonly reproducible: boolean,
   ) {
     super(threads, pool);
+    this.next = reproducible ? undefined : new Int32Array(new SharedArrayBuffer(4));
     this.openPorts();
   }
 
-  static async create(threads: number, keyF: string, keyE: string): Promise<MdWasmThreads> {
+  static async create(threads: number, keyF: string, keyE: string, reproducible = false): Promise<MdWasmThreads> {
     // The workers instantiate this thread's compiled modules (shared code), not their own builds.
     const modules: Record<string, WebAssembly.Module> = {};
     for (const k of new Set([keyF, keyE])) modules[k] = await wasmModule(k);
     const pool = await MdWorkers.startPool(threads, { task: 'md-wasm-load', args: { modules } });
-    return new MdWasmThreads(threads, pool, keyF, keyE, (await mdShape(keyF)).precision);
+    return new MdWasmThreads(threads, pool, keyF, keyE, (await mdShape(keyF)).precision, reproducible);
   }
 
   /**
@@ -479,8 +514,7 @@ export class MdWasmThreads extends MdWorkers {
     const shared = { ci: toShared(list.ci), cj: toShared(list.cj), excl: toShared(list.excl), shiftVec: toShared(list.shiftVec), params: list.params };
     const slots = toShared(slotOf);
     const n3 = 3 * slotOf.length;
-    const b = splitByWork(list.ci, this.threads);
-    this.mine = b[1]!;
+    this.bounds = toShared(Int32Array.from(splitByWork(list.ci, this.next ? this.threads * this.chunksPerThread : this.threads)));
     const nc = blocksOf(nPadded);
     const reals = (n: number): WasmReals => (this.precision === 'f64' ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float32Array(new SharedArrayBuffer(4 * n)));
     this.xq = reals(WASM_XQ_WORDS * nc);
@@ -496,13 +530,19 @@ export class MdWasmThreads extends MdWorkers {
         fshift: new Float64Array(new SharedArrayBuffer(81 * 8)),
       };
       this.chunks.push(c);
-      const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, list: shared, nPadded, e0: b[w + 1]!, e1: b[w + 2]!, xq: this.xq, ...c, slotOf: slots, ctl: this.ctl, spin: this.spin, w };
+      const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, list: shared, nPadded, bounds: this.bounds, next: this.next, xq: this.xq, ...c, slotOf: slots, ctl: this.ctl, spin: this.spin, w };
       this.pool.post(w, { task: 'md-wasm-setup', args: s as unknown as Record<string, unknown> });
     }
   }
 
+  /** This thread's share of a force call on `inst` (runWasmShare), inside run()'s `mine`. */
+  share(inst: WasmMd, params: WasmList['params']): void {
+    runWasmShare(inst, params, this.bounds, this.next, 0);
+  }
+
   /** One force call: the workers start on the block in `xq` (written by the caller), `mine` runs here; returns when all are done. */
   run(energies: boolean, mine: () => void): MdWasmChunk[] {
+    if (this.next) Atomics.store(this.next, 0, 0);
     this.dispatchStep('md-wasm-step', energies ? OP_ENERGIES : OP_FORCES, mine);
     return this.chunks;
   }

@@ -6,7 +6,7 @@ import type { GemTsModule } from '../gem/run.ts';
 import type { GemParams } from '../gem/model.ts';
 import type { ConvTsModule } from '../bigdft/conv.ts';
 import type { MdTsModule } from '../md/kernels.ts';
-import { mdStepDone, runSettlePart, spinForSteps, OP_ENERGIES, OP_SETTLE, SPIN_SPINNING, type MdSettleSetupArgs, type MdSetupArgs, type MdWasmSetupArgs } from './md.ts';
+import { mdStepDone, runSettlePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_SETTLE, SPIN_SPINNING, type MdSettleSetupArgs, type MdSetupArgs, type MdWasmSetupArgs } from './md.ts';
 
 /**
  * A worker's side of the MD force calls: compute this call with the kernels `loaded` resolves to,
@@ -183,7 +183,7 @@ export const TASKS: Record<string, TaskFn> = {
   'md-wasm-setup': (args) => {
     mdWasm = args as unknown as MdWasmSetupArgs;
   },
-  // Copy the caller's particle block in, compute this range, copy the outputs out; then spin
+  // Copy the caller's particle block in, compute this worker's share, copy the outputs out; then spin
   // for the next force calls (runtime/parallel/md.ts: spinForSteps).
   'md-wasm-step': async (args) => {
     const s = mdWasm;
@@ -193,7 +193,7 @@ export const TASKS: Record<string, TaskFn> = {
       const w = both[energies ? 1 : 0];
       w.bindList(s.list, s.nPadded);
       w.xqBlock.set(s.xq);
-      w.run(s.list.params, s.e0, s.e1);
+      runWasmShare(w, s.list.params, s.bounds, s.next, s.w + 1);
       // Force-only steps: into atom order here, beside the caller gathering its own block.
       if (energies) s.f.set(w.forces);
       else wasmForcesToAtoms([w.forces], s.slotOf, s.fAtoms, false);

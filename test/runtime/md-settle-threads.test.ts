@@ -30,7 +30,7 @@ describe('SETTLE over the worker threads', () => {
       const p = await prepareRun({ system: 'water', gro: WATER, cluster: '4x4', ...(target === 'wasm' ? { target } : { precision: 'f64' as const }) });
       const r = p.run;
       const n = r.mass.length;
-      const nb = await NonbondedForce.create({ topology: r.topology, settings: r.settings, rlist: r.rlist, keyF: r.keyF, keyE: r.keyE, search: r.search, threads: 2 });
+      const nb = await NonbondedForce.create({ topology: r.topology, settings: r.settings, rlist: r.rlist, keyF: r.keyF, keyE: r.keyE, search: r.search, threads: 2, reproducible: true });
       open.push(nb);
       nb.rebuild(r.x);
       nb.compute(r.x, new Float64Array(3 * n), true);
@@ -76,7 +76,7 @@ describe('SETTLE over the worker threads', () => {
         expect(Array.from(xb)).toEqual(Array.from(xa));
       }
       expect(nb.settleOnWorkers).toBeGreaterThan(0);
-      // Forces still follow (the workers' step op after a SETTLE call).
+      // Forces still follow (the workers' step op after a SETTLE call); the fixed split gives the same numbers each call.
       const fa = new Float64Array(3 * n);
       nb.compute(r.x, fa, false);
       const fb = new Float64Array(3 * n);

@@ -140,6 +140,15 @@ describe('kernforge run md --threads', () => {
       for (const q of ['T', 'epot', 'etot', 'P'] as const) expect(relNum(b[k]![q], a[k]![q])).toBeLessThan(1e-5);
     }
   });
+  it('--reproducible: two wasm water runs on 2 threads give the same thermo bit for bit, and that of 1 thread up to f32 round-off', async () => {
+    const o = { system: 'water' as const, gro: WATER, target: 'wasm' as const, cluster: '4x4', steps: 20, thermo: 10 };
+    const [a, b, c] = [await thermo({ ...o, threads: 2, reproducible: true }), await thermo({ ...o, threads: 2, reproducible: true }), await thermo({ ...o, threads: 1 })];
+    expect(b).toEqual(a);
+    expect(a.map((r) => r.step)).toEqual([0, 10, 20]);
+    for (let k = 0; k < a.length; k++) {
+      for (const q of ['T', 'vdw', 'coul', 'etot', 'P'] as const) expect(relNum(a[k]![q], c[k]![q])).toBeLessThan(1e-4);
+    }
+  });
   it('refuses bad thread counts as user errors', async () => {
     for (const bad of ['0', '-1', '1.5', 'abc', '', String(maxThreads() + 1)]) {
       await expect(runMdWorkload({ system: 'lj', cells: 5, steps: 1, threads: bad, log: quiet })).rejects.toThrow(MdInputError);

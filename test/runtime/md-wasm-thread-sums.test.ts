@@ -1,12 +1,15 @@
 // WebAssembly non-bonded forces on 2 threads (runtime/md/forces.ts computeWasm): the calling
 // thread gathers its own force block into atom order while the worker finishes, then adds the
-// worker's. The result must be, bit for bit, the f64 sum per atom of the two ranges' blocks
-// (this thread's i-entries [0, mine), the worker's [mine, n)), each range computed here on one
-// thread with the same instance: the same sums in the same order as summing both blocks at the end.
+// worker's. With the fixed split (`reproducible`) the result must be, bit for bit, the f64 sum
+// per atom of the two ranges' blocks (this thread's i-entries [0, b), the worker's [b, n)), each
+// range computed here on one thread with the same instance: the same sums in the same order as
+// summing both blocks at the end. By default the threads claim chunks of the list as they go
+// (runWasmShare): every chunk is computed once, whichever thread takes it.
 import { describe, it, expect, afterAll } from 'vitest';
 import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
 import { NonbondedForce } from '../../runtime/md/forces.ts';
-import { wasmInstance, WASM_F_WORDS } from '../../runtime/md/wasm.ts';
+import { wasmInstance, WASM_F_WORDS, type WasmMd } from '../../runtime/md/wasm.ts';
+import { runWasmShare } from '../../runtime/parallel/md.ts';
 
 const WATER = new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname;
 const open: NonbondedForce[] = [];
@@ -23,7 +26,7 @@ describe('wasm forces on 2 threads', () => {
     it(`${name}: force-only steps equal the per-atom sum of the two ranges computed on one thread, bit for bit`, async () => {
       const r = (await prepareRun(o)).run;
       expect(r.keyF).toContain('.wasm.');
-      const nb = await NonbondedForce.create({ topology: r.topology, settings: r.settings, rlist: r.rlist, keyF: r.keyF, keyE: r.keyE, search: r.search, threads: 2 });
+      const nb = await NonbondedForce.create({ topology: r.topology, settings: r.settings, rlist: r.rlist, keyF: r.keyF, keyE: r.keyE, search: r.search, threads: 2, reproducible: true });
       open.push(nb);
       const n = r.mass.length;
       const x = Float64Array.from(r.x, (xi, i) => xi + 1e-2 * Math.cos(3 * i));
@@ -32,9 +35,10 @@ describe('wasm forces on 2 threads', () => {
       const f = new Float64Array(3 * n);
       expect(nb.compute(x, f, false)).toBeNull();
       // The same two ranges here, one after the other, on this thread's instance of the variant.
-      const inner = nb as unknown as { args: Parameters<Awaited<ReturnType<typeof wasmInstance>>['bind']>[0]; offset: Float64Array; kernels: { par: { mine: number } } };
+      const inner = nb as unknown as { args: Parameters<Awaited<ReturnType<typeof wasmInstance>>['bind']>[0]; offset: Float64Array; kernels: { par: { bounds: Int32Array } } };
       const { args, offset } = inner;
-      const mine = inner.kernels.par.mine;
+      expect(inner.kernels.par.bounds.length).toBe(3);
+      const mine = inner.kernels.par.bounds[1]!;
       const nci = args.ci.length >> 2;
       expect(mine).toBeGreaterThan(0);
       expect(mine).toBeLessThan(nci);
@@ -57,4 +61,25 @@ describe('wasm forces on 2 threads', () => {
       expect(a.some((v) => v !== 0) && b.some((v) => v !== 0)).toBe(true);
     }, 60_000);
   }
+
+  it('runWasmShare: a thread zeroes its outputs, then computes the chunks it claims until none is left; with the fixed split its own range', () => {
+    let ranges: [number, number][] = [];
+    let zeroed = 0;
+    const inst = { zero: () => void zeroed++, accumulate: (_p: unknown, e0: number, e1: number) => void ranges.push([e0, e1]) } as unknown as WasmMd;
+    const bounds = Int32Array.from([0, 3, 3, 10, 11, 20]);
+    const next = new Int32Array(new SharedArrayBuffer(4));
+    runWasmShare(inst, {} as never, bounds, next, 0);
+    expect(zeroed).toBe(1);
+    expect(ranges).toEqual([[0, 3], [3, 3], [3, 10], [10, 11], [11, 20]]);
+    expect(Atomics.load(next, 0)).toBe(bounds.length); // its last claim found nothing left
+    // Another thread has claimed chunks 0 and 1: this one computes the rest.
+    ranges = [];
+    Atomics.store(next, 0, 2);
+    runWasmShare(inst, {} as never, bounds, next, 0);
+    expect(ranges).toEqual([[3, 10], [10, 11], [11, 20]]);
+    ranges = [];
+    runWasmShare(inst, {} as never, bounds, undefined, 3);
+    expect(ranges).toEqual([[10, 11]]);
+    expect(zeroed).toBe(3);
+  });
 });
