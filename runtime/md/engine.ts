@@ -168,6 +168,8 @@ export class MdEngine {
     }
     if (!(run.dt > 0) || !(run.nstlist >= 1)) throw new MdInputError(`dt must be > 0 and nstlist >= 1 (got ${run.dt}, ${run.nstlist})`);
     const nb = await NonbondedForce.create({ topology: run.topology, settings: run.settings, rlist: run.rlist, keyF: run.keyF, keyE: run.keyE, search: run.search, threads: run.threads, reproducible: run.reproducible });
+    // On threads, the long-range part runs on a worker beside the kernels (where it can).
+    if (run.longRange && nb.threads > 1) await nb.overlapLongRange(run.longRange);
     return new MdEngine(run, nb);
   }
 
@@ -273,7 +275,8 @@ export class MdEngine {
     /** Short-range forces and energies, then the long-range part added (its energy and virial too). */
     const forces = (xs: Float64Array, energies: boolean): { vdw: number; coul: number; recip: number; virial: Float64Array } | null => {
       const sr = nb.compute(xs, f, energies);
-      const l = lr?.compute(xs, f, energies);
+      // With the long-range part on a worker thread (beside the kernels), it came with sr.
+      const l = nb.longRangeOnThreads ? sr?.longRange : lr?.compute(xs, f, energies);
       if (!sr) return null;
       if (!l) return { ...sr, recip: 0 };
       const virial = Float64Array.from(sr.virial, (w, k) => w + l.virial[k]!);

@@ -14,12 +14,15 @@ import { addWasmForces, wasmForcesToAtoms, wasmInstance, writePositions, type Wa
 import { MdThreads, MdWasmThreads } from '../parallel/md.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 import type { SettleSplit } from './settle.ts';
+import type { LongRangeEnergy, LongRangeForce } from './pme.ts';
 
 export interface NonbondedEnergies {
   vdw: number;
   coul: number;
   /** Virial -1/2 sum r_ij (x) F_ij, row-major 3x3. */
   virial: Float64Array;
+  /** The long-range part's, where a worker computed it with the kernels (overlapLongRange). */
+  longRange?: LongRangeEnergy;
 }
 
 export interface SearchOptions {
@@ -125,6 +128,24 @@ export class NonbondedForce {
     }
     return new NonbondedForce(o.topology, o.settings, o.rlist, o.keyF, o.keyE, kernels, sf.M, sf.N, sf.precision, full, o.search ?? {});
   }
+
+  /**
+   * Compute `lr` on a worker thread with every force call from now on (WebAssembly variants on
+   * more than one thread, claiming chunks, not `reproducible`): compute() then adds its forces
+   * after the short-range ones, as lr.compute would, and returns its energy and virial on energy
+   * steps (`longRange`). The worker builds its own copy of `lr` (lr.recipe()): the same numbers
+   * from the same positions. Resolves to whether it does; if not, the caller keeps calling lr.
+   */
+  async overlapLongRange(lr: LongRangeForce): Promise<boolean> {
+    const par = this.kernels.kind === 'wasm' ? this.kernels.par : undefined;
+    const recipe = lr.recipe?.();
+    if (!par || !recipe) return false;
+    this.longRangeOnThreads = await par.overlapLongRange(recipe, this.topology.x.length / 3);
+    return this.longRangeOnThreads;
+  }
+
+  /** Whether compute() includes the long-range part (overlapLongRange). */
+  longRangeOnThreads = false;
 
   /** SETTLE over the worker threads (undefined on one thread): for the engine's constraint calls. */
   get settleSplit(): SettleSplit | undefined {
@@ -309,6 +330,8 @@ export class NonbondedForce {
         this.xqShared = par.xq;
       }
       writePositions(par.xq, 0, x, L.atomOf, this.offset);
+      const mesh = par.longRange;
+      mesh?.x.set(x);
       par.run(energies, () => {
         inst.xqBlock.set(par.xq);
         par.share(inst, args.params);
@@ -327,6 +350,7 @@ export class NonbondedForce {
             f[i + 2] += fa[i + 2]!;
           }
         }
+        if (mesh) addLongRange(f, mesh.f);
         return null;
       }
     } else {
@@ -343,6 +367,19 @@ export class NonbondedForce {
     const fs = this.fSum!;
     fs.fill(0);
     for (const b of blocks) addWasmForces(b, fs);
-    return this.finishSums(fs, [{ energy: inst.energy, fshift: inst.fshift }, ...(par?.chunks ?? [])], f);
+    const e = this.finishSums(fs, [{ energy: inst.energy, fshift: inst.fshift }, ...(par?.chunks ?? [])], f);
+    const mesh = par?.longRange;
+    if (!mesh) return e;
+    addLongRange(f, mesh.f);
+    return { ...e, longRange: { recip: mesh.out[0]!, virial: Float64Array.from(mesh.out.subarray(1, 10)) } };
+  }
+}
+
+/** f += the long-range forces, per component: the sums lr.compute(x, f) makes (its mesh adds each atom's force once). */
+function addLongRange(f: Float64Array, g: Float64Array): void {
+  for (let i = 0; i < f.length; i += 3) {
+    f[i] += g[i]!;
+    f[i + 1] += g[i + 1]!;
+    f[i + 2] += g[i + 2]!;
   }
 }

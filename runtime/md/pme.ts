@@ -121,6 +121,19 @@ export interface LongRangeForce {
   readonly timers: LongRangeTimers;
   /** What the mesh runs, for the run's report. */
   readonly description: string;
+  /**
+   * How another thread builds the same long-range part (the same numbers from the same
+   * positions), or undefined where it cannot (an asynchronous mesh).
+   */
+  recipe?(): LongRangeRecipe | undefined;
+}
+
+/** What PmeLongRange.create needs to build a PmeLongRange in another thread (plain data). */
+export interface LongRangeRecipe {
+  box: [number, number, number];
+  q: Float64Array;
+  p: PmeSettings;
+  variant: string;
 }
 
 /**
@@ -165,6 +178,11 @@ export class PmeLongRange implements LongRangeForce {
       throw e;
     }
     return new PmeLongRange(box, q, p, mesh);
+  }
+
+  recipe(): LongRangeRecipe | undefined {
+    if (/^pme-mesh\.wgsl\./.test(this.mesh.key)) return undefined;
+    return { box: [this.box[0], this.box[1], this.box[2]], q: this.q, p: this.p, variant: this.mesh.key };
   }
 
   compute(x: Float64Array, f: Float64Array, energies: boolean): LongRangeEnergy | null {

@@ -138,6 +138,7 @@ export async function runMdWorkload(o: RunMdOptions): Promise<RunMdSummary> {
   );
   if (run.longRange) log(run.longRange.description);
   const engine = await MdEngine.create(run);
+  if (engine.nb.longRangeOnThreads) log('the PME mesh runs on a worker thread beside the non-bonded kernels (its time is inside the kernel time)');
   try {
     return await simulateAndReport(o, p, engine, steps, fmt, trajEvery, log);
   } finally {

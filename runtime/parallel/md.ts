@@ -22,6 +22,7 @@ import { columnRanges, columnWork, searchColumns, type ColumnSplit, type ListPar
 import { blocksOf, wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList, type WasmMd, type WasmReals } from '../md/wasm.ts';
 import { mdShape } from '../md/kernels.ts';
 import { SETTLE_ACC_WORDS, settleRange, type SettleJob, type SettleSplit } from '../md/settle.ts';
+import type { LongRangeRecipe } from '../md/pme.ts';
 
 export type MdInputs = Omit<MdArgs, 'f' | 'energy' | 'fshift'>;
 
@@ -49,6 +50,8 @@ export const WORKER_SPIN_MS = 5;
 export const OP_FORCES = 0;
 export const OP_ENERGIES = 1;
 export const OP_SETTLE = 2;
+/** Added to OP_FORCES or OP_ENERGIES: worker 0 computes the long-range part first (MdWasmThreads.overlapLongRange). */
+export const OP_WITH_MESH = 4;
 /** The caller spins this long for the workers' results before it sleeps. */
 const CALLER_SPIN_MS = 20;
 
@@ -454,6 +457,22 @@ export interface MdWasmSetupArgs {
   w: number;
 }
 
+/**
+ * The long-range part on worker 0 (MdWasmThreads.overlapLongRange), in shared memory: the
+ * positions (3 per atom, written by the caller before each call), the forces (3 per atom,
+ * overwritten by the worker), and on energy steps the energy and the 9 virial components.
+ */
+export interface MdMeshShared {
+  x: Float64Array;
+  f: Float64Array;
+  out: Float64Array;
+}
+
+/** What worker 0 builds its long-range part from (md-mesh-setup). */
+export interface MdMeshSetupArgs extends MdMeshShared {
+  recipe: LongRangeRecipe;
+}
+
 /** Outputs of one worker's range: forces in the wasm layout (energy steps) or in atom order (force-only steps), energies, shift forces. */
 export interface MdWasmChunk {
   f: WasmReals;
@@ -481,6 +500,8 @@ export class MdWasmThreads extends MdWorkers {
   readonly next: Int32Array | undefined;
   /** Chunks per thread of the claimed work, from the next pair search on. */
   chunksPerThread = CHUNKS_PER_THREAD;
+  /** The long-range part worker 0 computes before it claims chunks (overlapLongRange), if any. */
+  longRange: MdMeshShared | undefined;
 
   private constructor(
     threads: number,
@@ -535,6 +556,30 @@ export class MdWasmThreads extends MdWorkers {
     }
   }
 
+  /**
+   * From the next force call on, worker 0 computes the long-range part (built from `recipe`, for
+   * n atoms) first, then claims chunks of the list with the others: the threads end together,
+   * and the mesh no longer waits for the kernels. With the fixed split (`reproducible`) nothing
+   * changes (false): worker 0 would then end late by the mesh's time.
+   */
+  async overlapLongRange(recipe: LongRangeRecipe, n: number): Promise<boolean> {
+    this.checkOpen();
+    if (!this.next) return false;
+    const sh = (k: number) => new Float64Array(new SharedArrayBuffer(8 * k));
+    const m: MdMeshShared = { x: sh(3 * n), f: sh(3 * n), out: sh(10) };
+    const args: MdMeshSetupArgs = { ...m, recipe: { ...recipe, q: toShared(Float64Array.from(recipe.q)) } };
+    // Built before any claimed step (a spinning worker reads no messages). Where worker 0 cannot
+    // build it, the caller keeps computing it.
+    this.stopSpinning();
+    try {
+      await this.pool.run([{ task: 'md-mesh-setup', args: args as unknown as Record<string, unknown> }]);
+    } catch {
+      return false;
+    }
+    this.longRange = m;
+    return true;
+  }
+
   /** This thread's share of a force call on `inst` (runWasmShare), inside run()'s `mine`. */
   share(inst: WasmMd, params: WasmList['params']): void {
     runWasmShare(inst, params, this.bounds, this.next, 0);
@@ -543,7 +588,7 @@ export class MdWasmThreads extends MdWorkers {
   /** One force call: the workers start on the block in `xq` (written by the caller), `mine` runs here; returns when all are done. */
   run(energies: boolean, mine: () => void): MdWasmChunk[] {
     if (this.next) Atomics.store(this.next, 0, 0);
-    this.dispatchStep('md-wasm-step', energies ? OP_ENERGIES : OP_FORCES, mine);
+    this.dispatchStep('md-wasm-step', (energies ? OP_ENERGIES : OP_FORCES) | (this.longRange ? OP_WITH_MESH : 0), mine);
     return this.chunks;
   }
 }

@@ -6,7 +6,8 @@ import type { GemTsModule } from '../gem/run.ts';
 import type { GemParams } from '../gem/model.ts';
 import type { ConvTsModule } from '../bigdft/conv.ts';
 import type { MdTsModule } from '../md/kernels.ts';
-import { mdStepDone, runSettlePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_SETTLE, SPIN_SPINNING, type MdSettleSetupArgs, type MdSetupArgs, type MdWasmSetupArgs } from './md.ts';
+import { mdStepDone, runSettlePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_SETTLE, OP_WITH_MESH, SPIN_SPINNING, type MdMeshSetupArgs, type MdSettleSetupArgs, type MdSetupArgs, type MdWasmSetupArgs } from './md.ts';
+import type { LongRangeForce } from '../md/pme.ts';
 
 /**
  * A worker's side of the MD force calls: compute this call with the kernels `loaded` resolves to,
@@ -14,7 +15,7 @@ import { mdStepDone, runSettlePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_
  * the caller never waits for nothing), then spin for the next calls the caller hands over
  * (runtime/parallel/md.ts: spinForSteps).
  */
-async function serveForceCalls<K>(s: { ctl: Int32Array; spin: Int32Array; w: number }, op: number, loaded: Promise<K>, compute: (kernels: K, energies: boolean) => void): Promise<void> {
+async function serveForceCalls<K>(s: { ctl: Int32Array; spin: Int32Array; w: number }, op: number, loaded: Promise<K>, compute: (kernels: K, energies: boolean, op: number) => void): Promise<void> {
   let kernels: K | undefined;
   let loadErr: unknown;
   try {
@@ -28,7 +29,7 @@ async function serveForceCalls<K>(s: { ctl: Int32Array; spin: Int32Array; w: num
       if (o === OP_SETTLE) {
         if (!settle) throw new Error('a SETTLE call before md-settle-setup');
         runSettlePart(settle);
-      } else if (kernels !== undefined) compute(kernels, o === OP_ENERGIES);
+      } else if (kernels !== undefined) compute(kernels, (o & ~OP_WITH_MESH) === OP_ENERGIES, o);
     } catch (x) {
       err = x ?? new Error('unknown error');
     }
@@ -105,6 +106,8 @@ let md: { s: MdSetupArgs; mods: Promise<[MdTsModule, MdTsModule]> } | undefined;
 let searchPort: MessagePort | undefined;
 /** The same for the WebAssembly variants (instances are per thread: runtime/md/wasm.ts). */
 let mdWasm: MdWasmSetupArgs | undefined;
+/** The long-range part this worker computes before its share of the force calls (worker 0; MdWasmThreads.overlapLongRange). */
+let mesh: { s: MdMeshSetupArgs; lr: LongRangeForce } | undefined;
 /** This worker's part of the SETTLE calls (runtime/parallel/md.ts: MdWorkers.settle), run when a step's op is OP_SETTLE. */
 let settle: MdSettleSetupArgs | undefined;
 
@@ -183,14 +186,33 @@ export const TASKS: Record<string, TaskFn> = {
   'md-wasm-setup': (args) => {
     mdWasm = args as unknown as MdWasmSetupArgs;
   },
+  // Build the long-range part (its mesh verified as on the calling thread); the caller waits for it.
+  'md-mesh-setup': async (args) => {
+    const s = args as unknown as MdMeshSetupArgs;
+    const r = s.recipe;
+    mesh = undefined;
+    mesh = { s, lr: await (await import('../md/pme.ts')).PmeLongRange.create(r.box, r.q, r.p, r.variant) };
+  },
   // Copy the caller's particle block in, compute this worker's share, copy the outputs out; then spin
   // for the next force calls (runtime/parallel/md.ts: spinForSteps).
   'md-wasm-step': async (args) => {
     const s = mdWasm;
     if (!s) throw new Error('md-wasm-step before md-wasm-setup');
+    const m = mesh;
     const inst = Promise.all([wasmInstance(s.keyF), wasmInstance(s.keyE)]);
-    await serveForceCalls(s, Number(args.op), inst, (both, energies) => {
-      const w = both[energies ? 1 : 0];
+    await serveForceCalls(s, Number(args.op), inst, ([wf, we], energies, op) => {
+      const lr = m?.lr;
+      // The long-range part first, the same call the caller would make, into zeroed forces.
+      if (op & OP_WITH_MESH) {
+        if (!m || !lr) throw new Error('a force call with the long-range part before md-mesh-setup');
+        m.s.f.fill(0);
+        const r = lr.compute(m.s.x, m.s.f, energies);
+        if (r) {
+          m.s.out[0] = r.recip;
+          m.s.out.set(r.virial, 1);
+        }
+      }
+      const w = energies ? we : wf;
       w.bindList(s.list, s.nPadded);
       w.xqBlock.set(s.xq);
       runWasmShare(w, s.list.params, s.bounds, s.next, s.w + 1);

@@ -9,6 +9,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { Command } from 'commander';
 import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
 import { NonbondedForce } from '../../runtime/md/forces.ts';
+import { MdEngine, type ThermoRow } from '../../runtime/md/engine.ts';
 import { MdInputError } from '../../runtime/md/errors.ts';
 import { registerMd } from '../../cli/commands/md.ts';
 import { runMdWorkload } from '../../runtime/md/workload.ts';
@@ -149,6 +150,33 @@ describe('kernforge run md --threads', () => {
       for (const q of ['T', 'vdw', 'coul', 'etot', 'P'] as const) expect(relNum(a[k]![q], c[k]![q])).toBeLessThan(1e-4);
     }
   });
+  it('PME salt water, wasm f64 on 2 threads: the mesh runs on a worker beside the kernels, the same mesh numbers and the thermo of 1 thread to round-off; --reproducible keeps it on this thread', async () => {
+    const run = async (threads: number, reproducible = false) => {
+      const p = await prepareRun({ system: 'water', gro: 'salt-water', coulomb: 'pme', target: 'wasm', precision: 'f64', tuned: false, threads, reproducible, nstcalcenergy: 5 });
+      const eng = await MdEngine.create(p.run);
+      try {
+        const rows: ThermoRow[] = [];
+        eng.simulate(10, { onThermo: (r) => rows.push(r) });
+        return { rows, onThreads: eng.nb.longRangeOnThreads, hereCalls: p.run.longRange!.timers.calls };
+      } finally {
+        await eng.close();
+      }
+    };
+    const [one, two, rep] = [await run(1), await run(2), await run(2, true)];
+    expect(two.onThreads).toBe(true);
+    expect(two.hereCalls).toBe(0); // this thread's mesh never ran
+    expect(rep.onThreads).toBe(false);
+    expect(rep.hereCalls).toBeGreaterThan(10);
+    expect(one.rows.map((r) => r.step)).toEqual([0, 5, 10]);
+    for (const r of [two, rep]) {
+      expect(r.rows.map((x) => x.step)).toEqual([0, 5, 10]);
+      // step 0: the same positions, so the same mesh numbers bit for bit wherever it ran
+      expect(r.rows[0]!.recip).toBe(one.rows[0]!.recip);
+      for (let k = 0; k < 3; k++) {
+        for (const q of ['T', 'vdw', 'coul', 'recip', 'etot', 'P'] as const) expect(relNum(r.rows[k]![q], one.rows[k]![q])).toBeLessThan(1e-9);
+      }
+    }
+  }, 60_000);
   it('refuses bad thread counts as user errors', async () => {
     for (const bad of ['0', '-1', '1.5', 'abc', '', String(maxThreads() + 1)]) {
       await expect(runMdWorkload({ system: 'lj', cells: 5, steps: 1, threads: bad, log: quiet })).rejects.toThrow(MdInputError);
