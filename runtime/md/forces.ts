@@ -14,7 +14,7 @@ import { addWasmForces, wasmForcesToAtoms, wasmInstance, writePositions, type Wa
 import { MdThreads, MdWasmThreads } from '../parallel/md.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 import type { SettleSplit } from './settle.ts';
-import type { LongRangeEnergy, LongRangeForce } from './pme.ts';
+import type { LongRangeEnergy, LongRangeForce } from './long-range.ts';
 
 export interface NonbondedEnergies {
   vdw: number;
@@ -133,16 +133,21 @@ export class NonbondedForce {
    * Compute `lr` on a worker thread with every force call from now on (WebAssembly variants on
    * more than one thread, claiming chunks, not `reproducible`): compute() then adds its forces
    * after the short-range ones, as lr.compute would, and returns its energy and virial on energy
-   * steps (`longRange`). The worker builds its own copy of `lr` (lr.recipe()): the same numbers
-   * from the same positions. Resolves to whether it does; if not, the caller keeps calling lr.
+   * steps (`longRange`, through lr.fromMesh). The worker prepares the same mesh variant
+   * (lr.recipe(), runtime/pme/prepared.ts): the same numbers from the same positions. Resolves to
+   * whether it does; if not, the caller keeps calling lr.
    */
   async overlapLongRange(lr: LongRangeForce): Promise<boolean> {
     const par = this.kernels.kind === 'wasm' ? this.kernels.par : undefined;
     const recipe = lr.recipe?.();
-    if (!par || !recipe) return false;
+    if (!par || !recipe || !lr.fromMesh) return false;
     this.longRangeOnThreads = await par.overlapLongRange(recipe, this.topology.x.length / 3);
+    if (this.longRangeOnThreads) this.longRange = lr;
     return this.longRangeOnThreads;
   }
+
+  /** The long-range part computed on a worker (overlapLongRange). */
+  private longRange: LongRangeForce | undefined;
 
   /** Whether compute() includes the long-range part (overlapLongRange). */
   longRangeOnThreads = false;
@@ -371,7 +376,7 @@ export class NonbondedForce {
     const mesh = par?.longRange;
     if (!mesh) return e;
     addLongRange(f, mesh.f);
-    return { ...e, longRange: { recip: mesh.out[0]!, virial: Float64Array.from(mesh.out.subarray(1, 10)) } };
+    return { ...e, longRange: this.longRange!.fromMesh!(mesh.out[0]!, mesh.out.subarray(1, 10)) };
   }
 }
 

@@ -7,6 +7,8 @@
 // the accuracy asked, an order out of range and a net charge without a correction.
 import { ewaldCoeff, pmeGrid, createPmeMesh, ewaldNetCharge, PME_ORDER_MIN, PME_ORDER_MAX, PmeInputError, type PmeMesh } from '../pme/index.ts';
 import { MdInputError } from './errors.ts';
+import type { LongRangeEnergy, LongRangeForce, LongRangeTimers } from './long-range.ts';
+import type { MeshRecipe } from '../pme/prepared.ts';
 
 /** How a run computes electrostatics: the options of `run md --coulomb rf|pme`. */
 export interface CoulombOptions {
@@ -97,44 +99,7 @@ export function pmeSettings(o: CoulombOptions, rc: number, box: readonly [number
   return { beta, grid, order, fourierSpacing: spacing, ewaldRtol: rtol, epsfac, netCharge: net, netChargeCorrection: Math.abs(net) > NET_CHARGE_TOLERANCE };
 }
 
-/** What the long-range part returns on energy steps. */
-export interface LongRangeEnergy {
-  /** Coul. recip. (kJ/mol), with the net-charge term. */
-  recip: number;
-  /** Its virial (3x3, -0.5 sum r (x) F). */
-  virial: Float64Array;
-}
-
-/** Time spent in the long-range part. */
-export interface LongRangeTimers {
-  /** Milliseconds in the mesh (spread, solve, gather). */
-  mesh: number;
-  /** Calls made. */
-  calls: number;
-}
-
-/** The long-range part of the forces as the engine calls it every step after the short-range kernels. */
-export interface LongRangeForce {
-  /** Adds the reciprocal forces at x (any periodic image) to f; with energies, returns Coul. recip. (with the net-charge term) and its virial. */
-  compute(x: Float64Array, f: Float64Array, energies: boolean): LongRangeEnergy | null;
-  /** Milliseconds spent and calls made. */
-  readonly timers: LongRangeTimers;
-  /** What the mesh runs, for the run's report. */
-  readonly description: string;
-  /**
-   * How another thread builds the same long-range part (the same numbers from the same
-   * positions), or undefined where it cannot (an asynchronous mesh).
-   */
-  recipe?(): LongRangeRecipe | undefined;
-}
-
-/** What PmeLongRange.create needs to build a PmeLongRange in another thread (plain data). */
-export interface LongRangeRecipe {
-  box: [number, number, number];
-  q: Float64Array;
-  p: PmeSettings;
-  variant: string;
-}
+export type { LongRangeEnergy, LongRangeForce, LongRangeTimers } from './long-range.ts';
 
 /**
  * PME's reciprocal part for a fixed box and charges: one mesh for the whole run (runtime/pme
@@ -180,9 +145,18 @@ export class PmeLongRange implements LongRangeForce {
     return new PmeLongRange(box, q, p, mesh);
   }
 
-  recipe(): LongRangeRecipe | undefined {
+  recipe(): MeshRecipe | undefined {
     if (/^pme-mesh\.wgsl\./.test(this.mesh.key)) return undefined;
-    return { box: [this.box[0], this.box[1], this.box[2]], q: this.q, p: this.p, variant: this.mesh.key };
+    const p = this.p;
+    return { variant: this.mesh.key, box: [this.box[0], this.box[1], this.box[2]], params: { beta: p.beta, grid: p.grid, order: p.order, epsfac: p.epsfac }, q: this.q };
+  }
+
+  /** The energy and virial of a mesh call on this run's charges, with the net-charge term. */
+  fromMesh(energy: number, meshVirial: ArrayLike<number>): LongRangeEnergy {
+    const virial = Float64Array.from(meshVirial);
+    // the net-charge energy scales as 1/V: its virial is -E/2 on the diagonal
+    if (this.netTerm) for (const k of [0, 4, 8]) virial[k]! -= 0.5 * this.netTerm;
+    return { recip: energy + this.netTerm, virial };
   }
 
   compute(x: Float64Array, f: Float64Array, energies: boolean): LongRangeEnergy | null {
@@ -192,9 +166,6 @@ export class PmeLongRange implements LongRangeForce {
     this.timers.mesh += performance.now() - t0;
     this.timers.calls++;
     if (!energies) return null;
-    const virial = Float64Array.from(r.virial);
-    // the net-charge energy scales as 1/V: its virial is -E/2 on the diagonal
-    if (this.netTerm) for (const k of [0, 4, 8]) virial[k]! -= 0.5 * this.netTerm;
-    return { recip: r.energy + this.netTerm, virial };
+    return this.fromMesh(r.energy, r.virial);
   }
 }

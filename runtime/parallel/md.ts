@@ -22,7 +22,7 @@ import { columnRanges, columnWork, searchColumns, type ColumnSplit, type ListPar
 import { blocksOf, wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList, type WasmMd, type WasmReals } from '../md/wasm.ts';
 import { mdShape } from '../md/kernels.ts';
 import { SETTLE_ACC_WORDS, settleRange, type SettleJob, type SettleSplit } from '../md/settle.ts';
-import type { LongRangeRecipe } from '../md/pme.ts';
+import type { MeshRecipe } from '../pme/prepared.ts';
 
 export type MdInputs = Omit<MdArgs, 'f' | 'energy' | 'fshift'>;
 
@@ -458,9 +458,9 @@ export interface MdWasmSetupArgs {
 }
 
 /**
- * The long-range part on worker 0 (MdWasmThreads.overlapLongRange), in shared memory: the
- * positions (3 per atom, written by the caller before each call), the forces (3 per atom,
- * overwritten by the worker), and on energy steps the energy and the 9 virial components.
+ * The PME mesh on worker 0 (MdWasmThreads.overlapLongRange), in shared memory: the positions (3
+ * per atom, written by the caller before each call), the forces (3 per atom, overwritten by the
+ * worker), and on energy steps the mesh's energy and 9 virial components.
  */
 export interface MdMeshShared {
   x: Float64Array;
@@ -468,9 +468,9 @@ export interface MdMeshShared {
   out: Float64Array;
 }
 
-/** What worker 0 builds its long-range part from (md-mesh-setup). */
+/** What worker 0 prepares its mesh from (md-mesh-setup). */
 export interface MdMeshSetupArgs extends MdMeshShared {
-  recipe: LongRangeRecipe;
+  recipe: MeshRecipe;
 }
 
 /** Outputs of one worker's range: forces in the wasm layout (energy steps) or in atom order (force-only steps), energies, shift forces. */
@@ -500,7 +500,7 @@ export class MdWasmThreads extends MdWorkers {
   readonly next: Int32Array | undefined;
   /** Chunks per thread of the claimed work, from the next pair search on. */
   chunksPerThread = CHUNKS_PER_THREAD;
-  /** The long-range part worker 0 computes before it claims chunks (overlapLongRange), if any. */
+  /** The mesh worker 0 computes before it claims chunks (overlapLongRange), if any. */
   longRange: MdMeshShared | undefined;
 
   private constructor(
@@ -557,12 +557,13 @@ export class MdWasmThreads extends MdWorkers {
   }
 
   /**
-   * From the next force call on, worker 0 computes the long-range part (built from `recipe`, for
-   * n atoms) first, then claims chunks of the list with the others: the threads end together,
-   * and the mesh no longer waits for the kernels. With the fixed split (`reproducible`) nothing
-   * changes (false): worker 0 would then end late by the mesh's time.
+   * From the next force call on, worker 0 computes the PME mesh (prepared from `recipe`, for n
+   * atoms) first, then claims chunks of the list with the others: the threads end together, and
+   * the mesh no longer waits for the kernels. With the fixed split (`reproducible`) nothing
+   * changes (false): worker 0 would then end late by the mesh's time. False too where the worker
+   * cannot prepare the mesh.
    */
-  async overlapLongRange(recipe: LongRangeRecipe, n: number): Promise<boolean> {
+  async overlapLongRange(recipe: MeshRecipe, n: number): Promise<boolean> {
     this.checkOpen();
     if (!this.next) return false;
     const sh = (k: number) => new Float64Array(new SharedArrayBuffer(8 * k));

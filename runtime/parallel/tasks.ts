@@ -7,7 +7,7 @@ import type { GemParams } from '../gem/model.ts';
 import type { ConvTsModule } from '../bigdft/conv.ts';
 import type { MdTsModule } from '../md/kernels.ts';
 import { mdStepDone, runSettlePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_SETTLE, OP_WITH_MESH, SPIN_SPINNING, type MdMeshSetupArgs, type MdSettleSetupArgs, type MdSetupArgs, type MdWasmSetupArgs } from './md.ts';
-import type { LongRangeForce } from '../md/pme.ts';
+import type { PmeMesh } from '../pme/prepared.ts';
 
 /**
  * A worker's side of the MD force calls: compute this call with the kernels `loaded` resolves to,
@@ -106,8 +106,8 @@ let md: { s: MdSetupArgs; mods: Promise<[MdTsModule, MdTsModule]> } | undefined;
 let searchPort: MessagePort | undefined;
 /** The same for the WebAssembly variants (instances are per thread: runtime/md/wasm.ts). */
 let mdWasm: MdWasmSetupArgs | undefined;
-/** The long-range part this worker computes before its share of the force calls (worker 0; MdWasmThreads.overlapLongRange). */
-let mesh: { s: MdMeshSetupArgs; lr: LongRangeForce } | undefined;
+/** The PME mesh this worker computes before its share of the force calls (worker 0; MdWasmThreads.overlapLongRange). */
+let mesh: { s: MdMeshSetupArgs; mesh: PmeMesh } | undefined;
 /** This worker's part of the SETTLE calls (runtime/parallel/md.ts: MdWorkers.settle), run when a step's op is OP_SETTLE. */
 let settle: MdSettleSetupArgs | undefined;
 
@@ -186,12 +186,13 @@ export const TASKS: Record<string, TaskFn> = {
   'md-wasm-setup': (args) => {
     mdWasm = args as unknown as MdWasmSetupArgs;
   },
-  // Build the long-range part (its mesh verified as on the calling thread); the caller waits for it.
+  // Prepare the calling thread's PME mesh variant (verified there); the caller waits for it.
   'md-mesh-setup': async (args) => {
     const s = args as unknown as MdMeshSetupArgs;
     const r = s.recipe;
+    mesh?.mesh.dispose();
     mesh = undefined;
-    mesh = { s, lr: await (await import('../md/pme.ts')).PmeLongRange.create(r.box, r.q, r.p, r.variant) };
+    mesh = { s, mesh: await (await import('../pme/prepared.ts')).prepareMesh(r.variant, r.box, r.params, r.q.length, true) };
   },
   // Copy the caller's particle block in, compute this worker's share, copy the outputs out; then spin
   // for the next force calls (runtime/parallel/md.ts: spinForSteps).
@@ -201,14 +202,13 @@ export const TASKS: Record<string, TaskFn> = {
     const m = mesh;
     const inst = Promise.all([wasmInstance(s.keyF), wasmInstance(s.keyE)]);
     await serveForceCalls(s, Number(args.op), inst, ([wf, we], energies, op) => {
-      const lr = m?.lr;
-      // The long-range part first, the same call the caller would make, into zeroed forces.
+      // The mesh first, the same call the calling thread would make, into zeroed forces.
       if (op & OP_WITH_MESH) {
-        if (!m || !lr) throw new Error('a force call with the long-range part before md-mesh-setup');
+        if (!m) throw new Error('a force call with the PME mesh before md-mesh-setup');
         m.s.f.fill(0);
-        const r = lr.compute(m.s.x, m.s.f, energies);
-        if (r) {
-          m.s.out[0] = r.recip;
+        const r = m.mesh.compute(m.s.x, m.s.recipe.q, m.s.f, energies);
+        if (energies) {
+          m.s.out[0] = r.energy;
           m.s.out.set(r.virial, 1);
         }
       }
