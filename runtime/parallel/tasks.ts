@@ -186,7 +186,8 @@ export const TASKS: Record<string, TaskFn> = {
   'md-wasm-setup': (args) => {
     mdWasm = args as unknown as MdWasmSetupArgs;
   },
-  // Prepare the calling thread's PME mesh variant (verified there); the caller waits for it.
+  // Prepare the calling thread's PME mesh variant (checked against the f64 reference there, not again
+  // here); the caller waits for it.
   'md-mesh-setup': async (args) => {
     const s = args as unknown as MdMeshSetupArgs;
     const r = s.recipe;
