@@ -529,6 +529,38 @@ export function columnWork(g: ClusterGrid, M: number, parts: ListPart[]): Float6
 
 /** The pair-list entries of the columns at memory positions [m0, m1). */
 export function searchColumns(inp: SearchInput, m0: number, m1: number): ListPart {
+  let taken = false;
+  return searchColumnChunks(inp, [m0, m1], () => (taken ? 1 : ((taken = true), 0)))[0]!.part;
+}
+
+/** A chunk of columns' list entries (searchColumnChunks). */
+export interface ChunkPart {
+  chunk: number;
+  part: ListPart;
+}
+
+/**
+ * The list entries of chunks of columns, chunk c being the memory positions [bounds[c],
+ * bounds[c + 1]), for each chunk `claim()` hands out (until it returns bounds.length - 1 or more),
+ * one part per chunk. Threads that claim chunks from one counter give, in chunk order, the parts
+ * of one search: whichever thread searched a chunk, its part is the same.
+ */
+export function searchColumnChunks(inp: SearchInput, bounds: ArrayLike<number>, claim: () => number): ChunkPart[] {
+  const out: ChunkPart[] = [];
+  // The inner scans in WebAssembly SIMD where this thread has the module (search-simd.ts): one
+  // workspace for all this thread's chunks (its exclusion marks name the i-cluster, so they need
+  // no clearing between chunks).
+  let ws: SearchWorkspace | null | undefined;
+  for (let c = claim(); c < bounds.length - 1; c = claim()) {
+    const m0 = bounds[c]!;
+    const m1 = bounds[c + 1]!;
+    if (ws === undefined && m1 > m0) ws = searchWorkspace(inp.M, inp.N, inp.grid.columns.length, inp.bbJ, inp.x, inp.atomOf);
+    out.push({ chunk: c, part: searchRange(inp, m0, m1, m1 > m0 ? (ws ?? null) : null) });
+  }
+  return out;
+}
+
+function searchRange(inp: SearchInput, m0: number, m1: number, ws: SearchWorkspace | null): ListPart {
   const g = inp.grid;
   const { M, N, maskWords } = inp;
   let slots = 0;
@@ -541,8 +573,6 @@ export function searchColumns(inp: SearchInput, m0: number, m1: number): ListPar
   const capCj = Math.ceil(1.1 * nci * sc.cjPerCluster + 64);
   // Interaction masks of a cluster pair with nI real i atoms and nJ real j atoms (dummies trail).
   const realMask = realMasks(M, N);
-  // The inner scans in WebAssembly SIMD where this thread has the module (search-simd.ts).
-  const ws = m1 > m0 ? searchWorkspace(M, N, g.columns.length, inp.bbJ, inp.x, inp.atomOf) : null;
   const st: ColumnSearch = {
     inp,
     // j-clusters that hold an excluded partner of some atom of the current i-cluster.

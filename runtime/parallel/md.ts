@@ -18,7 +18,7 @@
 import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import { need, type PolledChannel } from '../platform.ts';
 import { Pool, toShared, type Task } from './pool.ts';
-import { columnRanges, columnWork, searchColumns, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
+import { columnRanges, columnWork, searchColumnChunks, type ChunkPart, type ColumnSplit, type SearchInput } from '../md/clusters.ts';
 import { blocksOf, wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList, type WasmMd, type WasmReals } from '../md/wasm.ts';
 import { mdShape } from '../md/kernels.ts';
 import { SETTLE_ACC_WORDS, settleRange, type SettleJob, type SettleSplit } from '../md/settle.ts';
@@ -172,11 +172,16 @@ abstract class MdWorkers {
   }
 
   /**
-   * The pair search split over the threads: column ranges of about equal atom counts, the first
-   * here, the others on the workers (inputs in shared memory, results back through a port each).
+   * The pair search split over the threads: CHUNKS_PER_THREAD chunks of columns per thread, of
+   * about equal work (the last search's, else atom counts), claimed from a shared counter by this
+   * thread and the workers as they go (inputs in shared memory, the workers' parts back through
+   * a port each). The parts joined in chunk order are the list one thread makes.
    */
   readonly search: ColumnSplit = (inp) => {
-    const b = columnRanges(inp.grid, this.threads, this.work);
+    const bounds = toShared(Int32Array.from(columnRanges(inp.grid, this.threads * CHUNKS_PER_THREAD, this.work)));
+    const next = this.searchNext;
+    Atomics.store(next, 0, 0);
+    const claim = (): number => Atomics.add(next, 0, 1);
     const g = inp.grid;
     const shared: SearchInput = {
       ...inp,
@@ -184,19 +189,24 @@ abstract class MdWorkers {
       atomOf: toShared(inp.atomOf), slotOf: toShared(inp.slotOf), exStart: toShared(inp.exStart), exList: toShared(inp.exList),
       grid: { ...g, columns: toShared(g.columns), colStart: toShared(g.colStart), colEnd: toShared(g.colEnd) },
     };
-    let mine: ListPart | undefined;
-    this.dispatch('md-search', (w) => ({ inp: shared, m0: b[w + 1]!, m1: b[w + 2]!, ctl: this.ctl }), () => {
-      mine = searchColumns(inp, 0, b[1]!);
+    const chunks: ChunkPart[] = [];
+    this.dispatch('md-search', { inp: shared, bounds, next, ctl: this.ctl }, () => {
+      chunks.push(...searchColumnChunks(inp, bounds, claim));
     });
-    const parts = [mine!];
     for (const port of this.ports) {
       const m = port.poll();
       if (!m) throw new Error('MD worker thread finished a pair search without sending its entries');
-      parts.push(m.message as ListPart);
+      chunks.push(...(m.message as ChunkPart[]));
     }
+    chunks.sort((a, b) => a.chunk - b.chunk);
+    if (chunks.length !== bounds.length - 1 || chunks.some((c, k) => c.chunk !== k)) throw new Error(`MD worker threads: ${chunks.length} of ${bounds.length - 1} pair-search chunks came back`);
+    const parts = chunks.map((c) => c.part);
     this.work = columnWork(inp.grid, inp.M, parts);
     return parts;
   };
+
+  /** The claim counter of the pair search's chunks (shared). */
+  private readonly searchNext = new Int32Array(new SharedArrayBuffer(4));
 
   /**
    * SETTLE on positions over the threads (issue 16): molecule ranges of about equal size, the

@@ -40,7 +40,7 @@ async function serveForceCalls<K>(s: { ctl: Int32Array; spin: Int32Array; w: num
   spinForSteps(s.spin, s.w, step);
 }
 import { adoptWasmModule, wasmForcesToAtoms, wasmInstance } from '../md/wasm.ts';
-import { searchColumns, type SearchInput } from '../md/clusters.ts';
+import { searchColumnChunks, type SearchInput } from '../md/clusters.ts';
 import type { MessagePort } from 'node:worker_threads';
 
 type Real = Float32Array | Float64Array;
@@ -161,14 +161,17 @@ export const TASKS: Record<string, TaskFn> = {
   'md-search-port': (a) => {
     searchPort = a.port as MessagePort;
   },
-  // A range of grid columns of the pair search; the entries go back through the port (moved, not copied).
+  // Chunks of grid columns of the pair search, claimed from the shared counter as this worker
+  // goes; their entries go back through the port (moved, not copied).
   'md-search': (args) => {
-    const a = args as unknown as { inp: SearchInput; m0: number; m1: number; ctl: Int32Array };
+    const a = args as unknown as { inp: SearchInput; bounds: Int32Array; next: Int32Array; ctl: Int32Array };
     let err: unknown;
     try {
       if (!searchPort) throw new Error('md-search before md-search-port');
-      const part = searchColumns(a.inp, a.m0, a.m1);
-      searchPort.postMessage(part, [part.ci.buffer as ArrayBuffer, part.cj.buffer as ArrayBuffer, part.excl.buffer as ArrayBuffer]);
+      const parts = searchColumnChunks(a.inp, a.bounds, () => Atomics.add(a.next, 0, 1));
+      const buffers = new Set<ArrayBuffer>();
+      for (const { part } of parts) for (const v of [part.ci, part.cj, part.excl]) buffers.add(v.buffer as ArrayBuffer);
+      searchPort.postMessage(parts, [...buffers]);
     } catch (e) {
       err = e ?? new Error('unknown error');
     }

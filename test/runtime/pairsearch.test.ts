@@ -1,10 +1,10 @@
 // The grid pair search on randomized boxes against the O(N^2) builder (the oracle): small boxes
 // (rlist just under half an edge), sparse boxes with empty grid columns, clumped atoms, exclusions,
 // LJ-first cluster order; each atom pair within rlist exactly once with the right mask bit; and the
-// search split over column ranges (as worker threads run it) joined into the same list.
+// search split over column ranges or claimed chunks (as worker threads run it) joined into the same list.
 import { describe, it, expect } from 'vitest';
 import {
-  buildClusters, buildPairList, buildPairListBrute, columnRanges, searchColumns,
+  buildClusters, buildPairList, buildPairListBrute, columnRanges, searchColumnChunks, searchColumns,
   type ClusterLayout, type ListPart, type PairList, type SearchInput,
 } from '../../runtime/md/clusters.ts';
 import { randomSystem, type MdSystem } from '../../runtime/md/system.ts';
@@ -161,6 +161,28 @@ describe('grid pair search on randomized boxes against the brute-force list', ()
           same(buildPairList(sys, L, rlist, { split }), whole);
           expect(ranges.length).toBe(parts + 1);
         }
+      }
+    }
+  });
+  it('chunks of columns claimed in turn by two searchers (one workspace each) join, in chunk order, into the list of one search', () => {
+    for (const [, sys, rlist] of boxes()) {
+      for (const [M, N] of [[4, 4], [2, 2]] as const) {
+        const L = buildClusters(sys, M, N);
+        const whole = buildPairList(sys, L, rlist);
+        let taken: number[][] = [];
+        const split = (inp: SearchInput): ListPart[] => {
+          const bounds = columnRanges(inp.grid, 7);
+          // A claims chunk 0, B chunks 1 and 2, A the rest: a counter shared the way threads share it
+          let next = 0;
+          const byB = new Set([1, 2]);
+          const a = searchColumnChunks(inp, bounds, () => { while (byB.has(next)) next++; return next++; });
+          next = 1;
+          const b = searchColumnChunks(inp, bounds, () => (next <= 2 ? next++ : bounds.length));
+          taken = [a.map((c) => c.chunk), b.map((c) => c.chunk)];
+          return [...a, ...b].sort((x, y) => x.chunk - y.chunk).map((c) => c.part);
+        };
+        same(buildPairList(sys, L, rlist, { split }), whole);
+        expect(taken).toEqual([[0, 3, 4, 5, 6], [1, 2]]);
       }
     }
   });
