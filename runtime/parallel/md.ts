@@ -18,7 +18,7 @@
 import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import { need, type PolledChannel } from '../platform.ts';
 import { Pool, toShared, type Task } from './pool.ts';
-import { columnRanges, columnWork, searchColumnChunks, type ChunkPart, type ColumnSplit, type SearchInput } from '../md/clusters.ts';
+import { columnRanges, columnWork, searchColumnChunks, type ChunkPart, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
 import { blocksOf, wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList, type WasmMd, type WasmReals } from '../md/wasm.ts';
 import { mdShape } from '../md/kernels.ts';
 import { SETTLE_ACC_WORDS, settleRange, type SettleJob, type SettleSplit } from '../md/settle.ts';
@@ -193,10 +193,12 @@ abstract class MdWorkers {
     this.dispatch('md-search', { inp: shared, bounds, next, ctl: this.ctl }, () => {
       chunks.push(...searchColumnChunks(inp, bounds, claim));
     });
+    // Each worker sent one message per chunk it searched, all before it reported done.
     for (const port of this.ports) {
-      const m = port.poll();
-      if (!m) throw new Error('MD worker thread finished a pair search without sending its entries');
-      chunks.push(...(m.message as ChunkPart[]));
+      for (let m = port.poll(); m; m = port.poll()) {
+        const { chunk, ...part } = m.message as ListPart & { chunk: number };
+        chunks.push({ chunk, part });
+      }
     }
     chunks.sort((a, b) => a.chunk - b.chunk);
     if (chunks.length !== bounds.length - 1 || chunks.some((c, k) => c.chunk !== k)) throw new Error(`MD worker threads: ${chunks.length} of ${bounds.length - 1} pair-search chunks came back`);

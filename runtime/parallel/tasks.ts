@@ -168,10 +168,10 @@ export const TASKS: Record<string, TaskFn> = {
     let err: unknown;
     try {
       if (!searchPort) throw new Error('md-search before md-search-port');
-      const parts = searchColumnChunks(a.inp, a.bounds, () => Atomics.add(a.next, 0, 1));
-      const buffers = new Set<ArrayBuffer>();
-      for (const { part } of parts) for (const v of [part.ci, part.cj, part.excl]) buffers.add(v.buffer as ArrayBuffer);
-      searchPort.postMessage(parts, [...buffers]);
+      // One flat message per chunk (what a polled channel carries: runtime/platform/shared-channel.ts).
+      for (const { chunk, part } of searchColumnChunks(a.inp, a.bounds, () => Atomics.add(a.next, 0, 1))) {
+        searchPort.postMessage({ chunk, ...part }, [part.ci.buffer as ArrayBuffer, part.cj.buffer as ArrayBuffer, part.excl.buffer as ArrayBuffer]);
+      }
     } catch (e) {
       err = e ?? new Error('unknown error');
     }
