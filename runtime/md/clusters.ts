@@ -529,8 +529,7 @@ export function columnWork(g: ClusterGrid, M: number, parts: ListPart[]): Float6
 
 /** The pair-list entries of the columns at memory positions [m0, m1). */
 export function searchColumns(inp: SearchInput, m0: number, m1: number): ListPart {
-  let taken = false;
-  return searchColumnChunks(inp, [m0, m1], () => (taken ? 1 : ((taken = true), 0)))[0]!.part;
+  return searchRange(inp, m0, m1, m1 > m0 ? searchWorkspace(inp.M, inp.N, inp.grid.columns.length, inp.bbJ, inp.x, inp.atomOf) : null);
 }
 
 /** A chunk of columns' list entries (searchColumnChunks). */

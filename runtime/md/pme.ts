@@ -145,8 +145,8 @@ export class PmeLongRange implements LongRangeForce {
     return new PmeLongRange(box, q, p, mesh);
   }
 
-  recipe(): MeshRecipe | undefined {
-    if (/^pme-mesh\.wgsl\./.test(this.mesh.key)) return undefined;
+  /** The mesh is synchronous (create refuses a WGSL variant), so another thread can always prepare it. */
+  recipe(): MeshRecipe {
     const p = this.p;
     return { variant: this.mesh.key, box: [this.box[0], this.box[1], this.box[2]], params: { beta: p.beta, grid: p.grid, order: p.order, epsfac: p.epsfac }, q: this.q };
   }

@@ -425,8 +425,8 @@ export class MdThreads extends MdWorkers {
 /**
  * Chunks of the pair list per thread when the threads claim the kernel's work as they go: of
  * about equal work, so the last one a thread takes ends at most one chunk after the others.
- * Water (12,177 atoms, 2 threads, 2026-11-24): 4.8 ms/step with 16 per thread against 5.5 ms
- * with the fixed split; 8 and 32 per thread measured no better than 16.
+ * Water (12,177 atoms, 2 threads, 2026-11-24): kernel 5.42 ms/step with 16 per thread against
+ * 5.92 with the fixed split (4 alternating pairs of runs); 8, 32 and 64 per thread were no better.
  */
 export const CHUNKS_PER_THREAD = 16;
 
@@ -510,8 +510,6 @@ export class MdWasmThreads extends MdWorkers {
   bounds = new Int32Array(0);
   /** The claim counter of the chunks (shared), or undefined with the fixed split. */
   readonly next: Int32Array | undefined;
-  /** Chunks per thread of the claimed work, from the next pair search on. */
-  chunksPerThread = CHUNKS_PER_THREAD;
   /** The mesh worker 0 computes before it claims chunks (overlapLongRange), if any. */
   longRange: MdMeshShared | undefined;
 
@@ -547,7 +545,7 @@ export class MdWasmThreads extends MdWorkers {
     const shared = { ci: toShared(list.ci), cj: toShared(list.cj), excl: toShared(list.excl), shiftVec: toShared(list.shiftVec), params: list.params };
     const slots = toShared(slotOf);
     const n3 = 3 * slotOf.length;
-    this.bounds = toShared(Int32Array.from(splitByWork(list.ci, this.next ? this.threads * this.chunksPerThread : this.threads)));
+    this.bounds = toShared(Int32Array.from(splitByWork(list.ci, this.next ? this.threads * CHUNKS_PER_THREAD : this.threads)));
     const nc = blocksOf(nPadded);
     const reals = (n: number): WasmReals => (this.precision === 'f64' ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float32Array(new SharedArrayBuffer(4 * n)));
     this.xq = reals(WASM_XQ_WORDS * nc);
@@ -580,7 +578,7 @@ export class MdWasmThreads extends MdWorkers {
     if (!this.next) return false;
     const sh = (k: number) => new Float64Array(new SharedArrayBuffer(8 * k));
     const m: MdMeshShared = { x: sh(3 * n), f: sh(3 * n), out: sh(10) };
-    const args: MdMeshSetupArgs = { ...m, recipe: { ...recipe, q: toShared(Float64Array.from(recipe.q)) } };
+    const args: MdMeshSetupArgs = { ...m, recipe: { ...recipe, q: toShared(recipe.q) } };
     // Built before any claimed step (a spinning worker reads no messages). Where worker 0 cannot
     // build it, the caller keeps computing it.
     this.stopSpinning();
