@@ -87,7 +87,24 @@ function watch(p: Page): void {
 }
 
 const state = (p: Page = page) => p.evaluate(() => (window as unknown as { kernforgeApp: AppState }).kernforgeApp) as Promise<AppState>;
-const until = (p: Page, fn: string, timeout: number) => p.waitForFunction(fn, null, { timeout, polling: 250 });
+/**
+ * Wait for `fn` to hold in the page; on a timeout, fail with what the page shows (its state
+ * without the long arrays, and the status lines of its panels) so a stall says where it stopped.
+ */
+async function until(p: Page, fn: string, timeout: number): Promise<void> {
+  try {
+    await p.waitForFunction(fn, null, { timeout, polling: 250 });
+  } catch (e) {
+    const seen = await p
+      .evaluate(() => {
+        const app = (window as unknown as { kernforgeApp: Record<string, unknown> }).kernforgeApp;
+        const text = (id: string) => document.getElementById(id)?.textContent?.slice(0, 300);
+        return JSON.stringify({ app, status: { tune: text('tune-status'), gem: text('gem-status'), md: text('md-status') } }, (k, v) => (k === 'phi' || k === 'rows' ? `[${(v as unknown[]).length}]` : v));
+      })
+      .catch((err: Error) => `(the page did not answer: ${err.message})`);
+    throw new Error(`${(e as Error).message.split('\n')[0]}\nwaiting for ${fn}; the page shows ${seen}`);
+  }
+}
 
 async function cli(...args: string[]): Promise<{ status: number; out: string; err: string }> {
   const out: string[] = [];
@@ -374,7 +391,7 @@ describe.skipIf(!haveChromium && !inCi)('the web app in headless Chromium', () =
     expect(problems).toEqual([]);
   });
 
-  it('without WebGPU: the reason in the page, and GEM still runs on the CPU', async () => {
+  it('without WebGPU: the reason in the page, and GEM still runs on the CPU', { timeout: 200_000 }, async () => {
     const p = await context.newPage();
     watch(p);
     await p.addInitScript(() => Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined, configurable: true }));
