@@ -407,6 +407,7 @@ describe.skipIf(!haveChromium && !inCi)('the web app in headless Chromium', () =
     await p.click('#gem-run');
     await until(p, 'window.kernforgeApp.gem && !window.kernforgeApp.gem.running', 120_000);
     const g = (await state(p)).gem!;
+    console.log(`web app GEM Mb.Hhelix without WebGPU: ${g.key} on ${g.target} (${g.source})`);
     expect(g.error).toBeUndefined();
     expect(g.target).not.toBe('wgsl');
     expect(g.check!.ok).toBe(true);
