@@ -137,6 +137,30 @@ describe('the browser platform', () => {
     }
   });
 
+  it("WebGPU is navigator.gpu, unless the page said it has none (webgpu: false): then the adapter is never asked for", async () => {
+    let asked = 0;
+    const gpu = { requestAdapter: async () => (asked++, null) };
+    const nav = Object.getOwnPropertyDescriptor(globalThis, 'navigator');
+    Object.defineProperty(globalThis, 'navigator', { value: { gpu }, configurable: true, writable: true });
+    try {
+      expect(await p.webgpu!([])).toBe(gpu);
+      const off = await createBrowserPlatform({ assets: ASSETS, storage: false, stderr: () => undefined, preload: false, webgpu: false });
+      await expect(off.webgpu!([])).rejects.toThrow('WebGPU is off here (installBrowserPlatform webgpu: false: the page found none, or it was turned off)');
+      const before = setPlatform(off);
+      try {
+        const { detectDevices } = await import('../runtime/tune/devices.ts');
+        const [d] = await detectDevices(['webgpu']);
+        expect(d!.available).toBe(false);
+        expect(d!.why).toMatch(/WebGPU is off here/);
+      } finally {
+        setPlatform(before!);
+      }
+      expect(asked).toBe(0);
+    } finally {
+      if (nav) Object.defineProperty(globalThis, 'navigator', nav);
+    }
+  });
+
   it('refuses an assets folder it cannot fetch from', async () => {
     await expect(createBrowserPlatform({ assets: 'file:///tmp/pkg/', storage: false })).rejects.toThrow("kernforge: the assets folder file:///tmp/pkg/ cannot be fetched: give installBrowserPlatform({ assets }) the URL where the package's generated/ and data/ are served");
   });

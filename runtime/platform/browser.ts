@@ -66,6 +66,12 @@ export interface BrowserPlatformOptions {
   env?: Record<string, string>;
   /** Called as assets arrive: files fetched, files to fetch, bytes so far. */
   onProgress?: (done: number, total: number, bytes: number) => void;
+  /**
+   * false: no WebGPU here even where `navigator.gpu` exists (a page that found no usable adapter,
+   * or whose user turned WebGPU off, tells its workers so: they then never ask the GPU for an
+   * adapter). Default: WebGPU where the browser has it.
+   */
+  webgpu?: false;
 }
 
 /** The browser platform, with what a page needs beyond the Platform interface. */
@@ -481,6 +487,7 @@ export async function createBrowserPlatform(o: BrowserPlatformOptions = {}): Pro
     },
     async webgpu(flags) {
       if (flags.length > 0) return undefined; // Dawn's toggles (backend=opengles) are not the browser's
+      if (o.webgpu === false) throw new Error('WebGPU is off here (installBrowserPlatform webgpu: false: the page found none, or it was turned off)');
       const g = (globalThis as { navigator?: { gpu?: GPU } }).navigator?.gpu;
       if (!g) throw new Error((globalThis as { isSecureContext?: boolean }).isSecureContext === false ? 'navigator.gpu is absent: WebGPU needs a secure context (https, or http://localhost)' : 'navigator.gpu is absent: this browser has no WebGPU (Chromium: --enable-unsafe-webgpu where it is not on by default)');
       return g;

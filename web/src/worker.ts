@@ -33,24 +33,26 @@ const status = (text: string) => post({ type: 'status', text });
 
 let controller: AbortController | undefined;
 
-async function install(preload?: { families?: string[]; data?: string[] } | false): Promise<BrowserPlatform> {
+/** Install the browser platform; `webgpu` false: the page found no WebGPU, so this worker asks for no adapter either. */
+async function install(preload?: { families?: string[]; data?: string[] } | false, webgpu = true): Promise<BrowserPlatform> {
   return installBrowserPlatform({
     // the task worker entry web/build.mjs puts beside this bundle
     workerUrl: new URL('./browser-worker.js', import.meta.url),
     stderr: log,
+    ...(webgpu ? {} : { webgpu: false as const }),
     ...(preload === undefined ? {} : { preload: preload === false ? false : { families: preload.families, data: preload.data ?? [] } }),
   });
 }
 
 async function devicesJob(webgpu: boolean): Promise<void> {
-  await install(false);
+  await install(false, webgpu);
   const devices = await detectDevices(webgpu ? ['cpu', 'webgpu'] : ['cpu']);
   post({ type: 'devices', devices: JSON.parse(JSON.stringify(devices)) });
 }
 
 async function tuneJob(j: TuneJob): Promise<void> {
   status('fetching the kernels');
-  const bp = await install({ families: j.families, data: j.families.includes('gem-potential') ? ['data/gem/mb_hhelix.pqr', 'data/gem/mb_hhelix.vert'] : [] });
+  const bp = await install({ families: j.families, data: j.families.includes('gem-potential') ? ['data/gem/mb_hhelix.pqr', 'data/gem/mb_hhelix.vert'] : [] }, j.devices.includes('webgpu'));
   controller = new AbortController();
   let done = 0;
   let total = 0;
@@ -127,7 +129,7 @@ async function gemJob(j: GemJob): Promise<void> {
     const m = bundledMolecule(j.molecule as BundledMolecule);
     const rel = (p: string) => `data/gem/${p.split('/').pop()}`;
     status('fetching the molecule and the kernels');
-    await install({ families: ['gem-potential'], data: [rel(m.pqr), ...(m.vert ? [rel(m.vert)] : [])] });
+    await install({ families: ['gem-potential'], data: [rel(m.pqr), ...(m.vert ? [rel(m.vert)] : [])] }, j.webgpu);
     name = j.molecule;
     atoms = parsePqr(platform().readText(m.pqr), `${j.molecule}.pqr`);
     if (m.vert) verts = parseVert(platform().readText(m.vert), `${j.molecule}.vert`);
@@ -142,7 +144,7 @@ async function gemJob(j: GemJob): Promise<void> {
     name = pqr[0]!.name;
     status(`reading ${name}`);
     const texts = await Promise.all([textOf(pqr[0]!), ...(vert[0] ? [textOf(vert[0])] : [])]);
-    await install({ families: ['gem-potential'], data: [] });
+    await install({ families: ['gem-potential'], data: [] }, j.webgpu);
     atoms = parsePqr(texts[0]!, pqr[0]!.name);
     if (vert[0]) verts = parseVert(texts[1]!, vert[0].name);
   }
