@@ -25,9 +25,17 @@ export interface PhaseSplit {
   integrate: number;
   other: number;
   total: number;
+  /**
+   * Set where the mesh ran inside the kernel time (on a worker beside the kernels): kernel and
+   * mesh together; kernel and mesh are then NaN (not measured apart).
+   */
+  kernelMesh?: number;
 }
 
-export type Phase = keyof PhaseSplit;
+export type Phase = Exclude<keyof PhaseSplit, 'kernelMesh'>;
+
+/** Kernel and mesh together: measured so (kernelMesh), else their sum. */
+const kernelAndMesh = (s: PhaseSplit): number => s.kernelMesh ?? s.kernel + s.mesh;
 
 /** The phases in the tables' order, with their row names. */
 export const PHASES: readonly [Phase, string][] = [
@@ -50,9 +58,12 @@ export const GROMACS_ROWS: Partial<Record<Phase, string>> = {
 };
 
 /** kernforge's timers per step (the bench's own whole-step wall time); other is what the named phases leave. */
-export function oursPhases(t: { msPerStep: number; kernelMs: number; searchMs: number; meshMs?: number; integrateMs: number }): PhaseSplit {
+export function oursPhases(t: { msPerStep: number; kernelMs: number; searchMs: number; meshMs?: number; integrateMs: number; meshOnWorker?: boolean }): PhaseSplit {
   const mesh = t.meshMs ?? 0;
-  return { kernel: t.kernelMs, search: t.searchMs, mesh, integrate: t.integrateMs, other: t.msPerStep - t.kernelMs - t.searchMs - mesh - t.integrateMs, total: t.msPerStep };
+  const other = t.msPerStep - t.kernelMs - t.searchMs - mesh - t.integrateMs;
+  // the mesh beside the kernels on a worker: its time is inside the kernel time
+  if (t.meshOnWorker) return { kernel: NaN, search: t.searchMs, mesh: NaN, integrate: t.integrateMs, other: t.msPerStep - t.kernelMs - t.searchMs - t.integrateMs, total: t.msPerStep, kernelMesh: t.kernelMs };
+  return { kernel: t.kernelMs, search: t.searchMs, mesh, integrate: t.integrateMs, other, total: t.msPerStep };
 }
 
 /** LAMMPS's breakdown (seconds over `steps` steps, loop time `seconds`) per step. */
@@ -102,14 +113,17 @@ const ratio = (a: number, b: number): string => (Number.isFinite(a) && Number.is
  * program's split (ms/step) and per ratio; `indent` before every line.
  */
 export function phaseTable(columns: PhaseColumn[], ratios: RatioColumn[] = [], indent = '  '): string[] {
-  const hasMesh = columns.some((c) => Number.isFinite(c.split.mesh) && c.split.mesh > 0);
+  const hasMesh = columns.some((c) => (Number.isFinite(c.split.mesh) && c.split.mesh > 0) || c.split.kernelMesh !== undefined);
   const phases = PHASES.filter(([p]) => p !== 'mesh' || hasMesh);
   const head = ['ms/step', ...columns.map((c) => c.label), ...ratios.map((r) => r.label)];
-  const rows = phases.map(([p, name]) => [
+  const row = (name: string, v: (s: PhaseSplit) => number): string[] => [
     name,
-    ...columns.map((c) => f2(c.split[p])),
-    ...ratios.map((r) => ratio(columns[r.num]!.split[p], columns[r.den]!.split[p])),
-  ]);
+    ...columns.map((c) => f2(v(c.split))),
+    ...ratios.map((r) => ratio(v(columns[r.num]!.split), v(columns[r.den]!.split))),
+  ];
+  const rows = phases.map(([p, name]) => row(name, (s) => s[p]));
+  // a column whose mesh ran inside its kernel time: kernel and mesh compared together as well
+  if (columns.some((c) => c.split.kernelMesh !== undefined)) rows.splice(phases.findIndex(([p]) => p === 'mesh') + 1, 0, row('kernel + mesh', kernelAndMesh));
   const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]): string => indent + cells.map((c, i) => (i === 0 ? c.padEnd(width[i]!) : c.padStart(width[i]!))).join('  ');
   return [line(head), ...rows.map(line)];
@@ -157,9 +171,11 @@ export function systemTable(one: PhaseSplit, more: { threads: number; split: Pha
  * the phases ordered by the threaded run's time over an even split of the single thread's.
  */
 export function threadsLimitsLine(one: PhaseSplit, more: PhaseSplit, threads: number): string {
-  const excess = PHASES.filter(([p]) => p !== 'total' && Number.isFinite(one[p]) && Number.isFinite(more[p]) && (one[p] > 0 || more[p] > 0))
-    .map(([p, name]) => ({ name, d: more[p] - one[p] / threads, r: ratio(one[p], more[p]) }))
-    .sort((a, b) => b.d - a.d);
+  const phases = PHASES.filter(([p]) => p !== 'total' && Number.isFinite(one[p]) && Number.isFinite(more[p]) && (one[p] > 0 || more[p] > 0))
+    .map(([p, name]) => ({ name, one: one[p], more: more[p] }));
+  // the threaded run's mesh inside its kernel time: kernel and mesh compared together
+  if (more.kernelMesh !== undefined) phases.unshift({ name: 'kernel + mesh', one: kernelAndMesh(one), more: more.kernelMesh });
+  const excess = phases.map((e) => ({ name: e.name, d: e.more - e.one / threads, r: ratio(e.one, e.more) })).sort((a, b) => b.d - a.d);
   const parts = excess.filter((e) => e.d > 0).map((e) => `${e.name} +${f2(e.d)} ms (${e.r})`);
   const whole = `whole step ${ratio(one.total, more.total)} (ideal ${threads.toFixed(2)}x)`;
   if (!parts.length) return `limits on ${threads} threads: every phase at or under 1/${threads} of one thread's; ${whole}`;

@@ -91,6 +91,28 @@ describe('phase table and limits', () => {
     const half: PhaseSplit = { kernel: 6.5, search: 2.25, mesh: 0, integrate: 0.75, other: 0.5, total: 10 };
     expect(threadsLimitsLine(ours, half, 2)).toBe("limits on 2 threads: every phase at or under 1/2 of one thread's; whole step 2.00x (ideal 2.00x)");
   });
+  it('the mesh beside the kernels on a worker: kernel and mesh compared together, not the kernel alone against kernel + mesh', () => {
+    // bench md's PME water of 2026-11-24 12:29 UTC: 1 thread kernel 13.47 + mesh 3.69; 2 threads kernel + mesh 9.82
+    const one = oursPhases({ msPerStep: 19.49, kernelMs: 13.47, searchMs: 1.96, meshMs: 3.69, integrateMs: 0.28 });
+    const two2 = oursPhases({ msPerStep: 11.99, kernelMs: 9.82, searchMs: 1.76, meshMs: 0, integrateMs: 0.33, meshOnWorker: true });
+    expect(two2.kernelMesh).toBe(9.82);
+    expect(two2.other).toBeCloseTo(0.08, 12);
+    const gmx: PhaseSplit = { kernel: 9.52, search: 1.6, mesh: 1.53, integrate: 0.13, other: 0.04, total: 12.82 };
+    const t = systemTable(one, { threads: 2, split: two2 }, [{ label: 'GROMACS', ratioLabel: 'vs GROMACS', split: gmx }]);
+    expect(t.map((l) => l.trim().split(/\s{2,}/))).toEqual([
+      ['ms/step', 'kernforge 1T', 'kernforge 2T', 'GROMACS', 'vs GROMACS', '2T speed-up'],
+      ['kernel (non-bonded)', '13.47', '-', '9.52', '0.71x', '-'],
+      ['pair search', '1.96', '1.76', '1.60', '0.82x', '1.11x'],
+      ['mesh (PME)', '3.69', '-', '1.53', '0.41x', '-'],
+      ['kernel + mesh', '17.16', '9.82', '11.05', '0.64x', '1.75x'],
+      ['integration + constraints', '0.28', '0.33', '0.13', '0.46x', '0.85x'],
+      ['other', '0.09', '0.08', '0.04', '0.44x', '1.12x'],
+      ['whole step', '19.49', '11.99', '12.82', '0.66x', '1.63x'],
+    ]);
+    expect(threadsLimitsLine(one, two2, 2)).toBe(
+      "limits on 2 threads, time over 1/2 of one thread's (speed-up): kernel + mesh +1.24 ms (1.75x), pair search +0.78 ms (1.11x), integration + constraints +0.19 ms (0.85x), other +0.04 ms (1.12x); whole step 1.63x (ideal 2.00x)",
+    );
+  });
 });
 
 describe('bench md candidates and picks', () => {
