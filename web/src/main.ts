@@ -562,8 +562,8 @@ async function start(): Promise<void> {
   const pending = localStorage.getItem(RESUME_KEY);
   const kept = await keptFiles().catch(() => ({ caches: [], tuned: undefined }));
   if (kept.tuned) $<HTMLButtonElement>('download').disabled = false;
-  document.body.dataset.ready = '1';
   if (pending && params.get('resume') !== 'no') {
+    document.body.dataset.ready = '1';
     try {
       const o = JSON.parse(pending) as TuneJob;
       applyOptions(o);
@@ -571,7 +571,13 @@ async function start(): Promise<void> {
     } catch {
       localStorage.removeItem(RESUME_KEY);
     }
-  } else if (kept.caches.length > 0) void drawReport();
+    return;
+  }
+  // The report of what this browser kept is drawn before the page says it is ready: it lies above
+  // the GEM and MD panels and moves them down by its height as it appears (a click aimed at their
+  // buttons in between lands on the report).
+  if (kept.caches.length > 0) await drawReport();
+  document.body.dataset.ready = '1';
 }
 
 void start();
