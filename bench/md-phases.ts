@@ -59,11 +59,10 @@ export const GROMACS_ROWS: Partial<Record<Phase, string>> = {
 
 /** kernforge's timers per step (the bench's own whole-step wall time); other is what the named phases leave. */
 export function oursPhases(t: { msPerStep: number; kernelMs: number; searchMs: number; meshMs?: number; integrateMs: number; meshOnWorker?: boolean }): PhaseSplit {
-  const mesh = t.meshMs ?? 0;
-  const other = t.msPerStep - t.kernelMs - t.searchMs - mesh - t.integrateMs;
   // the mesh beside the kernels on a worker: its time is inside the kernel time
-  if (t.meshOnWorker) return { kernel: NaN, search: t.searchMs, mesh: NaN, integrate: t.integrateMs, other: t.msPerStep - t.kernelMs - t.searchMs - t.integrateMs, total: t.msPerStep, kernelMesh: t.kernelMs };
-  return { kernel: t.kernelMs, search: t.searchMs, mesh, integrate: t.integrateMs, other, total: t.msPerStep };
+  const mesh = t.meshOnWorker ? 0 : (t.meshMs ?? 0);
+  const split = { kernel: t.kernelMs, search: t.searchMs, mesh, integrate: t.integrateMs, other: t.msPerStep - t.kernelMs - t.searchMs - mesh - t.integrateMs, total: t.msPerStep };
+  return t.meshOnWorker ? { ...split, kernel: NaN, mesh: NaN, kernelMesh: t.kernelMs } : split;
 }
 
 /** LAMMPS's breakdown (seconds over `steps` steps, loop time `seconds`) per step. */

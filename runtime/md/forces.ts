@@ -141,8 +141,7 @@ export class NonbondedForce {
     const par = this.kernels.kind === 'wasm' ? this.kernels.par : undefined;
     const recipe = lr.recipe?.();
     if (!par || !recipe || !lr.fromMesh) return false;
-    this.longRangeOnThreads = await par.overlapLongRange(recipe, this.topology.x.length / 3);
-    if (this.longRangeOnThreads) this.longRange = lr;
+    if (await par.overlapLongRange(recipe, this.topology.x.length / 3)) this.longRange = lr;
     return this.longRangeOnThreads;
   }
 
@@ -150,7 +149,9 @@ export class NonbondedForce {
   private longRange: LongRangeForce | undefined;
 
   /** Whether compute() includes the long-range part (overlapLongRange). */
-  longRangeOnThreads = false;
+  get longRangeOnThreads(): boolean {
+    return this.longRange !== undefined;
+  }
 
   /** SETTLE over the worker threads (undefined on one thread): for the engine's constraint calls. */
   get settleSplit(): SettleSplit | undefined {
