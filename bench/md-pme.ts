@@ -75,12 +75,14 @@ export const PME_CANDIDATES = [
 
 const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : '-');
 
-async function timePme(o: MdOptions, steps: number): Promise<PmeTimed> {
+async function timePme(o: MdOptions, steps: number, warm = 1): Promise<PmeTimed> {
   const p = await prepareRun(o);
   const eng = await MdEngine.create(p.run);
   try {
-    // one step first: compiles the search, kernels and mesh on first use
-    eng.simulate(1);
+    // Untimed steps first: the search, kernels and mesh compile on first use (on each new
+    // engine's worker threads too); the full runs take as many as they time, as GROMACS here
+    // (-resethway).
+    eng.simulate(warm);
     const meshBefore = p.run.longRange!.timers.mesh;
     const nb0 = { ...eng.nb.timers };
     const t = performance.now();
@@ -166,7 +168,7 @@ export async function benchPmeWater(o: PmeWaterBenchOptions): Promise<PmeWaterBe
   const gs: GromacsWaterResult[] = [gromacs];
   const rounds = Math.max(1, o.rounds ?? 2);
   const threadCounts = [...new Set([1, ...(o.threads ?? [1])])];
-  log(`  ${rounds} round${rounds > 1 ? 's' : ''}, each: GROMACS, then ${shortKey(best.key)} on ${threadCounts.join(' and ')} thread${threadCounts.length > 1 ? 's' : ''} in turn (reversed in even rounds); load average (1, 5, 15 min) before: ${loadText()}`);
+  log(`  ${rounds} round${rounds > 1 ? 's' : ''}, each: GROMACS, then ${shortKey(best.key)} on ${threadCounts.join(' and ')} thread${threadCounts.length > 1 ? 's' : ''} in turn (reversed in even rounds), ${steps} timed steps after ${steps} untimed as GROMACS; load average (1, 5, 15 min) before: ${loadText()}`);
   const gLine = (r: number, g: GromacsWaterResult): string => `  round ${r}: GROMACS ${f2(g.msPerStep)} ms/step; non-bonded ${f2(g.nonbondedMsPerStep)}, PME mesh ${f2(g.pmeMsPerStep)}, search ${f2(g.searchMsPerStep)} ms`;
   for (let r = 1; r <= rounds; r++) {
     if (r > 1) {
@@ -175,7 +177,7 @@ export async function benchPmeWater(o: PmeWaterBenchOptions): Promise<PmeWaterBe
       log(g.available ? gLine(r, g) : `  round ${r}: GROMACS failed: ${g.why}`);
     } else log(gLine(r, gromacs));
     for (const threads of r % 2 ? threadCounts : [...threadCounts].reverse()) {
-      const t = await timePme({ ...base, variant: best.key, threads }, steps);
+      const t = await timePme({ ...base, variant: best.key, threads }, steps, steps);
       runs.push(t);
       log(`  round ${r}: ${ours(t)}`);
     }
@@ -200,7 +202,7 @@ export async function benchPmeWater(o: PmeWaterBenchOptions): Promise<PmeWaterBe
   log(`  (ms per step; ratios: GROMACS's time over kernforge's 1 thread, above 1 = kernforge faster; speed-up: kernforge 1 thread's time over the threaded run's)`);
   let f64: PmeTimed | undefined;
   if (bestF64 && bestF64.key !== best.key) {
-    f64 = await timePme({ ...base, variant: bestF64.key, threads: 1 }, steps);
+    f64 = await timePme({ ...base, variant: bestF64.key, threads: 1 }, steps, steps);
     log(`  f64: ${ours(f64)}`);
     log(`  => PME water in f64 on the short-range side (1 thread, one round): GROMACS (mixed precision) ${f2(g.msPerStep)} / kernforge ${f2(f64.msPerStep)} ms per step = ${f2(g.msPerStep / f64.msPerStep)}x whole step`);
   }

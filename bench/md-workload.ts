@@ -133,15 +133,23 @@ export interface Timed {
   outcome: MdOutcome;
 }
 
-async function timeRun(o: MdOptions, steps: number): Promise<Timed> {
+/**
+ * One engine's run of `steps` timed steps, after `warm` untimed ones on the same engine (0: timed
+ * from the first step). The water rounds warm up as long as they time, which is how GROMACS is
+ * timed here (-resethway: its counters restart half way): the first steps of a run pay for code
+ * the engine compiles on first use, on the worker threads for each new engine (the calling
+ * thread's code is already warm from the runs before in this process).
+ */
+async function timeRun(o: MdOptions, steps: number, warm = 0): Promise<Timed> {
   const p = await prepareRun(o);
   const eng = await MdEngine.create(p.run);
   try {
+    if (warm > 0) eng.simulate(warm);
+    const nb0 = { ...eng.nb.timers };
     const t = performance.now();
     const out = eng.simulate(steps);
     const ms = performance.now() - t;
-    const tm = out.timers;
-    const split = { searchMs: tm.search / steps, kernelMs: tm.kernel / steps, integrateMs: tm.integrate / steps };
+    const split = { searchMs: (eng.nb.timers.search - nb0.search) / steps, kernelMs: (eng.nb.timers.kernel - nb0.kernel) / steps, integrateMs: out.timers.integrate / steps };
     return { key: p.run.keyF, threads: eng.nb.threads, msPerStep: ms / steps, ...split, otherMs: ms / steps - split.searchMs - split.kernelMs - split.integrateMs, outcome: out };
   } finally {
     await eng.close();
@@ -350,7 +358,7 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
       const waterTrial = Math.max(10, Math.round(trial / 2));
       const wTrials = await timeAll(base, (o.waterCandidates ?? WATER_CANDIDATES).filter(compiles), waterTrial, log);
       const key = (await pickFinalists(base, wTrials, 2 * waterTrial, log, () => 'all', (t) => t.kernelMs)).get('all')!;
-      log(`  ${rounds} round${rounds > 1 ? 's' : ''}, each: GROMACS, then ${short(key)} on ${threadCounts.join(' and ')} thread${threadCounts.length > 1 || threadCounts[0]! > 1 ? 's' : ''} in turn (reversed in even rounds); the fastest round of each is compared`);
+      log(`  ${rounds} round${rounds > 1 ? 's' : ''}, each: GROMACS, then ${short(key)} on ${threadCounts.join(' and ')} thread${threadCounts.length > 1 || threadCounts[0]! > 1 ? 's' : ''} in turn (reversed in even rounds), ${steps} timed steps after ${steps} untimed as GROMACS; the fastest round of each is compared`);
       log(`  load average (1, 5, 15 min) before the rounds: ${loadText()}`);
       const gs: GromacsWaterResult[] = [gromacs];
       const runs: Timed[] = [];
@@ -362,7 +370,7 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
         }
         log(`  round ${r}: ${gLine(gs.at(-1)!)}`);
         for (const threads of inTurn(threadCounts, r)) {
-          const t = await timeRun({ ...base, variant: key, threads }, steps);
+          const t = await timeRun({ ...base, variant: key, threads }, steps, steps);
           runs.push(t);
           log(`  round ${r}: kernforge on ${threadsText(t.threads)}: ${f2(t.msPerStep)} ms/step; per step: ${splitText(t).replace('integration', 'integration + SETTLE')}`);
         }

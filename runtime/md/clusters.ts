@@ -50,6 +50,22 @@ export interface ClusterOptions {
    * others (GROMACS's sort_cluster_on_flag): a kernel can then compute LJ for the first M/2 i-atoms only.
    */
   ljFirst?: ArrayLike<boolean>;
+  /**
+   * The atoms in the order of an earlier layout of the same atoms (its `atomOf`: -1 for dummies): each
+   * column's atoms are then z-sorted from that order, nearly sorted when atoms moved little since.
+   * Only a hint: the layout is the same with or without it (ignored unless it holds every atom once).
+   */
+  orderHint?: Int32Array;
+  /** Allocate the layout's arrays in shared memory (where there is any): for searches on worker threads. */
+  shared?: boolean;
+}
+
+/** What buildClusters allocates per call and keeps none of: reused while the atom count stays. */
+let clusterScratch: { n: number; w: Float64Array; col: Int32Array; byCol: Int32Array; seen: Uint8Array } | undefined;
+
+/** A fresh typed array of `len` elements, in shared memory when asked and available. */
+function fresh<T extends Float64Array | Int32Array>(Arr: { new (len: number): T; new (b: ArrayBufferLike): T; BYTES_PER_ELEMENT: number }, len: number, shared: boolean | undefined): T {
+  return shared && typeof SharedArrayBuffer === 'function' ? new Arr(new SharedArrayBuffer(len * Arr.BYTES_PER_ELEMENT)) : new Arr(len);
 }
 
 /**
@@ -88,8 +104,10 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
   const ncx = Math.max(1, Math.floor(Lx / size));
   const ncy = Math.max(1, Math.floor(Ly / size));
   const ncol = ncx * ncy;
-  const w = new Float64Array(3 * n);
-  const col = new Int32Array(n);
+  // Fresh pages cost more than the work on them on some hosts (1-2 us per 4 KiB page on a VM):
+  // the per-call arrays are kept for the next call, fully overwritten before they are read.
+  if (clusterScratch?.n !== n) clusterScratch = { n, w: new Float64Array(3 * n), col: new Int32Array(n), byCol: new Int32Array(n), seen: new Uint8Array(n) };
+  const { w, col, byCol } = clusterScratch;
   const count = new Int32Array(ncol);
   for (let i = 0; i < n; i++) {
     const x = sys.x[3 * i]! - Lx * Math.floor(sys.x[3 * i]! / Lx);
@@ -109,9 +127,11 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
   // Counting sort of atoms by column, then the padded layout in memory order of the columns.
   const first = new Int32Array(ncol + 1);
   for (let c = 0; c < ncol; c++) first[c + 1] = first[c]! + count[c]!;
-  const byCol = new Int32Array(n);
   const fill = first.slice(0, ncol);
-  for (let i = 0; i < n; i++) byCol[fill[col[i]!]!++] = i;
+  if (!(opts.orderHint && fillInOrder(opts.orderHint, n, col, fill, byCol, clusterScratch.seen))) {
+    fill.set(first.subarray(0, ncol));
+    for (let i = 0; i < n; i++) byCol[fill[col[i]!]!++] = i;
+  }
   const colStart = new Int32Array(ncol);
   const colEnd = new Int32Array(ncol);
   let nPadded = 0;
@@ -120,9 +140,11 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
     nPadded += Math.ceil(count[c]! / S) * S;
     colEnd[c] = nPadded;
   }
-  const atomOf = new Int32Array(nPadded).fill(-1);
-  const slotOf = new Int32Array(n);
-  const x = new Float64Array(3 * nPadded).fill(DUMMY_COORD);
+  const atomOf = fresh(Int32Array, nPadded, opts.shared).fill(-1);
+  const slotOf = fresh(Int32Array, n, opts.shared);
+  const x = fresh(Float64Array, 3 * nPadded, opts.shared).fill(DUMMY_COORD);
+  const ljTmp = new Int32Array(M);
+  const ljXt = new Float64Array(3 * M);
   for (let c = 0; c < ncol; c++) {
     const members = byCol.subarray(first[c]!, first[c + 1]!);
     sortOnZ(members, w);
@@ -135,15 +157,32 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
       x[3 * p + 2] = w[3 * a + 2]!;
       p++;
     }
-    if (opts.ljFirst && M <= N) ljToFront(atomOf, slotOf, x, colStart[c]!, p, M, opts.ljFirst);
+    if (opts.ljFirst && M <= N) ljToFront(atomOf, slotOf, x, colStart[c]!, p, M, opts.ljFirst, ljTmp, ljXt);
   }
   return { M, N, nPadded, atomOf, slotOf, x, grid: { ncx, ncy, sx: Lx / ncx, sy: Ly / ncy, columns, colStart, colEnd } };
 }
 
-/** Within each M-slot i-cluster of slots [p0, p1), atoms with LJ first when at most half of its atoms have LJ (stable). */
-function ljToFront(atomOf: Int32Array, slotOf: Int32Array, x: Float64Array, p0: number, p1: number, M: number, lj: ArrayLike<boolean>): void {
-  const tmp = new Int32Array(M);
-  const xt = new Float64Array(3 * M);
+/**
+ * The counting sort's placement (byCol by column, from fill) in the order of `hint` (an earlier
+ * layout's atomOf); false, with byCol partly written, unless the hint holds each of the n atoms
+ * exactly once.
+ */
+function fillInOrder(hint: Int32Array, n: number, col: Int32Array, fill: Int32Array, byCol: Int32Array, seen: Uint8Array): boolean {
+  seen.fill(0);
+  let k = 0;
+  for (let p = 0; p < hint.length; p++) {
+    const a = hint[p]!;
+    if (a < 0) continue;
+    if (a >= n || seen[a]) return false;
+    seen[a] = 1;
+    k++;
+    byCol[fill[col[a]!]!++] = a;
+  }
+  return k === n;
+}
+
+/** Within each M-slot i-cluster of slots [p0, p1), atoms with LJ first when at most half of its atoms have LJ (stable); tmp and xt: scratch of M and 3 M. */
+function ljToFront(atomOf: Int32Array, slotOf: Int32Array, x: Float64Array, p0: number, p1: number, M: number, lj: ArrayLike<boolean>, tmp: Int32Array, xt: Float64Array): void {
   for (let c0 = p0; c0 < p1; c0 += M) {
     const end = Math.min(p1, c0 + M);
     let nlj = 0;
@@ -339,9 +378,9 @@ export function buildPairListBrute(sys: MdSystem, L: ClusterLayout, rlist: numbe
 }
 
 /** Per-cluster bounding boxes as flat arrays: lo x,y,z, hi x,y,z; empty clusters get lo > hi. */
-function flatBoxes(L: ClusterLayout, size: number): Float64Array {
+function flatBoxes(L: ClusterLayout, size: number, shared?: boolean): Float64Array {
   const nc = L.nPadded / size;
-  const bb = new Float64Array(6 * nc);
+  const bb = fresh(Float64Array, 6 * nc, shared);
   const { atomOf, x: xs } = L;
   for (let c = 0; c < nc; c++) {
     let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
@@ -400,8 +439,10 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
     shiftVec[3 * s + 2] = (Math.floor(s / 9) - 1) * Lz;
   }
   if (M === 1 && N === 1 && !opts.generic) return atomPairList(sys, L, rlist, shiftVec);
-  const bbI = flatBoxes(L, M);
-  const bbJ = N === M ? bbI : flatBoxes(L, N);
+  // Where the search is split over threads, its inputs are made in shared memory (no copies for the workers).
+  const shared = opts.split !== undefined;
+  const bbI = flatBoxes(L, M, shared);
+  const bbJ = N === M ? bbI : flatBoxes(L, N, shared);
   const nci = L.nPadded / M;
   const rl2 = rlist * rlist;
   let rbb = opts.rbb;
@@ -1165,9 +1206,10 @@ function exclusionCsr(sys: MdSystem): { start: Int32Array; list: Int32Array } {
   const n = sys.q.length;
   const hit = csrCache.get(sys.exclusions);
   if (hit && hit.n === n) return hit.csr;
-  const start = new Int32Array(n + 1);
+  // In shared memory where there is any: searches on worker threads read it there, uncopied.
+  const start = fresh(Int32Array, n + 1, true);
   for (let a = 0; a < n; a++) start[a + 1] = start[a]! + (sys.exclusions[a]?.length ?? 0);
-  const list = new Int32Array(start[n]!);
+  const list = fresh(Int32Array, start[n]!, true);
   for (let a = 0; a < n; a++) if (sys.exclusions[a]?.length) list.set(Int32Array.from(sys.exclusions[a]!).sort(), start[a]!);
   const csr = { start, list };
   csrCache.set(sys.exclusions, { n, csr });

@@ -174,7 +174,9 @@ export class NonbondedForce {
     const sys: MdSystem = { ...this.topology, x };
     // With worker threads the pair search is split over them too (the same list).
     const split = this.kernels.par?.search;
-    this.problem = new MdProblem(sys, this.settings, this.M, this.N, this.rlist, { full: this.full, columnOrder: this.search.columnOrder, split });
+    // The last layout's atom order: atoms moved little since, so each column is nearly z-sorted in it.
+    const orderHint = this.problem?.layout.atomOf;
+    this.problem = new MdProblem(sys, this.settings, this.M, this.N, this.rlist, { full: this.full, columnOrder: this.search.columnOrder, split, orderHint });
     this.args = this.problem.args(this.precision);
     const L = this.problem.layout;
     // The per-slot buffers are kept while the padded size stays (it seldom changes between

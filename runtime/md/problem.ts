@@ -76,11 +76,12 @@ export class MdProblem {
     /**
      * full: hold a full list (each ordered pair once, runtime/md/fulllist.ts) for the `list: full`
      * variants; columnOrder: memory order of the grid columns (data orderings, seed 004); split:
-     * search column ranges on worker threads (same list).
+     * search column ranges on worker threads (same list); orderHint: an earlier layout's atomOf
+     * of the same atoms, which makes the clustering's sorts cheaper (same layout).
      */
-    opts: { full?: boolean; columnOrder?: ClusterOptions['columnOrder']; split?: ColumnSplit } = {},
+    opts: { full?: boolean; columnOrder?: ClusterOptions['columnOrder']; split?: ColumnSplit; orderHint?: Int32Array } = {},
   ) {
-    this.layout = buildClusters(sys, M, N, { columnOrder: opts.columnOrder, ljFirst: ljFlags(sys) });
+    this.layout = buildClusters(sys, M, N, { columnOrder: opts.columnOrder, ljFirst: ljFlags(sys), orderHint: opts.orderHint, shared: opts.split !== undefined });
     const half = buildPairList(sys, this.layout, rlist, { split: opts.split });
     this.list = opts.full ? toFullList(half, this.layout) : half;
     this.d = derive(settings);
