@@ -28,7 +28,6 @@ import { spawnSync, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir, availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { separable, type Dims } from '../runtime/bigdft/reference.ts';
@@ -41,6 +40,7 @@ import { toShared } from '../runtime/parallel/pool.ts';
 import { threadLadder, PoolsByThreads } from '../runtime/tune/threads.ts';
 import type { GpujsMode } from '../runtime/backends/gpujs.ts';
 import { asmFacts, formatAsmFacts, BENCH_GPUJS_MODES, type AsmFacts } from './common.ts';
+import { ceilingLoops } from './ceiling.ts';
 
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
@@ -574,38 +574,3 @@ function printTable(log: (l: string) => void, rows: BigdftBenchRow[], c: BigdftB
   if (!('ms' in c)) log(`(C reference skipped: ${c.skipped})`);
 }
 
-/** A scalar floating-point loop (four independent chains, registers only): 2e7 rounds take about 40 ms on one idle core. */
-const CEILING_LOOP = `const { parentPort } = require('node:worker_threads');
-parentPort.on('message', (n) => {
-  let a = 1, b = 0.5, c = 0.25, d = 0.125;
-  for (let i = 0; i < n; i++) { a = a * 1.0000001 + 1e-9; b = b * 0.9999999 + 1e-9; c = c * 1.0000002 - 1e-9; d = d * 0.9999998 + 2e-9; }
-  parentPort.postMessage(a + b + c + d);
-});`;
-
-/**
- * `threads` workers running CEILING_LOOP: run(k) runs it on k of them at once and resolves when
- * all are done. How much of k loops' work the machine does in one loop's time is the scaling it
- * offers at that moment, whatever else runs on it (the ceiling of the threaded rows).
- */
-async function ceilingLoops(threads: number): Promise<{ run(k: number): Promise<void>; close(): Promise<void> }> {
-  const ws = Array.from({ length: threads }, () => {
-    const w = new Worker(CEILING_LOOP, { eval: true });
-    const s: { w: Worker; done?: { resolve(): void; reject(e: Error): void } } = { w };
-    w.on('message', () => s.done?.resolve());
-    w.on('error', (e) => s.done?.reject(e));
-    return s;
-  });
-  const one = (s: (typeof ws)[number], n: number) => new Promise<void>((resolve, reject) => {
-    s.done = { resolve, reject };
-    s.w.postMessage(n);
-  });
-  for (let r = 0; r < 2; r++) await Promise.all(ws.map((s) => one(s, 2e7))); // started, compiled, warm
-  return {
-    run: async (k) => {
-      await Promise.all(ws.slice(0, k).map((s) => one(s, 2e7)));
-    },
-    close: async () => {
-      await Promise.all(ws.map((s) => s.w.terminate()));
-    },
-  };
-}

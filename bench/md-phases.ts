@@ -167,16 +167,19 @@ export function systemTable(one: PhaseSplit, more: { threads: number; split: Pha
 
 /**
  * "limits on 2 threads: pair search, 1.10 ms/step over half of one thread's (1.31x); then ..." —
- * the phases ordered by the threaded run's time over an even split of the single thread's.
+ * the phases ordered by the threaded run's time over an even split of the single thread's; with
+ * `ceiling` (bench/ceiling.ts: what independent compute loops reached on as many threads in the
+ * same rounds), the whole step's speed-up is set beside it.
  */
-export function threadsLimitsLine(one: PhaseSplit, more: PhaseSplit, threads: number): string {
+export function threadsLimitsLine(one: PhaseSplit, more: PhaseSplit, threads: number, ceiling?: number): string {
   const phases = PHASES.filter(([p]) => p !== 'total' && Number.isFinite(one[p]) && Number.isFinite(more[p]) && (one[p] > 0 || more[p] > 0))
     .map(([p, name]) => ({ name, one: one[p], more: more[p] }));
   // the threaded run's mesh inside its kernel time: kernel and mesh compared together
   if (more.kernelMesh !== undefined) phases.unshift({ name: 'kernel + mesh', one: kernelAndMesh(one), more: more.kernelMesh });
   const excess = phases.map((e) => ({ name: e.name, d: e.more - e.one / threads, r: ratio(e.one, e.more) })).sort((a, b) => b.d - a.d);
   const parts = excess.filter((e) => e.d > 0).map((e) => `${e.name} +${f2(e.d)} ms (${e.r})`);
-  const whole = `whole step ${ratio(one.total, more.total)} (ideal ${threads.toFixed(2)}x)`;
+  const loops = ceiling !== undefined && Number.isFinite(ceiling) ? `; independent compute loops ${ceiling.toFixed(2)}x in the same rounds` : '';
+  const whole = `whole step ${ratio(one.total, more.total)} (ideal ${threads.toFixed(2)}x${loops})`;
   if (!parts.length) return `limits on ${threads} threads: every phase at or under 1/${threads} of one thread's; ${whole}`;
   return `limits on ${threads} threads, time over 1/${threads} of one thread's (speed-up): ${parts.join(', ')}; ${whole}`;
 }

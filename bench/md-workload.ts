@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { prepareRun, type MdOptions } from '../runtime/md/setup.ts';
 import { MdEngine, type MdOutcome } from '../runtime/md/engine.ts';
 import { gromacsWaterBench, type GromacsWaterResult } from './md-gromacs.ts';
+import { ceilingFor, ceilingText } from './ceiling.ts';
 import { GROMACS_ROWS, LAMMPS_ROWS, gromacsPhases, lammpsPhases, limitsLine, loadText, oursPhases, systemTable, threadsLimitsLine, type PeerColumn } from './md-phases.ts';
 import { benchPmeWater, type PmeWaterBenchResult } from './md-pme.ts';
 
@@ -280,6 +281,7 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
     const lmp: Record<LammpsSuffix, LammpsResult[]> = { plain: [], opt: [] };
     const lmpWhy: Partial<Record<LammpsSuffix, string>> = {};
     const runs: Timed[] = [];
+    const ceiling = ceilingFor(threadCounts);
     for (let r = 1; r <= rounds; r++) {
       for (const sfx of inTurn(['plain', 'opt'] as const, r)) {
         if (lmpWhy[sfx]) continue;
@@ -295,6 +297,7 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
           log(`  round ${r}: kernforge ${short(pick)} on ${threadsText(t.threads)}: ${((t.msPerStep * steps) / 1000).toFixed(2)} s, ${(1000 / t.msPerStep).toFixed(1)} steps/s; per step: ${splitText(t)}`);
         }
       }
+      await ceiling?.measure();
     }
     log(`  load average after the rounds: ${loadText()}`);
     const fastestLmp = (sfx: LammpsSuffix): LammpsResult | undefined => lmp[sfx].reduce<LammpsResult | undefined>((b, l) => (!b || l.seconds < b.seconds ? l : b), undefined);
@@ -314,11 +317,11 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
       log(`\n  ${short(pick)} (${prec}${prec === 'f64' ? ', as LAMMPS' : ''}): final T ${last.T.toPrecision(7)}, U/N ${(last.epot / natoms).toPrecision(7)}, P ${last.P.toPrecision(7)}`);
       const vs = (l: LammpsResult | undefined, goal: string): string => (l ? `${f2(sps / l.stepsPerSecond)}x ${l.pairStyle.endsWith('/opt') ? 'LAMMPS -sf opt' : 'LAMMPS'} (${goal})` : 'LAMMPS did not run');
       log(`  => LJ ${prec}, 1 thread: ${sps.toFixed(1)} steps/s = ${vs(opt, `goal ${prec === 'f64' ? '1.0' : '1.5'}x`)}, ${vs(plain, 'plain lj/cut')}`);
-      if (top) log(`  => LJ ${prec}, ${threadsText(top.threads)}: ${(1000 / top.msPerStep).toFixed(1)} steps/s = ${f2(one.msPerStep / top.msPerStep)}x one thread (goal 1.8x for 2)${opt ? `, ${f2(1000 / top.msPerStep / opt.stepsPerSecond)}x LAMMPS -sf opt on one thread` : ''}`);
+      if (top) log(`  => LJ ${prec}, ${threadsText(top.threads)}: ${(1000 / top.msPerStep).toFixed(1)} steps/s = ${f2(one.msPerStep / top.msPerStep)}x one thread (goal 1.8x for 2${ceilingText(ceiling, top.threads)})${opt ? `, ${f2(1000 / top.msPerStep / opt.stepsPerSecond)}x LAMMPS -sf opt on one thread` : ''}`);
       for (const line of systemTable(oursPhases(one), more, peers)) log(line);
       const goalPeer = peers.at(-1);
       if (goalPeer) log(`  ${limitsLine(oursPhases(one), goalPeer.split, goalPeer.label, LAMMPS_ROWS)}`);
-      if (more) log(`  ${threadsLimitsLine(oursPhases(one), more.split, more.threads)}`);
+      if (more) log(`  ${threadsLimitsLine(oursPhases(one), more.split, more.threads, ceiling?.ratio(more.threads))}`);
     }
     if (peers.length) log(`  LAMMPS rows: ${Object.entries(LAMMPS_ROWS).filter(([p]) => p !== 'mesh').map(([p, rows]) => `${p} = ${rows}`).join('; ')}`);
     log(legend);
@@ -362,6 +365,7 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
       log(`  load average (1, 5, 15 min) before the rounds: ${loadText()}`);
       const gs: GromacsWaterResult[] = [gromacs];
       const runs: Timed[] = [];
+      const ceiling = ceilingFor(threadCounts);
       for (let r = 1; r <= rounds; r++) {
         if (r > 1) {
           const g = await gro();
@@ -374,18 +378,19 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
           runs.push(t);
           log(`  round ${r}: kernforge on ${threadsText(t.threads)}: ${f2(t.msPerStep)} ms/step; per step: ${splitText(t).replace('integration', 'integration + SETTLE')}`);
         }
+        await ceiling?.measure();
       }
-      log(`  load average after the rounds: ${loadText()}`);
+        log(`  load average after the rounds: ${loadText()}`);
       const g = quickest(gs)!;
       const best = threadCounts.map((n) => quickest(runs.filter((t) => t.threads === n))).filter((t): t is Timed => !!t);
       const { one, top, more } = oursSplits(best);
       const ratio = g.nonbondedMsPerStep / one.kernelMs;
       log(`  => water RF, 1 thread: whole step GROMACS ${f2(g.msPerStep)} / kernforge ${f2(one.msPerStep)} ms = ${f2(g.msPerStep / one.msPerStep)}x (goal 1.0x); non-bonded GROMACS Force ${f2(g.nonbondedMsPerStep)} / kernforge kernel ${f2(one.kernelMs)} ms = ${f2(ratio)}x (goal 1.2x)`);
-      if (top) log(`  => water RF, ${threadsText(top.threads)}: ${f2(top.msPerStep)} ms/step = ${f2(one.msPerStep / top.msPerStep)}x one thread (goal 1.8x for 2), ${f2(g.msPerStep / top.msPerStep)}x GROMACS on one thread`);
+      if (top) log(`  => water RF, ${threadsText(top.threads)}: ${f2(top.msPerStep)} ms/step = ${f2(one.msPerStep / top.msPerStep)}x one thread (goal 1.8x for 2${ceilingText(ceiling, top.threads)}), ${f2(g.msPerStep / top.msPerStep)}x GROMACS on one thread`);
       const gp = gromacsPhases(g.rowsMsPerStep, g.msPerStep);
       for (const line of systemTable(oursPhases(one), more, [{ label: 'GROMACS', ratioLabel: 'vs GROMACS', split: gp }])) log(line);
       log(`  ${limitsLine(oursPhases(one), gp, 'GROMACS', GROMACS_ROWS)}`);
-      if (more) log(`  ${threadsLimitsLine(oursPhases(one), more.split, more.threads)}`);
+      if (more) log(`  ${threadsLimitsLine(oursPhases(one), more.split, more.threads, ceiling?.ratio(more.threads))}`);
       log(`  GROMACS rows: ${Object.entries(GROMACS_ROWS).filter(([p]) => p !== 'mesh').map(([p, rows]) => `${p} = ${rows}`).join('; ')}`);
       log(legend);
       res.water = { gromacs: g, ours: one, ratio, runs, best };

@@ -90,6 +90,9 @@ describe('phase table and limits', () => {
     );
     const half: PhaseSplit = { kernel: 6.5, search: 2.25, mesh: 0, integrate: 0.75, other: 0.5, total: 10 };
     expect(threadsLimitsLine(ours, half, 2)).toBe("limits on 2 threads: every phase at or under 1/2 of one thread's; whole step 2.00x (ideal 2.00x)");
+    // with the machine's ceiling measured beside the runs (bench/ceiling.ts)
+    expect(threadsLimitsLine(ours, two, 2, 1.8421)).toMatch(/; whole step 1\.60x \(ideal 2\.00x; independent compute loops 1\.84x in the same rounds\)$/);
+    expect(threadsLimitsLine(ours, two, 2, NaN)).toMatch(/; whole step 1\.60x \(ideal 2\.00x\)$/);
   });
   it('the mesh beside the kernels on a worker: kernel and mesh compared together, not the kernel alone against kernel + mesh', () => {
     // bench md's PME water of 2026-11-24 12:29 UTC: 1 thread kernel 13.47 + mesh 3.69; 2 threads kernel + mesh 9.82
@@ -112,6 +115,24 @@ describe('phase table and limits', () => {
     expect(threadsLimitsLine(one, two2, 2)).toBe(
       "limits on 2 threads, time over 1/2 of one thread's (speed-up): kernel + mesh +1.24 ms (1.75x), pair search +0.78 ms (1.11x), integration + constraints +0.19 ms (0.85x), other +0.04 ms (1.12x); whole step 1.63x (ideal 2.00x)",
     );
+  });
+});
+
+describe('the machine\'s ceiling beside the threaded runs (bench/ceiling.ts)', () => {
+  it('independent compute loops: a ratio between 0 and t for each thread count after measure(), none before, none without threads', async () => {
+    const { Ceiling, ceilingFor, ceilingText } = await import('../bench/ceiling.ts');
+    expect(ceilingFor([1])).toBeUndefined();
+    expect(ceilingText(undefined, 2)).toBe('');
+    const c = new Ceiling([2]);
+    expect(c.ratio(2)).toBeNaN();
+    expect(ceilingText(c, 2)).toBe('');
+    await c.measure(2);
+    await c.measure(1);
+    expect(c.ratio(1)).toBe(1);
+    // two loops on two threads: at least one loop's work in one loop's time (one core at worst), at most two (plus timer noise)
+    expect(c.ratio(2)).toBeGreaterThan(0.8);
+    expect(c.ratio(2)).toBeLessThan(2.2);
+    expect(ceilingText(c, 2)).toBe(`; independent compute loops ${c.ratio(2).toFixed(2)}x in the same rounds`);
   });
 });
 
