@@ -52,6 +52,8 @@ export class NonbondedForce {
   private readonly fshift = new Float64Array(81);
   /** With threads > 1: the summed per-range outputs of energy steps. */
   private fSum: Float64Array | undefined;
+  /** The arrays behind offset, fPad and fSum (at least as long). */
+  private slotBuffers: { offset: Float64Array; fPad: Real; fSum: Float64Array | undefined } | undefined;
   private readonly energySum = new Float64Array(2);
   private readonly fshiftSum = new Float64Array(81);
   /** The workers' shared particle block that holds this search's charges and LJ parameters (wasm threads). */
@@ -175,18 +177,34 @@ export class NonbondedForce {
     // With worker threads the pair search is split over them too (the same list).
     const split = this.kernels.par?.search;
     // The last layout's atom order: atoms moved little since, so each column is nearly z-sorted in it.
+const T: any = ((globalThis as any).__T ??= {}); let _t = performance.now(); const tick = (k: string) => { const t = performance.now(); T[k] = (T[k] ?? 0) + t - _t; _t = t; };
     const orderHint = this.problem?.layout.atomOf;
     this.problem = new MdProblem(sys, this.settings, this.M, this.N, this.rlist, { full: this.full, columnOrder: this.search.columnOrder, split, orderHint });
+    tick('problem');
     this.args = this.problem.args(this.precision);
+    tick('pack');
     const L = this.problem.layout;
     // The per-slot buffers are kept while the padded size stays (it seldom changes between
     // searches): offsets are written for every real slot and read for real slots only, the
     // force buffers are cleared or overwritten before each use.
     const np3 = 3 * L.nPadded;
     if (this.offset?.length !== np3) {
-      this.offset = new Float64Array(np3);
-      this.fPad = this.precision === 'f64' ? new Float64Array(np3) : new Float32Array(np3);
-      this.fSum = this.kernels.par || this.kernels.kind === 'wasm' ? new Float64Array(np3) : undefined;
+      // Views of exactly the padded size on arrays kept while they are large enough (10% spare):
+      // fresh pages cost more than the loops over them on some hosts (the LJ fluid's padded size
+      // changes at most searches; 2.2 ms of a 28 ms search on 2 threads went to new arrays here).
+      const b = this.slotBuffers;
+      if (!b || b.offset.length < np3) {
+        const cap = Math.ceil(1.1 * np3 / 3) * 3;
+        this.slotBuffers = {
+          offset: new Float64Array(cap),
+          fPad: this.precision === 'f64' ? new Float64Array(cap) : new Float32Array(cap),
+          fSum: this.kernels.par || this.kernels.kind === 'wasm' ? new Float64Array(cap) : undefined,
+        };
+      }
+      const k = this.slotBuffers!;
+      this.offset = k.offset.subarray(0, np3);
+      this.fPad = k.fPad.subarray(0, np3);
+      this.fSum = k.fSum?.subarray(0, np3);
     }
     const off = this.offset;
     const { atomOf, x: lx } = L;
@@ -197,9 +215,11 @@ export class NonbondedForce {
       off[3 * p + 1] = lx[3 * p + 1]! - x[3 * a + 1]!;
       off[3 * p + 2] = lx[3 * p + 2]! - x[3 * a + 2]!;
     }
+    tick('offsets');
     // TS threads share this.args in place: it is the problem's cached object, so finish() sees the shared xq.
     if (this.kernels.kind === 'wasm') this.kernels.par?.setup(this.args, L.nPadded, L.slotOf);
     else this.kernels.par?.setup(this.args, L.nPadded);
+    tick('setup');
     this.timers.search += performance.now() - t0;
     this.timers.searches++;
   }
