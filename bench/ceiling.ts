@@ -81,6 +81,9 @@ export class Ceiling {
 /** A Ceiling for the rounds of a benchmark where more than one thread runs (else undefined). */
 export const ceilingFor = (threadCounts: readonly number[]): Ceiling | undefined => (threadCounts.some((t) => t > 1) ? new Ceiling(threadCounts) : undefined);
 
-/** "; independent compute loops 1.84x in the same rounds", or nothing without a measured ceiling. */
-export const ceilingText = (c: Ceiling | undefined, threads: number): string =>
-  c && Number.isFinite(c.ratio(threads)) ? `; independent compute loops ${c.ratio(threads).toFixed(2)}x in the same rounds` : '';
+/** "; independent compute loops 1.84x in the same rounds", or nothing for a ratio not measured (undefined, NaN). */
+export const loopsPhrase = (ratio: number | undefined): string =>
+  ratio !== undefined && Number.isFinite(ratio) ? `; independent compute loops ${ratio.toFixed(2)}x in the same rounds` : '';
+
+/** loopsPhrase of a Ceiling's ratio on `threads` (nothing without a Ceiling). */
+export const ceilingText = (c: Ceiling | undefined, threads: number): string => loopsPhrase(c?.ratio(threads));

@@ -13,6 +13,8 @@
 //    Total less those (Rest, Comm. energies, Write traj., ...).
 
 import { loadavg } from 'node:os';
+import { loopsPhrase } from './ceiling.ts';
+import type { MdEngine } from '../runtime/md/engine.ts';
 
 /** The 1-, 5- and 15-minute load averages: how busy the machine was while the rounds ran. */
 export const loadText = (): string => loadavg().map((x) => x.toFixed(2)).join(', ');
@@ -178,8 +180,31 @@ export function threadsLimitsLine(one: PhaseSplit, more: PhaseSplit, threads: nu
   if (more.kernelMesh !== undefined) phases.unshift({ name: 'kernel + mesh', one: kernelAndMesh(one), more: more.kernelMesh });
   const excess = phases.map((e) => ({ name: e.name, d: e.more - e.one / threads, r: ratio(e.one, e.more) })).sort((a, b) => b.d - a.d);
   const parts = excess.filter((e) => e.d > 0).map((e) => `${e.name} +${f2(e.d)} ms (${e.r})`);
-  const loops = ceiling !== undefined && Number.isFinite(ceiling) ? `; independent compute loops ${ceiling.toFixed(2)}x in the same rounds` : '';
-  const whole = `whole step ${ratio(one.total, more.total)} (ideal ${threads.toFixed(2)}x${loops})`;
+  const whole = `whole step ${ratio(one.total, more.total)} (ideal ${threads.toFixed(2)}x${loopsPhrase(ceiling)})`;
   if (!parts.length) return `limits on ${threads} threads: every phase at or under 1/${threads} of one thread's; ${whole}`;
   return `limits on ${threads} threads, time over 1/${threads} of one thread's (speed-up): ${parts.join(', ')}; ${whole}`;
+}
+
+/**
+ * `steps` timed steps of an engine after `warm` untimed ones (bench md's water and PME rounds take
+ * as many as they time, as GROMACS is timed here with -resethway): the first steps pay for code
+ * the engine compiles on first use, on each new engine's worker threads too. Milliseconds per
+ * step, of the whole step and of the phases in the timed steps only (the long-range mesh's when
+ * given), and the timed run's outcome.
+ */
+export function timeSteps(eng: MdEngine, steps: number, warm: number, longRange?: { timers: { mesh: number } }) {
+  if (warm > 0) eng.simulate(warm);
+  const nb0 = { ...eng.nb.timers };
+  const mesh0 = longRange?.timers.mesh ?? 0;
+  const t = performance.now();
+  const outcome = eng.simulate(steps);
+  const ms = performance.now() - t;
+  return {
+    msPerStep: ms / steps,
+    kernelMs: (eng.nb.timers.kernel - nb0.kernel) / steps,
+    searchMs: (eng.nb.timers.search - nb0.search) / steps,
+    integrateMs: outcome.timers.integrate / steps,
+    meshMs: ((longRange?.timers.mesh ?? 0) - mesh0) / steps,
+    outcome,
+  };
 }

@@ -12,7 +12,7 @@ import { prepareRun, type MdOptions } from '../runtime/md/setup.ts';
 import { MdEngine } from '../runtime/md/engine.ts';
 import { ceilingFor, ceilingText } from './ceiling.ts';
 import { gromacsWaterBench, type GromacsWaterResult } from './md-gromacs.ts';
-import { GROMACS_ROWS, gromacsPhases, limitsLine, loadText, oursPhases, systemTable, threadsLimitsLine } from './md-phases.ts';
+import { GROMACS_ROWS, gromacsPhases, limitsLine, loadText, oursPhases, systemTable, threadsLimitsLine, timeSteps } from './md-phases.ts';
 
 export interface PmeWaterBenchOptions {
   workDir: string;
@@ -80,26 +80,19 @@ async function timePme(o: MdOptions, steps: number, warm = 1): Promise<PmeTimed>
   const p = await prepareRun(o);
   const eng = await MdEngine.create(p.run);
   try {
-    // Untimed steps first: the search, kernels and mesh compile on first use (on each new
-    // engine's worker threads too); the full runs take as many as they time, as GROMACS here
-    // (-resethway).
-    eng.simulate(warm);
-    const meshBefore = p.run.longRange!.timers.mesh;
-    const nb0 = { ...eng.nb.timers };
-    const t = performance.now();
-    const out = eng.simulate(steps);
-    const ms = performance.now() - t;
+    // Untimed steps first (timeSteps): at least one, as the search, kernels and mesh compile on first use.
     const lr = p.run.longRange!;
+    const { msPerStep, kernelMs, meshMs, searchMs, integrateMs } = timeSteps(eng, steps, warm, lr);
     return {
       key: p.run.keyF,
       mesh: lr.description.replace(/^.*; mesh /, ''),
       meshOnWorker: eng.nb.longRangeOnThreads,
       threads: eng.nb.threads,
-      msPerStep: ms / steps,
-      kernelMs: (eng.nb.timers.kernel - nb0.kernel) / steps,
-      meshMs: (lr.timers.mesh - meshBefore) / steps,
-      searchMs: (eng.nb.timers.search - nb0.search) / steps,
-      integrateMs: out.timers.integrate / steps,
+      msPerStep,
+      kernelMs,
+      meshMs,
+      searchMs,
+      integrateMs,
     };
   } finally {
     await eng.close();

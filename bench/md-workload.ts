@@ -18,7 +18,7 @@ import { prepareRun, type MdOptions } from '../runtime/md/setup.ts';
 import { MdEngine, type MdOutcome } from '../runtime/md/engine.ts';
 import { gromacsWaterBench, type GromacsWaterResult } from './md-gromacs.ts';
 import { ceilingFor, ceilingText } from './ceiling.ts';
-import { GROMACS_ROWS, LAMMPS_ROWS, gromacsPhases, lammpsPhases, limitsLine, loadText, oursPhases, systemTable, threadsLimitsLine, type PeerColumn } from './md-phases.ts';
+import { GROMACS_ROWS, LAMMPS_ROWS, gromacsPhases, lammpsPhases, limitsLine, loadText, oursPhases, systemTable, threadsLimitsLine, timeSteps, type PeerColumn } from './md-phases.ts';
 import { benchPmeWater, type PmeWaterBenchResult } from './md-pme.ts';
 
 const HERE = new URL('.', import.meta.url).pathname;
@@ -134,24 +134,13 @@ export interface Timed {
   outcome: MdOutcome;
 }
 
-/**
- * One engine's run of `steps` timed steps, after `warm` untimed ones on the same engine (0: timed
- * from the first step). The water rounds warm up as long as they time, which is how GROMACS is
- * timed here (-resethway: its counters restart half way): the first steps of a run pay for code
- * the engine compiles on first use, on the worker threads for each new engine (the calling
- * thread's code is already warm from the runs before in this process).
- */
+/** One new engine's run of `steps` timed steps after `warm` untimed ones (timeSteps; 0: timed from the first step). */
 async function timeRun(o: MdOptions, steps: number, warm = 0): Promise<Timed> {
   const p = await prepareRun(o);
   const eng = await MdEngine.create(p.run);
   try {
-    if (warm > 0) eng.simulate(warm);
-    const nb0 = { ...eng.nb.timers };
-    const t = performance.now();
-    const out = eng.simulate(steps);
-    const ms = performance.now() - t;
-    const split = { searchMs: (eng.nb.timers.search - nb0.search) / steps, kernelMs: (eng.nb.timers.kernel - nb0.kernel) / steps, integrateMs: out.timers.integrate / steps };
-    return { key: p.run.keyF, threads: eng.nb.threads, msPerStep: ms / steps, ...split, otherMs: ms / steps - split.searchMs - split.kernelMs - split.integrateMs, outcome: out };
+    const { msPerStep, searchMs, kernelMs, integrateMs, outcome } = timeSteps(eng, steps, warm);
+    return { key: p.run.keyF, threads: eng.nb.threads, msPerStep, searchMs, kernelMs, integrateMs, otherMs: msPerStep - searchMs - kernelMs - integrateMs, outcome };
   } finally {
     await eng.close();
   }
@@ -387,7 +376,7 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
         }
         await ceiling?.measure();
       }
-        log(`  load average after the rounds: ${loadText()}`);
+      log(`  load average after the rounds: ${loadText()}`);
       const g = quickest(gs)!;
       const best = threadCounts.map((n) => quickest(runs.filter((t) => t.threads === n))).filter((t): t is Timed => !!t);
       const { one, top, more } = oursSplits(best);

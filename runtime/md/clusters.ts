@@ -64,7 +64,7 @@ export interface ClusterOptions {
 let clusterScratch: { n: number; w: Float64Array; col: Int32Array; byCol: Int32Array; seen: Uint8Array } | undefined;
 
 /** A fresh typed array of `len` elements, in shared memory when asked and available. */
-function fresh<T extends Float64Array | Int32Array>(Arr: { new (len: number): T; new (b: ArrayBufferLike): T; BYTES_PER_ELEMENT: number }, len: number, shared: boolean | undefined): T {
+function fresh<T extends Float64Array | Int32Array | Uint32Array>(Arr: { new (len: number): T; new (b: ArrayBufferLike): T; BYTES_PER_ELEMENT: number }, len: number, shared: boolean | undefined): T {
   return shared && typeof SharedArrayBuffer === 'function' ? new Arr(new SharedArrayBuffer(len * Arr.BYTES_PER_ELEMENT)) : new Arr(len);
 }
 
@@ -672,10 +672,9 @@ function joinParts(parts: ListPart[], M: number, N: number, maskWords: number, s
   }
   // Parts come from worker threads, which read the joined list next: in shared memory from the
   // start where there is any (no second copy when the threads take it).
-  const Buf = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : ArrayBuffer;
-  const ci = new Int32Array(new Buf(4 * nci4));
-  const cj = new Int32Array(new Buf(4 * ncj));
-  const excl = new Uint32Array(new Buf(4 * ncj * maskWords));
+  const ci = fresh(Int32Array, nci4, true);
+  const cj = fresh(Int32Array, ncj, true);
+  const excl = fresh(Uint32Array, ncj * maskWords, true);
   let oi = 0;
   let oj = 0;
   let computedPairs = 0;
