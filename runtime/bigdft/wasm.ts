@@ -3,8 +3,8 @@
 // shared linear memory it imports. A prepared problem allocates that memory once: the input,
 // the pass buffers and one scratch row per thread; `run` copies the input in, runs the three
 // passes inside the memory and returns a view of the result (valid until the next run). With a
-// worker pool each pass's lines are split over the workers, each running the same module on the
-// same memory; every output line is computed by the same instructions whatever the split, so the
+// worker pool each pass's lines are cut into chunks the workers claim as they go, each running the
+// same module on the same memory; every output line is computed by the same instructions whatever the split, so the
 // result is identical bit for bit to one thread's. One task per worker and application runs all
 // three passes, the workers meeting at a barrier in shared memory (Atomics) between passes instead
 // of a message round trip through the main thread per pass; the workers instantiate the main
@@ -15,7 +15,7 @@ import { backend } from '../backends/registry.ts';
 import type { FilterName } from './filters.ts';
 import type { Boundary, Dims } from './reference.ts';
 import type { Pool } from '../parallel/pool.ts';
-import { splitRange } from '../parallel/pool.ts';
+import { splitRange, toShared } from '../parallel/pool.ts';
 import { platform } from '../platform.ts';
 
 /** The exports of a bigdft-conv wasm module. */
@@ -25,9 +25,14 @@ interface ConvWasmExports {
   pass(x: number, y: number, n: number, m: number, j0: number, j1: number, s: number, yin: number, xt: number, scale: number): void;
 }
 
-/** One pass of a worker task: lines [j0, j1) of the pass on byte addresses of the memory. */
+/**
+ * One pass of a worker task, on byte addresses of the memory: its lines cut into chunks
+ * [bounds[c], bounds[c + 1]), which the workers claim in turn by raising the pass's word of
+ * `next` until none is left.
+ */
 export interface ConvWasmPass {
-  x: number; y: number; n: number; m: number; j0: number; j1: number; yin: number; xt: number; scale: number;
+  x: number; y: number; n: number; m: number; yin: number; xt: number; scale: number;
+  bounds: Int32Array;
 }
 
 /** Arguments of one worker task: this worker's lines of every pass of one application (tasks.ts 'conv-wasm'). */
@@ -44,10 +49,12 @@ export interface ConvWasmTaskArgs {
   s: number;
   /** The passes in order; between two passes every worker waits at the barrier. */
   passes: ConvWasmPass[];
+  /** The claim counters, one per pass (shared; zeroed by the caller before each application). */
+  next: Int32Array;
   /**
-   * The input when it lies on a SharedArrayBuffer: this worker copies the lines of its first pass
-   * into the memory (at the first pass's x) itself, so they arrive in its own cache and the copy
-   * is split too; absent: the caller has copied the input in.
+   * The input when it lies on a SharedArrayBuffer: this worker copies the lines of the first
+   * pass's chunks it claims into the memory (at the first pass's x) itself, so they arrive in its
+   * own cache and the copy is split too; absent: the caller has copied the input in.
    */
   input?: Float64Array;
   /** Barrier of the pool's workers (Int32Array on a SharedArrayBuffer: arrivals, generation) and their count. */
@@ -69,6 +76,12 @@ function arrive(b: Int32Array, parties: number): void {
     while (Atomics.load(b, 1) === gen) Atomics.wait(b, 1, gen);
   }
 }
+
+/**
+ * Chunks of each pass per worker thread, claimed as they go. 2 threads, 128x126x130, fastest and
+ * median of 40 applications against one thread in the same rounds: see docs/performance.md.
+ */
+export const CONV_CHUNKS_PER_THREAD = 8;
 
 const PAGE = 65536;
 async function instantiate(mod: WebAssembly.Module, memory: WebAssembly.Memory): Promise<ConvWasmExports> {
@@ -98,9 +111,13 @@ export async function convWasmTask(a: ConvWasmTaskArgs): Promise<void> {
   a.passes.forEach((q, k) => {
     if (k > 0) arrive(a.barrier, a.parties);
     if (err !== undefined || !ex) return;
+    const b = q.bounds;
     try {
-      if (k === 0 && a.input && q.j1 > q.j0) new Float64Array(a.memory.buffer, q.x + 8 * q.j0 * q.n, (q.j1 - q.j0) * q.n).set(a.input.subarray(q.j0 * q.n, q.j1 * q.n));
-      if (q.j1 > q.j0) ex.pass(q.x, q.y, q.n, q.m, q.j0, q.j1, a.s, q.yin, q.xt, q.scale);
+      for (let c = Atomics.add(a.next, k, 1); c < b.length - 1; c = Atomics.add(a.next, k, 1)) {
+        const j0 = b[c]!, j1 = b[c + 1]!;
+        if (k === 0 && a.input) new Float64Array(a.memory.buffer, q.x + 8 * j0 * q.n, (j1 - j0) * q.n).set(a.input.subarray(j0 * q.n, j1 * q.n));
+        ex.pass(q.x, q.y, q.n, q.m, j0, j1, a.s, q.yin, q.xt, q.scale);
+      }
     } catch (e) {
       err = e ?? new Error('unknown error');
     }
@@ -194,25 +211,22 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
     };
   }
   const memId = `${platform().pid}.${++memIds}`;
-  // lines split on multiples of the variant's lines per iteration (as the TS path does); every
-  // worker gets a task (an empty range where a pass has fewer line groups than workers), so all
-  // of them meet at the barriers
+  // Each pass's lines in CONV_CHUNKS_PER_THREAD chunks per worker, cut on multiples of the
+  // variant's lines per iteration (as the TS path does), claimed by the workers as they go: a
+  // worker that another process slows for a while takes fewer chunks instead of holding the
+  // others at the barrier. Every worker gets a task, so all of them meet at the barriers.
   const align = Math.max(1, Number(String(p.unroll).split('x')[1]) || 1);
-  const ranges = plan.map((q) => {
-    const parts = splitRange(q.m, threads, align);
-    return Array.from({ length: threads }, (_, w) => parts[w] ?? ([q.m, q.m] as [number, number]));
-  });
+  const passes: ConvWasmPass[] = plan.map((q) => ({ ...q, bounds: toShared(Int32Array.from([0, ...splitRange(q.m, threads * CONV_CHUNKS_PER_THREAD, align).map((r) => r[1])])) }));
   const barrier = new Int32Array(new SharedArrayBuffer(8));
+  const next = new Int32Array(new SharedArrayBuffer(4 * plan.length));
   const tasks = Array.from({ length: threads }, (_, w) => ({
     task: 'conv-wasm',
-    args: {
-      key, memId, memory, module: mod, bytes: o.bytes, s: S[w]!, barrier, parties: threads,
-      passes: plan.map((q, d) => ({ ...q, j0: ranges[d]![w]![0], j1: ranges[d]![w]![1] })),
-    } satisfies ConvWasmTaskArgs as unknown as Record<string, unknown>,
+    args: { key, memId, memory, module: mod, bytes: o.bytes, s: S[w]!, barrier, parties: threads, passes, next } satisfies ConvWasmTaskArgs as unknown as Record<string, unknown>,
   }));
   return {
     ...base,
     async run(x) {
+      next.fill(0);
       // an input on a SharedArrayBuffer is copied in by the workers, each the lines of its first pass
       if (x instanceof Float64Array && x.buffer instanceof SharedArrayBuffer && x.length === size) {
         await pool.run(tasks.map((t) => ({ task: t.task, args: { ...t.args, input: x } })));
