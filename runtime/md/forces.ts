@@ -177,12 +177,9 @@ export class NonbondedForce {
     // With worker threads the pair search is split over them too (the same list).
     const split = this.kernels.par?.search;
     // The last layout's atom order: atoms moved little since, so each column is nearly z-sorted in it.
-const T: any = ((globalThis as any).__T ??= {}); let _t = performance.now(); const tick = (k: string) => { const t = performance.now(); T[k] = (T[k] ?? 0) + t - _t; _t = t; };
     const orderHint = this.problem?.layout.atomOf;
     this.problem = new MdProblem(sys, this.settings, this.M, this.N, this.rlist, { full: this.full, columnOrder: this.search.columnOrder, split, orderHint });
-    tick('problem');
     this.args = this.problem.args(this.precision);
-    tick('pack');
     const L = this.problem.layout;
     // The per-slot buffers are kept while the padded size stays (it seldom changes between
     // searches): offsets are written for every real slot and read for real slots only, the
@@ -215,11 +212,9 @@ const T: any = ((globalThis as any).__T ??= {}); let _t = performance.now(); con
       off[3 * p + 1] = lx[3 * p + 1]! - x[3 * a + 1]!;
       off[3 * p + 2] = lx[3 * p + 2]! - x[3 * a + 2]!;
     }
-    tick('offsets');
     // TS threads share this.args in place: it is the problem's cached object, so finish() sees the shared xq.
     if (this.kernels.kind === 'wasm') this.kernels.par?.setup(this.args, L.nPadded, L.slotOf);
     else this.kernels.par?.setup(this.args, L.nPadded);
-    tick('setup');
     this.timers.search += performance.now() - t0;
     this.timers.searches++;
   }
