@@ -168,4 +168,21 @@ describe('self-contained', () => {
     for (const d of ['runtime', 'generator', 'cli', 'bench', 'test', 'specs', 'templates']) walk(d);
     expect(hits).toEqual([]);
   });
+
+  it('runtime/ and generator/ have no untyped escapes (`as any`, `: any`) and keep nothing on globalThis under a __ name (timing probes of a profiling session)', () => {
+    const hits: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(join(root, dir), { withFileTypes: true })) {
+        const p = `${dir}/${e.name}`;
+        if (e.isDirectory()) walk(p);
+        else if (p.endsWith('.ts')) {
+          readFileSync(join(root, p), 'utf8').split('\n').forEach((line, k) => {
+            if (/\bas any\b|:\s*any\b(?![\s-]*(free|variant|key|of|other|one)\b)|globalThis[^\n]*\.__\w/.test(line.replace(/\/\/.*$|^\s*\*.*$/, ''))) hits.push(`${p}:${k + 1}`);
+          });
+        }
+      }
+    };
+    for (const d of ['runtime', 'generator']) walk(d);
+    expect(hits).toEqual([]);
+  });
 });
