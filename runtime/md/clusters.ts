@@ -585,8 +585,10 @@ export interface ChunkPart {
  * one part per chunk. Threads that claim chunks from one counter give, in chunk order, the parts
  * of one search: whichever thread searched a chunk, its part is the same.
  */
-export function searchColumnChunks(inp: SearchInput, bounds: ArrayLike<number>, claim: () => number): ChunkPart[] {
+export function searchColumnChunks(inp: SearchInput, bounds: ArrayLike<number>, claim: () => number, arenas?: ChunkArenas): ChunkPart[] {
   const out: ChunkPart[] = [];
+  // With arenas, the parts are views on them, valid until their next search (which starts over).
+  if (arenas) for (const a of [arenas.ci, arenas.cj, arenas.excl]) a.at = 0;
   // The inner scans in WebAssembly SIMD where this thread has the module (search-simd.ts): one
   // workspace for all this thread's chunks (its exclusion marks name the i-cluster, so they need
   // no clearing between chunks).
@@ -595,22 +597,85 @@ export function searchColumnChunks(inp: SearchInput, bounds: ArrayLike<number>, 
     const m0 = bounds[c]!;
     const m1 = bounds[c + 1]!;
     if (ws === undefined && m1 > m0) ws = searchWorkspace(inp.M, inp.N, inp.grid.columns.length, inp.bbJ, inp.x, inp.atomOf);
-    out.push({ chunk: c, part: searchRange(inp, m0, m1, m1 > m0 ? (ws ?? null) : null) });
+    out.push({ chunk: c, part: searchRange(inp, m0, m1, m1 > m0 ? (ws ?? null) : null, arenas) });
   }
   return out;
 }
 
-function searchRange(inp: SearchInput, m0: number, m1: number, ws: SearchWorkspace | null): ListPart {
+/**
+ * A bump allocator of views on one shared array, kept between searches: a split search's chunk
+ * outputs go there instead of into fresh arrays (fresh pages cost more than the search's work on
+ * them on some hosts, and every search's arrays added external memory that made V8 run full
+ * collections every 60-90 steps of the water box).
+ */
+interface ChunkArena<T extends Int32Array | Uint32Array> {
+  buf: T;
+  at: number;
+  readonly Arr: { new (len: number): T; new (b: ArrayBufferLike): T; BYTES_PER_ELEMENT: number };
+}
+
+/**
+ * One searcher's (thread's) arenas for the i-entries, j-entries and masks of the chunks it
+ * searches (searchColumnChunks): the parts of one search are views on them, valid until the
+ * same arenas serve the next search; the caller joins them before that.
+ */
+export interface ChunkArenas {
+  ci: ChunkArena<Int32Array>;
+  cj: ChunkArena<Int32Array>;
+  excl: ChunkArena<Uint32Array>;
+}
+
+/** Empty arenas (they grow to the largest search they serve). */
+export function chunkArenas(): ChunkArenas {
+  return {
+    ci: { buf: new Int32Array(0), at: 0, Arr: Int32Array },
+    cj: { buf: new Int32Array(0), at: 0, Arr: Int32Array },
+    excl: { buf: new Uint32Array(0), at: 0, Arr: Uint32Array },
+  };
+}
+
+/** `len` elements of the arena (a larger shared array when it has no room left: the views already taken keep theirs). */
+function arenaTake<T extends Int32Array | Uint32Array>(a: ChunkArena<T>, len: number): T {
+  if (a.buf.length - a.at < len) {
+    a.buf = fresh(a.Arr, Math.max(len, 2 * a.buf.length, 4096), true);
+    a.at = 0;
+  }
+  const v = a.buf.subarray(a.at, a.at + len) as T;
+  a.at += len;
+  return v;
+}
+
+/**
+ * The first `used` elements of a chunk's output `final` as a view on the arena: `view` (the last
+ * view taken) less its unused end, or, where the search outgrew `view` into a plain array, a copy.
+ */
+function arenaKeep<T extends Int32Array | Uint32Array>(a: ChunkArena<T>, view: T, final: T, used: number): T {
+  const last = view.buffer === a.buf.buffer && a.at === view.byteOffset / a.Arr.BYTES_PER_ELEMENT + view.length;
+  if (final === view) {
+    if (last) a.at -= view.length - used;
+    return view.subarray(0, used) as T;
+  }
+  if (last) a.at -= view.length;
+  const kept = arenaTake(a, used);
+  kept.set(final.subarray(0, used));
+  return kept;
+}
+
+function searchRange(inp: SearchInput, m0: number, m1: number, ws: SearchWorkspace | null, arenas?: ChunkArenas): ListPart {
   const g = inp.grid;
   const { M, N, maskWords } = inp;
   let slots = 0;
   for (let m = m0; m < m1; m++) slots += g.colEnd[g.columns[m]!]! - g.colStart[g.columns[m]!]!;
   const nci = Math.ceil(slots / M);
-  // Fresh output buffers for each search, handed out as views (no copy at the end), sized from
-  // the entries per i-cluster of this thread's last search so they seldom grow.
+  // Output buffers handed out as views (no copy at the end), sized from the entries per
+  // i-cluster of this thread's last search so they seldom grow: fresh ones for a whole search
+  // (they become the list), views on this thread's arenas for chunks of a split search.
   const sc = scratch;
   const capCi = 4 * Math.ceil(1.1 * nci * sc.ciPerCluster + 16);
   const capCj = Math.ceil(1.1 * nci * sc.cjPerCluster + 64);
+  const ci0 = arenas ? arenaTake(arenas.ci, capCi) : new Int32Array(capCi);
+  const cj0 = arenas ? arenaTake(arenas.cj, capCj) : new Int32Array(capCj);
+  const excl0 = arenas ? arenaTake(arenas.excl, capCj * maskWords) : new Uint32Array(capCj * maskWords);
   // Interaction masks of a cluster pair with nI real i atoms and nJ real j atoms (dummies trail).
   const realMask = realMasks(M, N);
   const st: ColumnSearch = {
@@ -621,10 +686,10 @@ function searchRange(inp: SearchInput, m0: number, m1: number, ws: SearchWorkspa
     ix: ws ? ws.ixView : new Float64Array(3 * M),
     ws,
     realMask,
-    ci: new Int32Array(capCi),
+    ci: ci0,
     nci4: 0,
-    cj: new Int32Array(capCj),
-    excl: new Uint32Array(capCj * maskWords),
+    cj: cj0,
+    excl: excl0,
     ncj: 0,
     tmpJ: sc.tmpJ,
     xJ: new Int32Array(16),
@@ -635,6 +700,11 @@ function searchRange(inp: SearchInput, m0: number, m1: number, ws: SearchWorkspa
   if (ws) for (let m = m0; m < m1; m++) searchColumnSimd(st, ws, g.columns[m]!);
   else for (let m = m0; m < m1; m++) searchColumn(st, g.columns[m]!);
   sc.tmpJ = st.tmpJ;
+  if (arenas) {
+    st.ci = arenaKeep(arenas.ci, ci0, st.ci, st.nci4);
+    st.cj = arenaKeep(arenas.cj, cj0, st.cj, st.ncj);
+    st.excl = arenaKeep(arenas.excl, excl0, st.excl, st.ncj * maskWords);
+  }
   if (nci > 0) {
     sc.ciPerCluster = st.nci4 / 4 / nci;
     sc.cjPerCluster = st.ncj / nci;

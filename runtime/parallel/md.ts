@@ -18,7 +18,7 @@
 import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import { need, type PolledChannel } from '../platform.ts';
 import { Pool, toShared, type Task } from './pool.ts';
-import { columnRanges, columnWork, searchColumnChunks, type ChunkPart, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
+import { chunkArenas, columnRanges, columnWork, searchColumnChunks, type ChunkPart, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
 import { blocksOf, wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList, type WasmMd, type WasmReals } from '../md/wasm.ts';
 import { mdShape } from '../md/kernels.ts';
 import { SETTLE_ACC_WORDS, settleRange, type SettleJob, type SettleSplit } from '../md/settle.ts';
@@ -191,7 +191,7 @@ abstract class MdWorkers {
     };
     const chunks: ChunkPart[] = [];
     this.dispatch('md-search', { inp: shared, bounds, next, ctl: this.ctl }, () => {
-      chunks.push(...searchColumnChunks(inp, bounds, claim));
+      chunks.push(...searchColumnChunks(inp, bounds, claim, this.searchArenas));
     });
     // Each worker sent one message per chunk it searched, all before it reported done.
     for (const port of this.ports) {
@@ -206,6 +206,9 @@ abstract class MdWorkers {
     this.work = columnWork(inp.grid, inp.M, parts);
     return parts;
   };
+
+  /** This thread's arenas for its chunks of the pair search (joined before the next search). */
+  private readonly searchArenas = chunkArenas();
 
   /** The claim counter of the pair search's chunks (shared). */
   private readonly searchNext = new Int32Array(new SharedArrayBuffer(4));

@@ -40,7 +40,7 @@ async function serveForceCalls<K>(s: { ctl: Int32Array; spin: Int32Array; w: num
   spinForSteps(s.spin, s.w, step);
 }
 import { adoptWasmModule, wasmForcesToAtoms, wasmInstance } from '../md/wasm.ts';
-import { searchColumnChunks, type SearchInput } from '../md/clusters.ts';
+import { chunkArenas, searchColumnChunks, type ChunkArenas, type SearchInput } from '../md/clusters.ts';
 import type { MessagePort } from 'node:worker_threads';
 
 type Real = Float32Array | Float64Array;
@@ -104,6 +104,8 @@ export interface ConvSPassArgs {
 let md: { s: MdSetupArgs; mods: Promise<[MdTsModule, MdTsModule]> } | undefined;
 /** Where this worker's pair-search entries go (runtime/parallel/md.ts reads them synchronously). */
 let searchPort: MessagePort | undefined;
+/** This worker's arenas for its chunks of the pair search (the caller joins them before the next search). */
+let searchArenas: ChunkArenas | undefined;
 /** The same for the WebAssembly variants (instances are per thread: runtime/md/wasm.ts). */
 let mdWasm: MdWasmSetupArgs | undefined;
 /** The PME mesh this worker computes before its share of the force calls (worker 0; MdWasmThreads.overlapLongRange). */
@@ -168,9 +170,12 @@ export const TASKS: Record<string, TaskFn> = {
     let err: unknown;
     try {
       if (!searchPort) throw new Error('md-search before md-search-port');
-      // One flat message per chunk (what a polled channel carries: runtime/platform/shared-channel.ts).
-      for (const { chunk, part } of searchColumnChunks(a.inp, a.bounds, () => Atomics.add(a.next, 0, 1))) {
-        searchPort.postMessage({ chunk, ...part }, [part.ci.buffer as ArrayBuffer, part.cj.buffer as ArrayBuffer, part.excl.buffer as ArrayBuffer]);
+      // One flat message per chunk (what a polled channel carries: runtime/platform/shared-channel.ts):
+      // views on this worker's shared chunk arenas, which the caller joins before the next search;
+      // an array that outgrew its arena view is a plain one, moved.
+      for (const { chunk, part } of searchColumnChunks(a.inp, a.bounds, () => Atomics.add(a.next, 0, 1), (searchArenas ??= chunkArenas()))) {
+        const moved = [part.ci.buffer, part.cj.buffer, part.excl.buffer].filter((b): b is ArrayBuffer => !(typeof SharedArrayBuffer === 'function' && b instanceof SharedArrayBuffer));
+        searchPort.postMessage({ chunk, ...part }, [...new Set(moved)]);
       }
     } catch (e) {
       err = e ?? new Error('unknown error');

@@ -4,7 +4,7 @@
 // search split over column ranges or claimed chunks (as worker threads run it) joined into the same list.
 import { describe, it, expect } from 'vitest';
 import {
-  buildClusters, buildPairList, buildPairListBrute, columnRanges, searchColumnChunks, searchColumns,
+  buildClusters, buildPairList, buildPairListBrute, chunkArenas, columnRanges, searchColumnChunks, searchColumns,
   type ClusterLayout, type ListPart, type PairList, type SearchInput,
 } from '../../runtime/md/clusters.ts';
 import { randomSystem, type MdSystem } from '../../runtime/md/system.ts';
@@ -185,5 +185,33 @@ describe('grid pair search on randomized boxes against the brute-force list', ()
         expect(taken).toEqual([[0, 3, 4, 5, 6], [1, 2]]);
       }
     }
+  });
+
+  it('with an arena per searcher, the parts are views on shared arrays reused from search to search, and the joined lists stay those of one search', () => {
+    const A = chunkArenas();
+    const B = chunkArenas();
+    let bufsA: ArrayBufferLike[] = [];
+    for (const [, sys, rlist] of boxes()) {
+      for (const [M, N] of [[4, 4], [2, 2], [8, 4]] as const) {
+        const L = buildClusters(sys, M, N);
+        const whole = buildPairList(sys, L, rlist);
+        // three searches in a row on the same arenas (the second and third overwrite the first's views)
+        for (let rep = 0; rep < 3; rep++) {
+          const split = (inp: SearchInput): ListPart[] => {
+            const bounds = columnRanges(inp.grid, 9);
+            let next = 0;
+            const a = searchColumnChunks(inp, bounds, () => (next < 5 ? next++ : bounds.length), A);
+            const b = searchColumnChunks(inp, bounds, () => next++, B);
+            const parts = [...a, ...b].sort((x, y) => x.chunk - y.chunk).map((c) => c.part);
+            for (const p of a.map((c) => c.part)) expect(p.cj.buffer).toBeInstanceOf(SharedArrayBuffer);
+            bufsA = a.map((c) => c.part.cj.buffer);
+            return parts;
+          };
+          same(buildPairList(sys, L, rlist, { split }), whole);
+        }
+      }
+    }
+    // all of searcher A's parts of the last search share one array
+    expect(new Set(bufsA).size).toBe(1);
   });
 });
