@@ -416,6 +416,30 @@ export interface PairListOptions {
   generic?: boolean;
   /** Search column ranges elsewhere (worker threads); the joined list is the same. */
   split?: ColumnSplit;
+  /** Join the split search's parts into these buffers (listBuffers) instead of new arrays. */
+  join?: ListBuffers;
+}
+
+/**
+ * Two generations of shared arrays a split search's list is joined into, in turn, kept while
+ * they are large enough: the list of one search stays intact while the next is built (and read
+ * by the worker threads until they take that one), and is overwritten by the search after.
+ * One per searcher (NonbondedForce) whose lists are dropped two searches later.
+ */
+export interface ListBuffers {
+  gen: { ci: Int32Array; cj: Int32Array; excl: Uint32Array }[];
+  turn: number;
+}
+
+/** Empty list buffers (each generation grows to the largest list it holds). */
+export function listBuffers(): ListBuffers {
+  const none = () => ({ ci: new Int32Array(0), cj: new Int32Array(0), excl: new Uint32Array(0) });
+  return { gen: [none(), none()], turn: 0 };
+}
+
+/** `a`, or a new shared array 10% longer than `len` where `a` is shorter. */
+function atLeast<T extends Int32Array | Uint32Array>(a: T, len: number, Arr: { new (len: number): T; new (b: ArrayBufferLike): T; BYTES_PER_ELEMENT: number }): T {
+  return a.length >= len ? a : fresh(Arr, Math.ceil(1.1 * len), true);
 }
 
 /**
@@ -487,7 +511,7 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
     full1: maskWords > 1 ? fullMask[1]! | 0 : 0,
   };
   const parts = opts.split?.(inp) ?? [searchColumns(inp, 0, g.columns.length)];
-  return joinParts(parts, M, N, maskWords, shiftVec, rlist);
+  return joinParts(parts, M, N, maskWords, shiftVec, rlist, opts.join);
 }
 
 /**
@@ -729,8 +753,8 @@ const scratch: { tmpJ: Int32Array; ciPerCluster: number; cjPerCluster: number } 
 };
 
 /** One list from the parts of consecutive column ranges: j-entry indices offset by the parts before. */
-function joinParts(parts: ListPart[], M: number, N: number, maskWords: number, shiftVec: Float64Array, rlist: number): PairList {
-  if (parts.length === 1) {
+function joinParts(parts: ListPart[], M: number, N: number, maskWords: number, shiftVec: Float64Array, rlist: number, into?: ListBuffers): PairList {
+  if (parts.length === 1 && !into) {
     const p = parts[0]!;
     return { M, N, maskWords, ci: p.ci, cj: p.cj, excl: p.excl, shiftVec, rlist, stats: { clusterPairs: p.cj.length, computedPairs: p.computedPairs, bbChecks: p.bbChecks } };
   }
@@ -741,10 +765,23 @@ function joinParts(parts: ListPart[], M: number, N: number, maskWords: number, s
     ncj += p.cj.length;
   }
   // Parts come from worker threads, which read the joined list next: in shared memory from the
-  // start where there is any (no second copy when the threads take it).
-  const ci = fresh(Int32Array, nci4, true);
-  const cj = fresh(Int32Array, ncj, true);
-  const excl = fresh(Uint32Array, ncj * maskWords, true);
+  // start where there is any (no second copy when the threads take it); in the next generation
+  // of `into` where given.
+  let ci: Int32Array, cj: Int32Array, excl: Uint32Array;
+  if (into) {
+    const g = into.gen[into.turn]!;
+    into.turn = 1 - into.turn;
+    g.ci = atLeast(g.ci, nci4, Int32Array);
+    g.cj = atLeast(g.cj, ncj, Int32Array);
+    g.excl = atLeast(g.excl, ncj * maskWords, Uint32Array);
+    ci = g.ci.subarray(0, nci4);
+    cj = g.cj.subarray(0, ncj);
+    excl = g.excl.subarray(0, ncj * maskWords);
+  } else {
+    ci = fresh(Int32Array, nci4, true);
+    cj = fresh(Int32Array, ncj, true);
+    excl = fresh(Uint32Array, ncj * maskWords, true);
+  }
   let oi = 0;
   let oj = 0;
   let computedPairs = 0;

@@ -15,6 +15,7 @@ import { MdThreads, MdWasmThreads } from '../parallel/md.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 import type { SettleSplit } from './settle.ts';
 import type { LongRangeEnergy, LongRangeForce } from './long-range.ts';
+import { listBuffers } from './clusters.ts';
 
 export interface NonbondedEnergies {
   vdw: number;
@@ -54,6 +55,8 @@ export class NonbondedForce {
   private fSum: Float64Array | undefined;
   /** The arrays behind offset, fPad and fSum (at least as long). */
   private slotBuffers: { offset: Float64Array; fPad: Real; fSum: Float64Array | undefined } | undefined;
+  /** Where a search split over threads joins its list (two generations in turn: `list` is overwritten two searches later). */
+  private readonly joinBuffers = listBuffers();
   private readonly energySum = new Float64Array(2);
   private readonly fshiftSum = new Float64Array(81);
   /** The workers' shared particle block that holds this search's charges and LJ parameters (wasm threads). */
@@ -178,7 +181,7 @@ export class NonbondedForce {
     const split = this.kernels.par?.search;
     // The last layout's atom order: atoms moved little since, so each column is nearly z-sorted in it.
     const orderHint = this.problem?.layout.atomOf;
-    this.problem = new MdProblem(sys, this.settings, this.M, this.N, this.rlist, { full: this.full, columnOrder: this.search.columnOrder, split, orderHint });
+    this.problem = new MdProblem(sys, this.settings, this.M, this.N, this.rlist, { full: this.full, columnOrder: this.search.columnOrder, split, join: split && this.joinBuffers, orderHint });
     this.args = this.problem.args(this.precision);
     const L = this.problem.layout;
     // The per-slot buffers are kept while the padded size stays (it seldom changes between
@@ -219,6 +222,7 @@ export class NonbondedForce {
     this.timers.searches++;
   }
 
+  /** The current pair list. With worker threads its arrays are reused: read it before the search after next. */
   get list() {
     return this.problem.list;
   }

@@ -3,7 +3,7 @@
 // (padded forces, energies, shift forces) into atom forces, energies and the virial.
 import type { MdArgs, MdParams, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import type { MdSystem } from './system.ts';
-import { buildClusters, buildPairList, ljAtoms, type ClusterLayout, type ClusterOptions, type ColumnSplit, type PairList } from './clusters.ts';
+import { buildClusters, buildPairList, ljAtoms, type ClusterLayout, type ClusterOptions, type ColumnSplit, type ListBuffers, type PairList } from './clusters.ts';
 import { toFullList } from './fulllist.ts';
 import { derive, selfEnergy, tableC6C12, ewaldCorrection, type Derived, type MdSettings } from './interaction.ts';
 import type { MdResult } from './reference.ts';
@@ -76,13 +76,14 @@ export class MdProblem {
     /**
      * full: hold a full list (each ordered pair once, runtime/md/fulllist.ts) for the `list: full`
      * variants; columnOrder: memory order of the grid columns (data orderings, seed 004); split:
-     * search column ranges on worker threads (same list); orderHint: an earlier layout's atomOf
+     * search column ranges on worker threads (same list), joined into `join` where given (the
+     * list is then overwritten two searches later); orderHint: an earlier layout's atomOf
      * of the same atoms, which makes the clustering's sorts cheaper (same layout).
      */
-    opts: { full?: boolean; columnOrder?: ClusterOptions['columnOrder']; split?: ColumnSplit; orderHint?: Int32Array } = {},
+    opts: { full?: boolean; columnOrder?: ClusterOptions['columnOrder']; split?: ColumnSplit; join?: ListBuffers; orderHint?: Int32Array } = {},
   ) {
     this.layout = buildClusters(sys, M, N, { columnOrder: opts.columnOrder, ljFirst: ljFlags(sys), orderHint: opts.orderHint, shared: opts.split !== undefined });
-    const half = buildPairList(sys, this.layout, rlist, { split: opts.split });
+    const half = buildPairList(sys, this.layout, rlist, { split: opts.split, join: opts.join });
     this.list = opts.full ? toFullList(half, this.layout) : half;
     this.d = derive(settings);
   }

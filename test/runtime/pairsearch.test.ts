@@ -4,7 +4,7 @@
 // search split over column ranges or claimed chunks (as worker threads run it) joined into the same list.
 import { describe, it, expect } from 'vitest';
 import {
-  buildClusters, buildPairList, buildPairListBrute, chunkArenas, columnRanges, searchColumnChunks, searchColumns,
+  buildClusters, buildPairList, buildPairListBrute, chunkArenas, columnRanges, listBuffers, searchColumnChunks, searchColumns,
   type ClusterLayout, type ListPart, type PairList, type SearchInput,
 } from '../../runtime/md/clusters.ts';
 import { randomSystem, type MdSystem } from '../../runtime/md/system.ts';
@@ -213,5 +213,29 @@ describe('grid pair search on randomized boxes against the brute-force list', ()
     }
     // all of searcher A's parts of the last search share one array
     expect(new Set(bufsA).size).toBe(1);
+  });
+
+  it('joined into list buffers, a list stays intact through the next search and shares its arrays with the one after', () => {
+    const [, sys, rlist] = boxes()[0]!;
+    const split = (inp: SearchInput): ListPart[] => {
+      const bounds = columnRanges(inp.grid, 5);
+      let next = 0;
+      return searchColumnChunks(inp, bounds, () => next++).map((c) => c.part);
+    };
+    const join = listBuffers();
+    const L = buildClusters(sys, 4, 4);
+    const whole = buildPairList(sys, L, rlist);
+    const L2 = buildClusters(sys, 2, 2);
+    const whole2 = buildPairList(sys, L2, rlist);
+    const first = buildPairList(sys, L, rlist, { split, join });
+    const second = buildPairList(sys, L2, rlist, { split, join });
+    same(first, whole);
+    same(second, whole2);
+    expect(first.cj.buffer).not.toBe(second.cj.buffer);
+    const third = buildPairList(sys, L, rlist, { split, join });
+    same(third, whole);
+    expect(third.cj.buffer).toBe(first.cj.buffer);
+    expect(third.excl.buffer).toBe(first.excl.buffer);
+    same(second, whole2);
   });
 });
