@@ -59,8 +59,8 @@ export class NonbondedForce {
   private readonly joinBuffers = listBuffers();
   private readonly energySum = new Float64Array(2);
   private readonly fshiftSum = new Float64Array(81);
-  /** The workers' shared particle block that holds this search's charges and LJ parameters (wasm threads). */
-  private xqShared: unknown;
+  /** The list (MdWasmThreads.setups) whose charges and LJ parameters the workers' shared particle block holds (wasm threads). */
+  private xqSetup = -1;
   readonly timers: NonbondedTimers = { search: 0, kernel: 0, searches: 0, calls: 0 };
 
   private constructor(
@@ -352,9 +352,9 @@ export class NonbondedForce {
       // The positions go into the shared block the workers copy from; this thread copies it
       // into its instance while they copy it into theirs (charges and LJ parameters: once per
       // search, from this thread's instance).
-      if (this.xqShared !== par.xq) {
+      if (this.xqSetup !== par.setups) {
         par.xq.set(inst.xqBlock);
-        this.xqShared = par.xq;
+        this.xqSetup = par.setups;
       }
       writePositions(par.xq, 0, x, L.atomOf, this.offset);
       const mesh = par.longRange;

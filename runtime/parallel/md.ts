@@ -507,6 +507,8 @@ export interface MdWasmChunk {
 export class MdWasmThreads extends MdWorkers {
   /** Particle block handed to the workers, and their outputs (worker w: chunks[w]). */
   xq: WasmReals = new Float32Array(0);
+  /** Lists set up so far: a new one needs the block's charges and LJ parameters written again. */
+  setups = 0;
   chunks: MdWasmChunk[] = [];
   private chunks0: MdWasmChunk[] = [];
   /** Boundaries of the i-entry ranges (fixed split: one per thread, this thread's first; else CHUNKS_PER_THREAD per thread). */
@@ -551,14 +553,19 @@ export class MdWasmThreads extends MdWorkers {
     this.bounds = toShared(Int32Array.from(splitByWork(list.ci, this.next ? this.threads * CHUNKS_PER_THREAD : this.threads)));
     const nc = blocksOf(nPadded);
     const reals = (n: number): WasmReals => (this.precision === 'f64' ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float32Array(new SharedArrayBuffer(4 * n)));
-    this.xq = reals(WASM_XQ_WORDS * nc);
-    // The atom-order force arrays are kept while the atom count stays (every search).
+    // The particle block and the forces in the wasm layout are kept while the block count stays
+    // (most searches), and the atom-order force arrays while the atom count stays (every search):
+    // fresh pages cost more than the copies into them on some hosts. The block's charges and LJ
+    // parameters are those of the new list from the next force call on (setups counts the lists).
+    if (this.xq.length !== WASM_XQ_WORDS * nc) this.xq = reals(WASM_XQ_WORDS * nc);
+    this.setups++;
     this.chunks0 = this.chunks;
     this.chunks = [];
     this.stopSpinning();
     for (let w = 0; w < this.threads - 1; w++) {
+      const old = this.chunks0[w];
       const c: MdWasmChunk = {
-        f: reals(WASM_F_WORDS * nc),
+        f: old?.f.length === WASM_F_WORDS * nc ? old.f : reals(WASM_F_WORDS * nc),
         fAtoms: this.chunks0[w]?.fAtoms.length === n3 ? this.chunks0[w]!.fAtoms : new Float64Array(new SharedArrayBuffer(8 * n3)),
         energy: new Float64Array(new SharedArrayBuffer(2 * 8)),
         fshift: new Float64Array(new SharedArrayBuffer(81 * 8)),

@@ -122,15 +122,19 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
       .rejects.toThrow(/TypeScript \(or both WebAssembly\)/);
   });
 
-  it('one engine rebuilt on new positions (its per-slot arrays reused, the padded size changing) gives what a new engine gives, bit for bit', async () => {
+  // On 2 threads with the fixed split (the same numbers run after run), this also covers what the
+  // threads keep between searches: the search's chunk arenas and joined-list buffers, the shared
+  // particle block (whose charges must follow each new list) and the workers' force arrays.
+  it.each([1, 2])('one engine rebuilt on new positions (its per-slot arrays reused, the padded size changing) gives what a new engine gives, bit for bit (%i threads)', async (threads) => {
     const sys = waterBox(216, 5);
     const settings = { interaction: 'lj-rf', comb: 'geom', shift: true, rc: 0.8 } as const;
-    const keys = { keyF: 'md-nonbonded.wasm.lj-rf.geom.shift.f32.f.4x4.mask.mask.simd128', keyE: 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.4x4.mask.mask.simd128' };
+    const keys = { keyF: 'md-nonbonded.wasm.lj-rf.geom.shift.f32.f.4x4.mask.mask.simd128', keyE: 'md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.4x4.mask.mask.simd128', threads, reproducible: true };
     const kept = await NonbondedForce.create({ topology: sys, settings, rlist: 0.85, ...keys });
     const sizes = new Set<number>();
     try {
-      // squeezed, spread, then the original positions: different column counts, so different padding
-      for (const squeeze of [1, 0.97, 1.02, 0.9, 1]) {
+      // squeezed, spread, then the original positions: different column counts, so different
+      // padding (and twice the same padding with atoms in other slots)
+      for (const squeeze of [1, 0.97, 1.02, 1.021, 0.9, 1]) {
         const x = Float64Array.from(sys.x, (v, i) => v * squeeze + 0.01 * Math.sin(3 * i));
         kept.rebuild(x);
         sizes.add(kept.layout.nPadded);
