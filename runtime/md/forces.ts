@@ -10,7 +10,7 @@ import { MdProblem, type Precision } from './problem.ts';
 import type { MdSettings } from './interaction.ts';
 import type { MdSystem } from './system.ts';
 import { MdInputError } from './errors.ts';
-import { addWasmForces, wasmForcesToAtoms, wasmInstance, writePositions, type WasmMd } from './wasm.ts';
+import { addWasmForces, wasmForcesToAtoms, wasmInstance, type WasmMd } from './wasm.ts';
 import { MdThreads, MdWasmThreads } from '../parallel/md.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 import type { SettleSplit } from './settle.ts';
@@ -196,7 +196,8 @@ export class NonbondedForce {
       if (!b || b.offset.length < np3) {
         const cap = Math.ceil(1.1 * np3 / 3) * 3;
         this.slotBuffers = {
-          offset: new Float64Array(cap),
+          // read by the worker threads too (wasm: each writes its own positions)
+          offset: this.kernels.par ? new Float64Array(new SharedArrayBuffer(8 * cap)) : new Float64Array(cap),
           fPad: this.precision === 'f64' ? new Float64Array(cap) : new Float32Array(cap),
           fSum: this.kernels.par || this.kernels.kind === 'wasm' ? new Float64Array(cap) : undefined,
         };
@@ -216,7 +217,7 @@ export class NonbondedForce {
       off[3 * p + 2] = lx[3 * p + 2]! - x[3 * a + 2]!;
     }
     // TS threads share this.args in place: it is the problem's cached object, so finish() sees the shared xq.
-    if (this.kernels.kind === 'wasm') this.kernels.par?.setup(this.args, L.nPadded, L.slotOf);
+    if (this.kernels.kind === 'wasm') this.kernels.par?.setup(this.args, L.nPadded, L.slotOf, L.atomOf, off);
     else this.kernels.par?.setup(this.args, L.nPadded);
     this.timers.search += performance.now() - t0;
     this.timers.searches++;
@@ -349,18 +350,20 @@ export class NonbondedForce {
     inst.bind(args);
     const par = w.par;
     if (par) {
-      // The positions go into the shared block the workers copy from; this thread copies it
-      // into its instance while they copy it into theirs (charges and LJ parameters: once per
-      // search, from this thread's instance).
+      // Each thread writes the positions into its own instance, from a shared copy of x (the
+      // workers) or x (this thread): writing them once into a shared block that every thread
+      // then copied cost twice as long, its cache lines taken back from the other core's cache
+      // (LJ fluid, f64: 0.6-1.0 ms per call). The block as of the search (charges, LJ
+      // parameters, dummies) goes to the workers once per list, from this thread's instance.
       if (this.xqSetup !== par.setups) {
         par.xq.set(inst.xqBlock);
         this.xqSetup = par.setups;
       }
-      writePositions(par.xq, 0, x, L.atomOf, this.offset);
+      par.x.set(x);
       const mesh = par.longRange;
       mesh?.x.set(x);
       par.run(energies, () => {
-        inst.xqBlock.set(par.xq);
+        inst.positions(x, L.atomOf, this.offset);
         par.share(inst, args.params);
         // This thread's forces into atom order while each worker gathers its own (force-only
         // steps); the workers' are added after, in worker order: the same f64 sums, in the same

@@ -7,7 +7,7 @@
 // from the single-thread run (round-off).
 //
 // WebAssembly variants (MdWasmThreads) work the same way with one instance and memory per
-// worker: the caller's packed particle block is copied in and the forces out, once per call.
+// worker: each thread writes the call's positions into its instance and gathers its forces out.
 // By default their threads claim the list's i-entries in chunks as they go (issue 16): on a
 // shared host one thread often runs slower for a while, and a fixed split then waits for it.
 // Which thread computes which chunk varies from run to run, and so do the forces' round-off;
@@ -457,8 +457,17 @@ export interface MdWasmSetupArgs {
   nPadded: number;
   bounds: Int32Array;
   next: Int32Array | undefined;
-  /** Particle data in the wasm cluster layout (WASM_XQ_WORDS per 4-atom cluster, reals of the variants' precision), written by the caller before each step. */
+  /**
+   * Particle data in the wasm cluster layout (WASM_XQ_WORDS per 4-atom cluster, reals of the
+   * variants' precision) as of the list's search: charges, LJ parameters and the dummies'
+   * coordinates, written by the caller before the first step on the list and copied into an
+   * instance when it takes the list.
+   */
   xq: WasmReals;
+  /** The positions of each step (3 per atom, f64, written by the caller), and the slots' atoms and image offsets: each thread writes its instance's positions itself (writePositions). */
+  x: Float64Array;
+  atomOf: Int32Array;
+  offset: Float64Array;
   /** This worker's outputs: forces in the wasm layout (WASM_F_WORDS per cluster; energy steps), energies, shift forces. */
   f: WasmReals;
   energy: Float64Array;
@@ -499,14 +508,17 @@ export interface MdWasmChunk {
 /**
  * The force calls of one NonbondedForce with WebAssembly variants over `threads` threads. Each
  * worker has its own instances (and memories) of both variants: per pair search it copies the
- * list in; per force call it copies the caller's packed particle block (one memcpy), computes its
- * share of the i-entries (chunks claimed as it goes, or with `reproducible` a fixed range), and
+ * list and the particle block as of the search in; per force call it writes the positions from
+ * the shared copy of x into its instance, computes its share of the i-entries (chunks claimed as
+ * it goes, or with `reproducible` a fixed range), and
  * gathers its forces into atom order in shared memory (energy steps: copies them out in the wasm
  * layout). This thread computes its share in its own instance; the caller sums.
  */
 export class MdWasmThreads extends MdWorkers {
-  /** Particle block handed to the workers, and their outputs (worker w: chunks[w]). */
+  /** Particle block handed to the workers (as of the search: see MdWasmSetupArgs.xq), and their outputs (worker w: chunks[w]). */
   xq: WasmReals = new Float32Array(0);
+  /** The positions of the next force call (3 per atom), written by the caller before run(). */
+  x: Float64Array = new Float64Array(0);
   /** Lists set up so far: a new one needs the block's charges and LJ parameters written again. */
   setups = 0;
   chunks: MdWasmChunk[] = [];
@@ -545,10 +557,12 @@ export class MdWasmThreads extends MdWorkers {
    * A new list (after a pair search) of nPadded particles, atom a in slot slotOf[a]: split by
    * work and handed to the workers.
    */
-  setup(list: WasmList, nPadded: number, slotOf: Int32Array): void {
+  setup(list: WasmList, nPadded: number, slotOf: Int32Array, atomOf: Int32Array, offset: Float64Array): void {
     this.checkOpen();
     const shared = { ci: toShared(list.ci), cj: toShared(list.cj), excl: toShared(list.excl), shiftVec: toShared(list.shiftVec), params: list.params };
     const slots = toShared(slotOf);
+    const atoms = { atomOf: toShared(atomOf), offset: toShared(offset) };
+    if (this.x.length !== 3 * slotOf.length) this.x = new Float64Array(new SharedArrayBuffer(24 * slotOf.length));
     const n3 = 3 * slotOf.length;
     this.bounds = toShared(Int32Array.from(splitByWork(list.ci, this.next ? this.threads * CHUNKS_PER_THREAD : this.threads)));
     const nc = blocksOf(nPadded);
@@ -571,7 +585,7 @@ export class MdWasmThreads extends MdWorkers {
         fshift: new Float64Array(new SharedArrayBuffer(81 * 8)),
       };
       this.chunks.push(c);
-      const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, list: shared, nPadded, bounds: this.bounds, next: this.next, xq: this.xq, ...c, slotOf: slots, ctl: this.ctl, spin: this.spin, w };
+      const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, list: shared, nPadded, bounds: this.bounds, next: this.next, xq: this.xq, x: this.x, ...atoms, ...c, slotOf: slots, ctl: this.ctl, spin: this.spin, w };
       this.pool.post(w, { task: 'md-wasm-setup', args: s as unknown as Record<string, unknown> });
     }
   }
@@ -606,7 +620,7 @@ export class MdWasmThreads extends MdWorkers {
     runWasmShare(inst, params, this.bounds, this.next, 0);
   }
 
-  /** One force call: the workers start on the block in `xq` (written by the caller), `mine` runs here; returns when all are done. */
+  /** One force call: the workers start on the positions in `x` (written by the caller), `mine` runs here; returns when all are done. */
   run(energies: boolean, mine: () => void): MdWasmChunk[] {
     if (this.next) Atomics.store(this.next, 0, 0);
     this.dispatchStep('md-wasm-step', (energies ? OP_ENERGIES : OP_FORCES) | (this.longRange ? OP_WITH_MESH : 0), mine);

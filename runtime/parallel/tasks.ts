@@ -222,8 +222,9 @@ export const TASKS: Record<string, TaskFn> = {
         }
       }
       const w = energies ? we : wf;
-      w.bindList(s.list, s.nPadded);
-      w.xqBlock.set(s.xq);
+      // A new list: its particle block (charges, LJ parameters, dummies); every call: the positions.
+      if (w.bindList(s.list, s.nPadded)) w.xqBlock.set(s.xq);
+      w.positions(s.x, s.atomOf, s.offset);
       runWasmShare(w, s.list.params, s.bounds, s.next, s.w + 1);
       // Force-only steps: into atom order here, beside the caller gathering its own block.
       if (energies) s.f.set(w.forces);
