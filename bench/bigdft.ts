@@ -485,7 +485,7 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
       await pools.close();
     }
     log('');
-    log(`Threads: each 1-D pass split over worker threads (prepareParallel3d), ${availableParallelism()} CPUs here (load average ${loadavg().map((l) => l.toFixed(2)).join(', ')}); ratio = C convrot time (one thread) / this time, per core = ratio / threads; speed-up = one thread / t threads, fastest of rounds alternating the two; ceiling = what t independent compute loops ran in those rounds, in one loop's work (t on idle cores; less when other processes share them); every threaded output equals the one-thread output bit for bit (checked before timing):`);
+    log(`Threads: each 1-D pass split over worker threads (prepareParallel3d; wasm: this thread and t - 1 workers, TypeScript: t workers), ${availableParallelism()} CPUs here (load average ${loadavg().map((l) => l.toFixed(2)).join(', ')}); ratio = C convrot time (one thread) / this time, per core = ratio / threads; speed-up = one thread / t threads, fastest of rounds alternating the two (the input copied in is part of an application: one thread copies it alone, t threads each their chunks); ceiling = what t independent compute loops ran in those rounds, in one loop's work (t on idle cores; less when other processes share them); every threaded output equals the one-thread output bit for bit (checked before timing):`);
     log('');
     const head = ['variant', 'threads', 'ms', 'GFlop/s', 'speed-up', 'ceiling', 'vs C', 'per core'];
     const body: string[][] = [];

@@ -17,7 +17,7 @@ export function registerBigdft(run: Command): void {
     .option('--variant-mf <key>', 'magic filter variant (default: bigdft-conv.ts.magic.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript, wasm or WGSL variant)')
     .option('--variant-mft <key>', 'transposed magic filter variant (default: bigdft-conv.ts.magic-t.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript, wasm or WGSL variant)')
     .option('--variant-kin <key>', 'kinetic variant (default: bigdft-conv.ts.kinetic.periodic.<precision>.separable-t.8x1.inline.table; any periodic TypeScript, wasm or WGSL variant)')
-    .option('--threads <n>', 'worker threads for the TypeScript and wasm variants, each pass split between them (default: the tuned count, else 1)')
+    .option('--threads <n>', 'threads for the TypeScript and wasm variants, each pass split between them (default: the tuned count, else 1)')
     .option('--target <t>', 'target of the default variants: ts (tuned or library defaults) or wasm (WebAssembly SIMD f64x2 lines)', 'ts')
     .option('--max-memory <size>', "refuse a grid whose memory estimate is above this size, e.g. 4G or 512M (default: half of this machine's memory)")
     .action(async (o: { grid: string; h: string; iterations: string; precision: string; variantMf?: string; variantMft?: string; variantKin?: string; threads?: string; target: string; maxMemory?: string }) => {

@@ -277,7 +277,7 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
 
   log(`kernforge run bigdft: local Hamiltonian H psi = MF^T (V MF psi) + T psi on a periodic ${dims.join('x')} grid (${N} points), h = ${h} bohr, ${precision}`);
   log(`  convention: ${CONVENTION}`);
-  if (pool) log(`  threads: ${pool.size} worker threads for the TypeScript and wasm variants (each pass's lines split between them)`);
+  if (pool) log(`  threads: ${pool.size} for the TypeScript and wasm variants, each pass's lines split between them (TypeScript: ${pool.size} worker threads; wasm: this thread and ${pool.size - 1} worker${pool.size - 1 === 1 ? '' : 's'})`);
 
   // 1. verify every chosen variant against the f64 reference before use
   const verification: VerificationResult[] = [];

@@ -11,7 +11,7 @@ import { verifyConv, randomValues } from '../../runtime/bigdft/verify.ts';
 import { apply3d, prepare3d, ConvInputError } from '../../runtime/bigdft/apply.ts';
 import { assembleWat } from '../../generator/index.ts';
 import type { Dims } from '../../runtime/bigdft/reference.ts';
-import { prepareWasm3d } from '../../runtime/bigdft/wasm.ts';
+import { convWasmTask, prepareWasm3d } from '../../runtime/bigdft/wasm.ts';
 import { kineticScale } from '../../runtime/bigdft/conv.ts';
 import { Pool, toShared } from '../../runtime/parallel/pool.ts';
 
@@ -101,7 +101,7 @@ describe('bigdft-conv WebAssembly SIMD library', () => {
       const xs = toShared(Float64Array.from(x));
       for (let r = 0; r < 4; r++) expect(Array.from(await pre.run(r % 2 ? xs : x)), `run ${r}`).toEqual(Array.from(one));
       await pre.release?.();
-      // every chunk but the first traps in the first pass: whichever worker claims one stops
+      // every chunk but the first traps in the first pass: whichever thread claims one stops
       // there, and the others still meet it at the barriers
       const wat = readFileSync(join(GENERATED_ROOT, manifest().get(key)!.file.replace(/\.wasm$/, '.wat')), 'utf8');
       const trapping = wat.replace('(local.set $n8 ', '(if (i32.gt_s (local.get $j0) (i32.const 0)) (then unreachable))\n    (local.set $n8 ');
@@ -113,6 +113,20 @@ describe('bigdft-conv WebAssembly SIMD library', () => {
       await pool.close();
     }
   }, 30_000);
+
+  it("a worker's error reaches the calling thread through the shared error block, written before the barrier that follows it", async () => {
+    // a worker (run here, alone at its barriers) whose module does not compile
+    const ctl = new Int32Array(new SharedArrayBuffer(8 + 2048));
+    const barrier = new Int32Array(new SharedArrayBuffer(8));
+    const memory = new WebAssembly.Memory({ initial: 1, maximum: 16, shared: true });
+    const q = { x: 0, y: 0, n: 16, m: 16, yin: 0, xt: 0, scale: 0, bounds: Int32Array.from([0, 16]) };
+    await convWasmTask({ key: 'bigdft-conv.wasm.magic.periodic.f64.separable-t.4x2.inline.lines', memId: 'broken', memory, bytes: Uint8Array.from([0, 97, 115, 109, 9, 9]), s: 0, passes: [q, q, q], next: new Int32Array(new SharedArrayBuffer(12)), barrier, parties: 1, ctl });
+    expect(Atomics.load(ctl, 0)).toBe(1);
+    const text = new TextDecoder().decode(new Uint8Array(ctl.buffer, 8, Atomics.load(ctl, 1)).slice());
+    expect(text).toMatch(/CompileError/);
+    // it still arrived at the three barriers (one per pass)
+    expect(Atomics.load(barrier, 1)).toBe(3);
+  });
 
   it('runs repeatedly on one prepared grid with the same result, and refuses grids smaller than the filter', async () => {
     const key = 'bigdft-conv.wasm.magic.periodic.f64.separable-t.6x2.inline.lines';
