@@ -145,6 +145,20 @@ describe('import graph of runtime/, generator/, cli/, bench/', () => {
   });
 });
 
+/** The files under these folders of the repository (paths relative to it, '/'-separated). */
+function filesUnder(dirs: string[]): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const p = `${dir}/${e.name}`;
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile()) out.push(p);
+    }
+  };
+  for (const d of dirs) walk(d);
+  return out;
+}
+
 describe('self-contained', () => {
   // spelled in pieces so that this file does not name them itself
   const named = [['..', 'shared'].join('/'), ['shared', 'data'].join('/')];
@@ -153,36 +167,23 @@ describe('self-contained', () => {
 
   it('no file of runtime/, generator/, cli/, bench/, test/, specs/ or templates/ names the shared folder', () => {
     const hits: string[] = [];
-    const walk = (dir: string): void => {
-      for (const e of readdirSync(join(root, dir), { withFileTypes: true })) {
-        const p = `${dir}/${e.name}`;
-        if (e.isDirectory()) walk(p);
-        else if (e.isFile() && !guards.has(p)) {
-          const buf = readFileSync(join(root, p));
-          if (buf.includes(0)) continue; // binary
-          const text = buf.toString('utf8');
-          for (const n of named) if (text.includes(n)) hits.push(`${p}: ${n}`);
-        }
-      }
-    };
-    for (const d of ['runtime', 'generator', 'cli', 'bench', 'test', 'specs', 'templates']) walk(d);
+    for (const p of filesUnder(['runtime', 'generator', 'cli', 'bench', 'test', 'specs', 'templates'])) {
+      if (guards.has(p)) continue;
+      const buf = readFileSync(join(root, p));
+      if (buf.includes(0)) continue; // binary
+      const text = buf.toString('utf8');
+      for (const n of named) if (text.includes(n)) hits.push(`${p}: ${n}`);
+    }
     expect(hits).toEqual([]);
   });
 
   it('runtime/ and generator/ have no untyped escapes (`as any`, `: any`) and keep nothing on globalThis under a __ name (timing probes of a profiling session)', () => {
     const hits: string[] = [];
-    const walk = (dir: string): void => {
-      for (const e of readdirSync(join(root, dir), { withFileTypes: true })) {
-        const p = `${dir}/${e.name}`;
-        if (e.isDirectory()) walk(p);
-        else if (p.endsWith('.ts')) {
-          readFileSync(join(root, p), 'utf8').split('\n').forEach((line, k) => {
-            if (/\bas any\b|:\s*any\b(?![\s-]*(free|variant|key|of|other|one)\b)|globalThis[^\n]*\.__\w/.test(line.replace(/\/\/.*$|^\s*\*.*$/, ''))) hits.push(`${p}:${k + 1}`);
-          });
-        }
-      }
-    };
-    for (const d of ['runtime', 'generator']) walk(d);
+    for (const p of filesUnder(['runtime', 'generator']).filter((f) => f.endsWith('.ts'))) {
+      readFileSync(join(root, p), 'utf8').split('\n').forEach((line, k) => {
+        if (/\bas any\b|:\s*any\b(?![\s-]*(free|variant|key|of|other|one)\b)|globalThis[^\n]*\.__\w/.test(line.replace(/\/\/.*$|^\s*\*.*$/, ''))) hits.push(`${p}:${k + 1}`);
+      });
+    }
     expect(hits).toEqual([]);
   });
 });
