@@ -145,7 +145,7 @@ describe('BigDFT convolutions on worker threads', () => {
     const one = await runBigdftWorkload(o);
     const lines: string[] = [];
     const two = await runBigdftWorkload({ ...o, threads: 2, log: (l) => lines.push(l) });
-    expect(lines.join('\n')).toMatch(/threads: 2 worker threads/);
+    expect(lines.join('\n')).toMatch(/threads: 2 for the TypeScript and wasm variants, .*\(TypeScript: 2 worker threads; wasm: this thread and 1 worker\)/);
     expect(two.iterations.map((r) => [r.epot, r.ekin, r.ehpsi])).toEqual(one.iterations.map((r) => [r.epot, r.ekin, r.ehpsi]));
   });
   it('--threads: bad values are user errors naming the allowed range', async () => {
