@@ -130,8 +130,8 @@ function runShare(ex: ConvWasmExports | undefined, a: Pick<ConvWasmTaskArgs, 'pa
 }
 
 /**
- * Chunks of each pass per worker thread, claimed as they go. 2 threads, 128x126x130, fastest and
- * median of 40 applications against one thread in the same rounds: see docs/performance.md.
+ * Chunks of each pass per thread, claimed as they go (1, 4, 8 and 16 measured on 2 threads,
+ * 128x126x130: docs/performance.md, issue 16 runs G, H and I).
  */
 export const CONV_CHUNKS_PER_THREAD = 8;
 
@@ -262,7 +262,7 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
   const barrier = new Int32Array(new SharedArrayBuffer(8));
   const next = new Int32Array(new SharedArrayBuffer(4 * plan.length));
   const ctl = new Int32Array(new SharedArrayBuffer(CTL_BYTES));
-  const workerArgs = (w: number): ConvWasmTaskArgs => ({ key, memId, memory, module: mod, bytes: o.bytes, s: S[w + 1]!, barrier, parties: threads, passes, next, ctl });
+  const workerArgs = Array.from({ length: threads - 1 }, (_, w): ConvWasmTaskArgs => ({ key, memId, memory, module: mod, bytes: o.bytes, s: S[w + 1]!, barrier, parties: threads, passes, next, ctl }));
   return {
     ...base,
     async run(x) {
@@ -271,7 +271,7 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
       // an input on a SharedArrayBuffer is copied in by the threads, each the lines of the first pass's chunks it takes
       const input = x instanceof Float64Array && x.buffer instanceof SharedArrayBuffer && x.length === size ? x : undefined;
       if (!input) copyIn(x);
-      for (let w = 0; w < threads - 1; w++) pool.post(w, { task: 'conv-wasm', args: { ...workerArgs(w), input } as unknown as Record<string, unknown> });
+      workerArgs.forEach((a, w) => pool.post(w, { task: 'conv-wasm', args: { ...a, input } as unknown as Record<string, unknown> }));
       const err = runShare(ex, { passes, next, input, memory, s: S[0]!, barrier, parties: threads }, undefined, true);
       if (err !== undefined) throw err;
       if (Atomics.load(ctl, 0) !== 0) throw new Error(new TextDecoder().decode(new Uint8Array(ctl.buffer, 8, Atomics.load(ctl, 1)).slice()));

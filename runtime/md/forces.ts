@@ -361,7 +361,7 @@ export class NonbondedForce {
       }
       par.x.set(x);
       const mesh = par.longRange;
-      mesh?.x.set(x);
+      if (mesh && mesh.x !== par.x) mesh.x.set(x);
       par.run(energies, () => {
         inst.positions(x, L.atomOf, this.offset);
         par.share(inst, args.params);

@@ -517,8 +517,14 @@ export interface MdWasmChunk {
 export class MdWasmThreads extends MdWorkers {
   /** Particle block handed to the workers (as of the search: see MdWasmSetupArgs.xq), and their outputs (worker w: chunks[w]). */
   xq: WasmReals = new Float32Array(0);
-  /** The positions of the next force call (3 per atom), written by the caller before run(). */
+  /** The positions of the next force call (3 per atom), written by the caller before run(); the mesh's too. */
   x: Float64Array = new Float64Array(0);
+
+  /** `x` for n atoms (a new shared array only when the atom count changes). */
+  private positionsFor(n: number): Float64Array {
+    if (this.x.length !== 3 * n) this.x = new Float64Array(new SharedArrayBuffer(24 * n));
+    return this.x;
+  }
   /** Lists set up so far: a new one needs the block's charges and LJ parameters written again. */
   setups = 0;
   chunks: MdWasmChunk[] = [];
@@ -562,7 +568,7 @@ export class MdWasmThreads extends MdWorkers {
     const shared = { ci: toShared(list.ci), cj: toShared(list.cj), excl: toShared(list.excl), shiftVec: toShared(list.shiftVec), params: list.params };
     const slots = toShared(slotOf);
     const atoms = { atomOf: toShared(atomOf), offset: toShared(offset) };
-    if (this.x.length !== 3 * slotOf.length) this.x = new Float64Array(new SharedArrayBuffer(24 * slotOf.length));
+    this.positionsFor(slotOf.length);
     const n3 = 3 * slotOf.length;
     this.bounds = toShared(Int32Array.from(splitByWork(list.ci, this.next ? this.threads * CHUNKS_PER_THREAD : this.threads)));
     const nc = blocksOf(nPadded);
@@ -601,7 +607,8 @@ export class MdWasmThreads extends MdWorkers {
     this.checkOpen();
     if (!this.next) return false;
     const sh = (k: number) => new Float64Array(new SharedArrayBuffer(8 * k));
-    const m: MdMeshShared = { x: sh(3 * n), f: sh(3 * n), out: sh(10) };
+    // the mesh reads the positions the kernels' workers read (one copy of x per call)
+    const m: MdMeshShared = { x: this.positionsFor(n), f: sh(3 * n), out: sh(10) };
     const args: MdMeshSetupArgs = { ...m, recipe: { ...recipe, q: toShared(recipe.q) } };
     // Built before any claimed step (a spinning worker reads no messages). Where worker 0 cannot
     // build it, the caller keeps computing it.
