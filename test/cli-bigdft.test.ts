@@ -152,6 +152,25 @@ describe('kernforge run bigdft: command line and errors', () => {
       log: quiet,
     });
     for (const e of ['epot', 'ekin', 'ehpsi'] as const) expect(other.iterations[0]![e]).toBeCloseTo(base.iterations[0]![e], 5);
+    // all three on WGSL: the application stays on the device (one submission), with the same energies
+    if ((await probeGpu()).ok) {
+      const lines: string[] = [];
+      const wgsl = await runBigdftWorkload({
+        grid: DIMS,
+        iterations: 2,
+        precision: 'f32',
+        variantMf: 'bigdft-conv.wgsl.magic.periodic.f32.separable-t.32x8.outputs2',
+        variantMft: 'bigdft-conv.wgsl.magic-t.periodic.f32.separable-t.16x16.outputs2',
+        variantKin: 'bigdft-conv.wgsl.kinetic.periodic.f32.separable-t.16x16.outputs1',
+        log: (l) => lines.push(l),
+      });
+      const two = await runBigdftWorkload({ grid: DIMS, iterations: 2, precision: 'f32', log: quiet });
+      for (const it of [0, 1]) for (const e of ['epot', 'ekin', 'ehpsi'] as const) expect(wgsl.iterations[it]![e]).toBeCloseTo(two.iterations[it]![e], 5);
+      expect(lines.join('\n')).toMatch(/each application is one submission/);
+      expect(wgsl.iterations[0]!.ms.mf).toBeNaN();
+      expect(wgsl.iterations[0]!.ms.h).toBeGreaterThan(0);
+      expect(lines.find((l) => l.includes('MF   (magic filter)'))).toMatch(/ - ms +- GFlop\/s/);
+    }
     const f64 = await runBigdftWorkload({ grid: DIMS, iterations: 1, variantMf: 'bigdft-conv.ts.magic.periodic.f64.separable.2x4.inline.split', log: quiet });
     const f64base = await runBigdftWorkload({ grid: DIMS, iterations: 1, log: quiet });
     expect(f64.iterations[0]!.epot).toBeCloseTo(f64base.iterations[0]!.epot, 12);

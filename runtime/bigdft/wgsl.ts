@@ -2,7 +2,7 @@
 // each one dispatch of the generated kernel over (lines / WL) x (n / tile) workgroups, all
 // three encoded in one command buffer. f32 storage; the kinetic filter also carries the
 // transposed input and the running sum (as the TypeScript separable-t passes do).
-import { gpu, storage, readBack, uniform, bindBuffers, type BindingKind, type GpuContext } from '../backends/webgpu.ts';
+import { gpu, storage, readBack, uniform, bindBuffers, pipeline, grid2d, type BindingKind, type GpuContext } from '../backends/webgpu.ts';
 import { backend } from '../backends/registry.ts';
 import { variantParams } from '../variants.ts';
 import { filter, type FilterName } from './filters.ts';
@@ -18,8 +18,13 @@ export interface PreparedWgsl3d {
   /** Workgroup shape (lines x position-invocations) and outputs per invocation. */
   workgroup: [number, number];
   outputs: number;
+  /** The input buffer (natural layout, f32) and the buffer the third pass writes the result to. */
+  input: GPUBuffer;
+  output: GPUBuffer;
   /** Upload x (natural layout) into the input buffer. */
   upload(x: ArrayLike<number>): void;
+  /** Record the three passes into `enc` (no submission): chains with other work on the device. */
+  encode(enc: GPUCommandEncoder): void;
   /** Run the three passes on the uploaded input and wait for the queue. */
   dispatch(): Promise<void>;
   /** The result of the last dispatch, natural layout. */
@@ -27,8 +32,11 @@ export interface PreparedWgsl3d {
   destroy(): void;
 }
 
-/** Load a WGSL variant, compile it and allocate its buffers for an n1 x n2 x n3 grid. */
-export async function prepareWgsl3d(key: string, dims: Dims, o: Apply3dOptions = {}): Promise<PreparedWgsl3d> {
+/**
+ * Load a WGSL variant, compile it and allocate its buffers for an n1 x n2 x n3 grid. `input`: read
+ * the grid from this buffer (another variant's, to chain them on the device) instead of one of its own.
+ */
+export async function prepareWgsl3d(key: string, dims: Dims, o: Apply3dOptions & { input?: GPUBuffer } = {}): Promise<PreparedWgsl3d> {
   const p = await variantParams(key);
   if (!key.startsWith('bigdft-conv.') || p.target !== 'wgsl') throw new ConvInputError(`${key} is not a bigdft-conv WGSL variant`);
   const name = String(p.filter) as FilterName;
@@ -53,11 +61,12 @@ export async function prepareWgsl3d(key: string, dims: Dims, o: Apply3dOptions =
   const empty = new Float32Array(size);
   const buf = (): GPUBuffer => storage(device, empty, true);
   // magic: A -> B -> C -> B; kinetic: x A, running sums Z (zero) -> Y0 -> Y1 -> Y0, transposed inputs T0, T1
-  const A = buf();
+  const A = o.input ?? buf();
   const B = buf();
   const Cb = buf();
   const extra = kinetic ? { Z: buf(), T0: buf(), T1: buf() } : undefined;
-  const all = [A, B, Cb, ...(extra ? Object.values(extra) : [])];
+  // buffers this variant owns (a given input stays its owner's)
+  const all = [...(o.input ? [] : [A]), B, Cb, ...(extra ? Object.values(extra) : [])];
   const passes: { bind: GPUBindGroup; gx: number; gy: number }[] = [];
   const uniforms: GPUBuffer[] = [];
   for (let d = 0; d < 3; d++) {
@@ -86,6 +95,15 @@ export async function prepareWgsl3d(key: string, dims: Dims, o: Apply3dOptions =
     }
     passes.push({ bind: await bindBuffers(device, pl, bufs, key), gx, gy });
   }
+  const encode = (enc: GPUCommandEncoder): void => {
+    for (const ps of passes) {
+      const pass = enc.beginComputePass();
+      pass.setPipeline(pl);
+      pass.setBindGroup(0, ps.bind);
+      pass.dispatchWorkgroups(ps.gx, ps.gy);
+      pass.end();
+    }
+  };
   return {
     key,
     filter: name,
@@ -94,18 +112,15 @@ export async function prepareWgsl3d(key: string, dims: Dims, o: Apply3dOptions =
     adapterName: ctx.adapterName,
     workgroup: [WL, WP],
     outputs: U,
+    input: A,
+    output: B,
     upload(x) {
       device.queue.writeBuffer(A, 0, x instanceof Float32Array ? x : Float32Array.from(x));
     },
+    encode,
     async dispatch() {
       const enc = device.createCommandEncoder();
-      for (const ps of passes) {
-        const pass = enc.beginComputePass();
-        pass.setPipeline(pl);
-        pass.setBindGroup(0, ps.bind);
-        pass.dispatchWorkgroups(ps.gx, ps.gy);
-        pass.end();
-      }
+      encode(enc);
       device.queue.submit([enc.finish()]);
       await device.queue.onSubmittedWorkDone();
     },
@@ -128,5 +143,123 @@ export async function applyWgsl3d(key: string, x: ArrayLike<number>, dims: Dims,
     return Float64Array.from(await pre.result());
   } finally {
     pre.destroy();
+  }
+}
+
+// The potential product of the local Hamiltonian on the device: vpsi = V psi_r, and per workgroup
+// the partial sum of psi_r vpsi (E_pot before normalization), summed in f64 on the host.
+const POTENTIAL_WG = 256;
+const POTENTIAL_WGSL = /* wgsl */ `
+struct Params { n: u32, gx: u32, groups: u32, pad: u32 };
+@group(0) @binding(0) var<storage, read> psir: array<f32>;
+@group(0) @binding(1) var<storage, read> V: array<f32>;
+@group(0) @binding(2) var<storage, read_write> vpsi: array<f32>;
+@group(0) @binding(3) var<storage, read_write> partial: array<f32>;
+@group(0) @binding(4) var<uniform> P: Params;
+var<workgroup> s: array<f32, ${POTENTIAL_WG}>;
+@compute @workgroup_size(${POTENTIAL_WG})
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  let g = wg.y * P.gx + wg.x;
+  let i = g * ${POTENTIAL_WG}u + li;
+  var e = 0.0f;
+  if (i < P.n) {
+    let r = psir[i];
+    let v = V[i] * r;
+    vpsi[i] = v;
+    e = r * v;
+  }
+  s[li] = e;
+  workgroupBarrier();
+  for (var k = ${POTENTIAL_WG / 2}u; k > 0u; k = k >> 1u) {
+    if (li < k) {
+      s[li] += s[li + k];
+    }
+    workgroupBarrier();
+  }
+  if (li == 0u && g < P.groups) {
+    partial[g] = s[0];
+  }
+}
+`;
+
+/** The local Hamiltonian kept on the device (prepareWgslHamiltonian). */
+export interface WgslHamiltonian {
+  adapterName: string;
+  /**
+   * One application to x (natural layout, f32): upload x, then in one submission MF, the potential
+   * product, MF^T and T, then read back MF^T (V psi_r) and T x. `epot` = sum psi_r V psi_r (f64 sum of
+   * the workgroups' f32 partial sums). The arrays are reused by the next call.
+   */
+  apply(x: Float32Array): Promise<{ a: Float32Array; t: Float32Array; epot: number }>;
+  destroy(): void;
+}
+
+/**
+ * H psi = MF^T (V MF psi) + T psi with three WGSL variants chained on the device: psi goes up once
+ * per application (MF and T read the same buffer), psi_r and V psi_r never leave it, and two grids
+ * come back. The variants must be periodic magic, magic-t and kinetic ones (the caller checks).
+ */
+export async function prepareWgslHamiltonian(keys: { mf: string; mft: string; kin: string }, dims: Dims, h: number, V: ArrayLike<number>): Promise<WgslHamiltonian> {
+  const size = dims[0] * dims[1] * dims[2];
+  const ctx = await gpu();
+  const { device } = ctx;
+  const made: { destroy(): void }[] = [];
+  try {
+    const mf = await prepareWgsl3d(keys.mf, dims, { h: [h, h, h] });
+    made.push(mf);
+    const kin = await prepareWgsl3d(keys.kin, dims, { h: [h, h, h], input: mf.input });
+    made.push(kin);
+    const mft = await prepareWgsl3d(keys.mft, dims, { h: [h, h, h] });
+    made.push(mft);
+    const groups = Math.ceil(size / POTENTIAL_WG);
+    const g = grid2d(ctx, groups);
+    const pl = await pipeline(device, POTENTIAL_WGSL, 'bigdft potential product', ['read-only-storage', 'read-only-storage', 'storage', 'storage', 'uniform']);
+    const Vb = storage(device, V instanceof Float32Array ? V : Float32Array.from(V));
+    const partial = storage(device, new Float32Array(groups), true);
+    const ub = uniform(device, new Uint32Array([size, g.gx, groups, 0]).buffer);
+    const bytes = Math.ceil((size * 4) / 16) * 16;
+    const staging = (n: number): GPUBuffer => device.createBuffer({ size: n, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+    const sa = staging(bytes);
+    const st = staging(bytes);
+    const sp = staging(Math.max(16, Math.ceil((groups * 4) / 16) * 16));
+    made.push(Vb, partial, ub, sa, st, sp);
+    const bind = await bindBuffers(device, pl, [mf.output, Vb, mft.input, partial, ub], 'bigdft potential product');
+    const a = new Float32Array(size);
+    const t = new Float32Array(size);
+    return {
+      adapterName: ctx.adapterName,
+      async apply(x) {
+        device.queue.writeBuffer(mf.input, 0, x);
+        const enc = device.createCommandEncoder();
+        mf.encode(enc);
+        const pass = enc.beginComputePass();
+        pass.setPipeline(pl);
+        pass.setBindGroup(0, bind);
+        pass.dispatchWorkgroups(g.gx, g.gy);
+        pass.end();
+        mft.encode(enc);
+        kin.encode(enc);
+        enc.copyBufferToBuffer(mft.output, 0, sa, 0, bytes);
+        enc.copyBufferToBuffer(kin.output, 0, st, 0, bytes);
+        enc.copyBufferToBuffer(partial, 0, sp, 0, sp.size);
+        device.queue.submit([enc.finish()]);
+        await Promise.all([sa.mapAsync(GPUMapMode.READ), st.mapAsync(GPUMapMode.READ), sp.mapAsync(GPUMapMode.READ)]);
+        a.set(new Float32Array(sa.getMappedRange(), 0, size));
+        t.set(new Float32Array(st.getMappedRange(), 0, size));
+        const parts = new Float32Array(sp.getMappedRange(), 0, groups);
+        let epot = 0;
+        for (let i = 0; i < groups; i++) epot += parts[i]!;
+        sa.unmap();
+        st.unmap();
+        sp.unmap();
+        return { a, t, epot };
+      },
+      destroy() {
+        for (const m of made) m.destroy();
+      },
+    };
+  } catch (e) {
+    for (const m of made) m.destroy();
+    throw e;
   }
 }

@@ -5,7 +5,7 @@ import { describe, it, expect } from 'vitest';
 import { libraryKeys, variantParams } from '../../runtime/variants.ts';
 import { probeGpu } from '../../runtime/backends/webgpu.ts';
 import { apply3d, ConvInputError } from '../../runtime/bigdft/apply.ts';
-import { prepareWgsl3d } from '../../runtime/bigdft/wgsl.ts';
+import { prepareWgsl3d, prepareWgslHamiltonian } from '../../runtime/bigdft/wgsl.ts';
 import { separable, type Boundary, type Dims } from '../../runtime/bigdft/reference.ts';
 import { convGain, convTolerance, randomValues, verifyConv } from '../../runtime/bigdft/verify.ts';
 import type { FilterName } from '../../runtime/bigdft/filters.ts';
@@ -81,5 +81,44 @@ describe.skipIf(!probe.ok)(`bigdft-conv WGSL library on ${probe.ok ? probe.name 
     const x = new Float64Array(16 ** 3);
     x[5] = NaN;
     await expect(apply3d(key, x, 16, 16, 16)).rejects.toThrow(/x\[5\] = NaN is not finite/);
+  });
+
+  it('the local Hamiltonian kept on the device: MF^T (V MF x), T x and E_pot against the f64 separable reference', async () => {
+    // 29 points per axis at least (the kinetic filter); odd sizes, a partial workgroup of the
+    // potential product (29 * 31 * 30 = 26970 = 105 * 256 + 90)
+    const dims: Dims = [29, 31, 30];
+    const n = dims[0] * dims[1] * dims[2];
+    const h = 0.4;
+    const x = Float32Array.from(randomValues(n, 21));
+    const V = Float32Array.from(randomValues(n, 22), (v) => 0.5 + v);
+    const H = await prepareWgslHamiltonian(
+      { mf: 'bigdft-conv.wgsl.magic.periodic.f32.separable-t.8x32.outputs2', mft: 'bigdft-conv.wgsl.magic-t.periodic.f32.separable-t.16x16.outputs1', kin: 'bigdft-conv.wgsl.kinetic.periodic.f32.separable-t.16x16.outputs2' },
+      dims,
+      h,
+      V,
+    );
+    try {
+      const x64 = Float64Array.from(x);
+      const psir = separable('magic', x64, dims);
+      const vpsi = psir.map((p, i) => p * V[i]!);
+      const a = separable('magic-t', vpsi, dims);
+      const s = -1 / (2 * h * h);
+      const t = separable('kinetic', x64, dims, [s, s, s]);
+      let epot = 0;
+      for (let i = 0; i < n; i++) epot += psir[i]! * vpsi[i]!;
+      const first = await H.apply(x);
+      const maxAbs = (v: ArrayLike<number>): number => maxDiff(v, new Float64Array(v.length));
+      // f32 passes: three filters in a row on each side of V
+      expect(maxDiff(first.a, a)).toBeLessThanOrEqual(1e-5 * maxAbs(a));
+      expect(maxDiff(first.t, t)).toBeLessThanOrEqual(convTolerance('wgsl', 'f32', 'kinetic', convGain('kinetic', [s, s, s]), 1));
+      expect(Math.abs(first.epot - epot)).toBeLessThanOrEqual(1e-5 * Math.abs(epot));
+      // the buffers are reused: a second application on other input gives that input's result
+      const x2 = Float32Array.from(x, (v) => -2 * v);
+      const second = await H.apply(x2);
+      expect(maxDiff(second.t, t.map((v) => -2 * v))).toBeLessThanOrEqual(2 * convTolerance('wgsl', 'f32', 'kinetic', convGain('kinetic', [s, s, s]), 1));
+      expect(Math.abs(second.epot - 4 * epot)).toBeLessThanOrEqual(4e-5 * Math.abs(epot));
+    } finally {
+      H.destroy();
+    }
   });
 });
