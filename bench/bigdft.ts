@@ -356,7 +356,7 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
       // timed run one application (WGSL: the three dispatches and the wait; gpu.js with its
       // transfers, the first run compiling the kernels), read back after
       const pre = await CONV_TARGETS.get(targetOfKey(key), 'bench bigdft').prepare(key, dims);
-      pre.upload(precision === 'f32' ? x32 : x);
+      await pre.upload(precision === 'f32' ? x32 : x);
       time = () => pre.run();
       read = () => pre.result();
       run = async () => {

@@ -35,7 +35,7 @@ export async function apply3d(key: string, x: ArrayLike<number>, n1: number, n2:
   const once = async (pre: PreparedConv): Promise<Float64Array> => {
     try {
       checkInput(x, dims);
-      pre.upload(x);
+      await pre.upload(x);
       await pre.run();
       return Float64Array.from(await pre.result());
     } finally {

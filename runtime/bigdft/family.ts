@@ -117,7 +117,7 @@ export const family: TuningFamily = {
           cur = {
             id,
             run: async (v) => {
-              p.upload(v);
+              await p.upload(v);
               await p.run();
               return p.result();
             },

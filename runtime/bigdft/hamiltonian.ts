@@ -210,7 +210,7 @@ async function prepareChecked(key: string, want: FilterName, precision: Precisio
     return {
       key,
       async run(x: Real) {
-        pre.upload(x);
+        await pre.upload(x);
         await pre.run();
         return pre.result();
       },

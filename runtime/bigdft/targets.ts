@@ -32,7 +32,7 @@ export interface PreparedConv {
    * Take the input field x[(i3*n2 + i2)*n1 + i1] (ts, wasm and gpu.js read it when they run: it
    * is kept, converted to `precision` unless it already is of it; WGSL writes it to the GPU now).
    */
-  upload(x: ArrayLike<number>): void;
+  upload(x: ArrayLike<number>): void | Promise<void>;
   /** Apply the three passes to the uploaded field (WGSL: three dispatches, waited for; gpu.js with its transfers). */
   run(): Promise<void>;
   /** The output of the last run, natural layout (ts, wasm: an internal buffer, valid until the next run). */

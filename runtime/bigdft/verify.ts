@@ -72,7 +72,7 @@ export async function verifyConv(key: string, o: { h?: number; dims?: Dims; wasm
   const pre = await CONV_TARGETS.get(String(p.target), 'verification').prepare(key, dims, { h: hd, wasmBytes: o.wasmBytes, gpujsSource: o.gpujsSource });
   let got: ArrayLike<number>;
   try {
-    pre.upload(xin);
+    await pre.upload(xin);
     await pre.run();
     got = await pre.result();
   } finally {

@@ -2,7 +2,7 @@
 // each one dispatch of the generated kernel over (lines / WL) x (n / tile) workgroups, all
 // three encoded in one command buffer. f32 storage; the kinetic filter also carries the
 // transposed input and the running sum (as the TypeScript separable-t passes do).
-import { gpu, storage, readBack, uniform, bindBuffers, pipeline, grid2d, type BindingKind, type GpuContext } from '../backends/webgpu.ts';
+import { gpu, storage, uniform, bindBuffers, pipeline, grid2d, type BindingKind, type GpuContext } from '../backends/webgpu.ts';
 import { backend } from '../backends/registry.ts';
 import { variantParams } from '../variants.ts';
 import { filter, type FilterName } from './filters.ts';
@@ -21,8 +21,8 @@ export interface PreparedWgsl3d {
   /** The input buffer (natural layout, f32) and the buffer the third pass writes the result to. */
   input: GPUBuffer;
   output: GPUBuffer;
-  /** Upload x (natural layout) into the input buffer. */
-  upload(x: ArrayLike<number>): void;
+  /** Upload x (natural layout) into the input buffer (through a kept staging buffer; resolves once it is queued). */
+  upload(x: ArrayLike<number>): Promise<void>;
   /** Record the three passes into `enc` (no submission): chains with other work on the device. */
   encode(enc: GPUCommandEncoder): void;
   /** Run the three passes on the uploaded input and wait for the queue. */
@@ -95,6 +95,14 @@ export async function prepareWgsl3d(key: string, dims: Dims, o: Apply3dOptions &
     }
     passes.push({ bind: await bindBuffers(device, pl, bufs, key), gx, gy });
   }
+  // kept staging buffers for the transfers: on an H100 through Dawn's Vulkan backend, a mapped kept
+  // buffer and a copy moved a 128x126x130 grid up in 1.1 ms against 7.0 ms for queue.writeBuffer,
+  // and back in 1.6 ms against about 5 ms through a staging buffer made per read
+  // (docs/performance.md, "WGSL on an NVIDIA H100")
+  const bytes = Math.ceil((size * 4) / 16) * 16;
+  // (made on first use: a variant chained on the device may never need them)
+  let up: GPUBuffer | undefined;
+  let down: GPUBuffer | undefined;
   const encode = (enc: GPUCommandEncoder): void => {
     for (const ps of passes) {
       const pass = enc.beginComputePass();
@@ -114,8 +122,14 @@ export async function prepareWgsl3d(key: string, dims: Dims, o: Apply3dOptions &
     outputs: U,
     input: A,
     output: B,
-    upload(x) {
-      device.queue.writeBuffer(A, 0, x instanceof Float32Array ? x : Float32Array.from(x));
+    async upload(x) {
+      up ??= device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_WRITE | GPUBufferUsage.COPY_SRC });
+      await up.mapAsync(GPUMapMode.WRITE);
+      new Float32Array(up.getMappedRange(), 0, size).set(x);
+      up.unmap();
+      const enc = device.createCommandEncoder();
+      enc.copyBufferToBuffer(up, 0, A, 0, bytes);
+      device.queue.submit([enc.finish()]);
     },
     encode,
     async dispatch() {
@@ -125,10 +139,17 @@ export async function prepareWgsl3d(key: string, dims: Dims, o: Apply3dOptions &
       await device.queue.onSubmittedWorkDone();
     },
     async result() {
-      return new Float32Array(await readBack(device, B, size * 4));
+      down ??= device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
+      const enc = device.createCommandEncoder();
+      enc.copyBufferToBuffer(B, 0, down, 0, bytes);
+      device.queue.submit([enc.finish()]);
+      await down.mapAsync(GPUMapMode.READ);
+      const out = new Float32Array(down.getMappedRange(), 0, size).slice();
+      down.unmap();
+      return out;
     },
     destroy() {
-      for (const b of [...all, ...uniforms]) b.destroy();
+      for (const b of [...all, ...uniforms, ...(up ? [up] : []), ...(down ? [down] : [])]) b.destroy();
     },
   };
 }
@@ -138,7 +159,7 @@ export async function applyWgsl3d(key: string, x: ArrayLike<number>, dims: Dims,
   const pre = await prepareWgsl3d(key, dims, o);
   try {
     checkInput(x, dims);
-    pre.upload(x);
+    await pre.upload(x);
     await pre.dispatch();
     return Float64Array.from(await pre.result());
   } finally {
@@ -186,7 +207,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
 export interface WgslHamiltonian {
   adapterName: string;
   /**
-   * One application to x (natural layout, f32): upload x, then in one submission MF, the potential
+   * One application to x (natural layout, f32): upload x (MF's upload), then in one submission MF, the potential
    * product, MF^T and T, then read back MF^T (V psi_r) and T x. `epot` = sum psi_r V psi_r (f64 sum of
    * the workgroups' f32 partial sums). The arrays are reused by the next call.
    */
@@ -229,7 +250,7 @@ export async function prepareWgslHamiltonian(keys: { mf: string; mft: string; ki
     return {
       adapterName: ctx.adapterName,
       async apply(x) {
-        device.queue.writeBuffer(mf.input, 0, x);
+        await mf.upload(x); // queued before the submission below
         const enc = device.createCommandEncoder();
         mf.encode(enc);
         const pass = enc.beginComputePass();

@@ -63,7 +63,7 @@ describe.skipIf(!probe.ok)(`bigdft-conv WGSL library on ${probe.ok ? probe.name 
     const dims: Dims = [17, 16, 18];
     const pre = await prepareWgsl3d(key, dims);
     try {
-      pre.upload(randomValues(dims[0] * dims[1] * dims[2], 4));
+      await pre.upload(randomValues(dims[0] * dims[1] * dims[2], 4));
       await pre.dispatch();
       const a = await pre.result();
       await pre.dispatch();
