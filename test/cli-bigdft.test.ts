@@ -8,7 +8,12 @@ import { registerBigdft } from '../cli/commands/bigdft.ts';
 import { runBigdftWorkload, parseGrid, defaultPsi, defaultPotential } from '../runtime/bigdft/hamiltonian.ts';
 import { UserError } from '../runtime/errors.ts';
 import { separable, type Dims } from '../runtime/bigdft/reference.ts';
-import { filter } from '../runtime/bigdft/filters.ts';
+import { filter, defaultWgslKey } from '../runtime/bigdft/filters.ts';
+import { webgpuDevice } from '../runtime/tune/devices.ts';
+import { updateTuned } from '../runtime/tune/tuned.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const quiet = () => {};
 const DIMS: Dims = [29, 31, 33];
@@ -174,5 +179,36 @@ describe('kernforge run bigdft: command line and errors', () => {
     const f64 = await runBigdftWorkload({ grid: DIMS, iterations: 1, variantMf: 'bigdft-conv.ts.magic.periodic.f64.separable.2x4.inline.split', log: quiet });
     const f64base = await runBigdftWorkload({ grid: DIMS, iterations: 1, log: quiet });
     expect(f64.iterations[0]!.epot).toBeCloseTo(f64base.iterations[0]!.epot, 12);
+  });
+
+  it("--target wgsl: the WebGPU adapter's tuned winners, else its defaults, in f32, the application kept on the device", async () => {
+    await expect(runBigdftWorkload({ grid: DIMS, target: 'wgsl', precision: 'f64', log: quiet })).rejects.toThrow(/--target wgsl: the WGSL variants are f32 only/);
+    await expect(runBigdftWorkload({ grid: DIMS, target: 'cuda', log: quiet })).rejects.toThrow(/use ts, wasm or wgsl/);
+    const probe = await probeGpu();
+    if (!probe.ok) {
+      expect(process.env.CI, 'CI has llvmpipe: this test must run there').toBeFalsy();
+      return;
+    }
+    const base = await runBigdftWorkload({ grid: DIMS, iterations: 1, precision: 'f32', log: quiet });
+    const d = mkdtempSync(join(tmpdir(), 'kf-bigdft-wgsl-'));
+    const out = join(d, 'tuned.json');
+    const winner = 'bigdft-conv.wgsl.magic.periodic.f32.separable-t.32x8.outputs2';
+    updateTuned(out, await webgpuDevice(), 'bigdft-conv', 'magic-f32', { key: winner, medianMs: 0.1, defaultKey: null, defaultMs: null, speedup: null, when: new Date().toISOString() });
+    const old = process.env.KERNFORGE_TUNED;
+    process.env.KERNFORGE_TUNED = out;
+    try {
+      const lines: string[] = [];
+      const s = await runBigdftWorkload({ grid: DIMS, iterations: 1, target: 'wgsl', log: (l) => lines.push(l) });
+      expect(s.precision).toBe('f32');
+      expect(s.threads).toBe(1);
+      // the tuned magic filter; the others untuned: the adapter's defaults
+      expect(s.variants).toEqual({ mf: winner, mft: defaultWgslKey('magic-t'), kin: defaultWgslKey('kinetic') });
+      expect(lines.join('\n')).toMatch(/each application is one submission/);
+      for (const e of ['epot', 'ekin', 'ehpsi'] as const) expect(s.iterations[0]![e]).toBeCloseTo(base.iterations[0]![e], 5);
+    } finally {
+      if (old === undefined) delete process.env.KERNFORGE_TUNED;
+      else process.env.KERNFORGE_TUNED = old;
+      rmSync(d, { recursive: true, force: true });
+    }
   });
 });

@@ -14,6 +14,8 @@ import { UserError } from '../runtime/errors.ts';
 import { readPqr, readVert, gemParams, type GemTsModule } from '../runtime/gem/index.ts';
 import { probeGpu } from '../runtime/backends/webgpu.ts';
 import { loadTsModule } from '../runtime/variants.ts';
+import { webgpuDevice } from '../runtime/tune/devices.ts';
+import { updateTuned } from '../runtime/tune/tuned.ts';
 
 const DATA = new URL('../data/gem/', import.meta.url).pathname;
 const PQR = join(DATA, 'mb_hhelix.pqr');
@@ -145,6 +147,27 @@ describe.skipIf(!probe.ok)('kernforge run gem --variant <WGSL key> on the WebGPU
     [2.897841, 2.902089, 2.986913, 2.624459].forEach((e, i) => expect(Math.abs(phi[i]! - e)).toBeLessThanOrEqual(2e-5));
     for (const w of [`${WGSL_KEY} (given); verified on 200 vertices`, 'device     WebGPU ', 'pairs/s']) expect(printed).toContain(w);
     if (/llvmpipe/i.test(printed)) expect(printed).toContain('a CPU rasterizer');
+  });
+
+  it("--target wgsl: the adapter's tuned winner carried to the region and salt, else the WGSL default", async () => {
+    const dir = tmp();
+    const printed = await cli('run', 'gem', PQR, '--vert', VERT, '--target', 'wgsl', '-o', join(dir, 'a.out'));
+    expect(printed).toContain(`${preferredGemKey(1, 'zero', 'wgsl')} (library); verified on 200 vertices`);
+    const phi = readFileSync(join(dir, 'a.out'), 'utf8').trimEnd().split('\n').slice(1, 5).map((l) => Number(l.trim().split(/\s+/)[3]));
+    [2.897841, 2.902089, 2.986913, 2.624459].forEach((e, i) => expect(Math.abs(phi[i]! - e)).toBeLessThanOrEqual(2e-5));
+    // a winner tuned on this adapter, for the surface class, is taken (and carried to region 1, zero salt)
+    const out = join(dir, 'tuned.json');
+    updateTuned(out, await webgpuDevice(), 'gem-potential', 'surface', { key: WGSL_KEY, medianMs: 0.1, defaultKey: null, defaultMs: null, speedup: null, when: new Date().toISOString() });
+    const old = process.env.KERNFORGE_TUNED;
+    process.env.KERNFORGE_TUNED = out;
+    try {
+      const s = await runGemWorkload({ molecule: PQR, vert: VERT, target: 'wgsl', output: join(dir, 'b.out') });
+      expect(s.variant).toBe(WGSL_KEY);
+      expect(s.variantSource).toBe('tuned');
+    } finally {
+      if (old === undefined) delete process.env.KERNFORGE_TUNED;
+      else process.env.KERNFORGE_TUNED = old;
+    }
   });
 
   it('refuses a WGSL variant for another region, before touching the adapter', async () => {

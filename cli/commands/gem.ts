@@ -42,7 +42,7 @@ export function registerGem(run: Command): void {
     .option('-o, --output <file>', 'output file', 'phi.out')
     .option('--variant <key>', 'gem-potential variant, TS, wasm, WGSL or gpu.js (default: TS f32 unroll 4 for the region and salt, or the tuned one); a wasm key runs in WebAssembly SIMD, a WGSL key on the WebGPU adapter, a gpu.js key in its gpu.js mode')
     .option('--threads <n>', 'worker threads for a TypeScript or wasm variant, the vertices split between them (default 1: this thread)')
-    .option('--target <t>', 'target of the default variant: ts (TypeScript f32 unroll 4) or wasm (WebAssembly SIMD f32x4, 8 vertices per iteration)')
+    .option('--target <t>', 'target of the default variant: ts (TypeScript f32 unroll 4), wasm (WebAssembly SIMD f32x4, 8 vertices per iteration) or wgsl (the WebGPU adapter\'s tuned variant, else WGSL unroll 4, 64 vertices per workgroup)')
     .option('--max-memory <size>', "refuse a generated surface whose memory estimate is above this size, e.g. 4G or 512M (default: half of this machine's memory)")
     .option('--batch <list.txt>', "a batch of molecules, one a line (bundled names or .pqr paths, relative to the list's folder): each one's <name>.phi goes to --out-dir; with --shard only the shard's molecules")
     .option('--shard <K/N>', 'compute shard K (0-based) of N: the molecules of --batch, or the vertex range of the molecule; files go to <out-dir>/shards/K-of-N/, `kernforge gather <out-dir>` merges them (docs/batch.md)')

@@ -3,19 +3,21 @@
 // precision), else the library defaults (runtime/bigdft/filters.ts defaultVariants); and the
 // thread count the tuned variants won with.
 import { siblingKey, variantParams } from '../variants.ts';
-import { defaultVariants, type FilterName } from './filters.ts';
+import { defaultVariants, defaultWgslVariants, type FilterName } from './filters.ts';
 
-export { defaultVariants, defaultWasmVariants } from './filters.ts';
+export { defaultVariants, defaultWasmVariants, defaultWgslVariants } from './filters.ts';
 
 /**
  * The default keys of the workload: per filter not given explicitly, the variant tuned on this
- * machine (kernforge tune bigdft-conv, carried over to the precision), else defaultVariants.
+ * machine's CPU (kernforge tune bigdft-conv, carried over to the precision), else defaultVariants;
+ * `device` 'webgpu': the f32 winners tuned on the WebGPU adapter, else its defaults (the plain
+ * 16x16 WGSL tile).
  */
-export async function tunedVariants(precision: 'f64' | 'f32', given: { variantMf?: string; variantMft?: string; variantKin?: string } = {}): Promise<{ mf: string; mft: string; kin: string }> {
-  const def = defaultVariants(precision);
+export async function tunedVariants(precision: 'f64' | 'f32', given: { variantMf?: string; variantMft?: string; variantKin?: string } = {}, device: 'cpu' | 'webgpu' = 'cpu'): Promise<{ mf: string; mft: string; kin: string }> {
+  const def = device === 'webgpu' ? defaultWgslVariants() : defaultVariants(precision);
   const pick = async (f: FilterName, explicit: string | undefined, fallback: string): Promise<string> => {
     if (explicit) return fallback;
-    const t = await tunedEntry(f, precision, false);
+    const t = device === 'webgpu' ? await wgslEntry(f) : await tunedEntry(f, precision, false);
     if (!t.tuned) return fallback;
     try {
       const k = precision === 'f64' ? t.key : await siblingKey(t.key, { precision });
@@ -26,6 +28,12 @@ export async function tunedVariants(precision: 'f64' | 'f32', given: { variantMf
     }
   };
   return { mf: await pick('magic', given.variantMf, def.mf), mft: await pick('magic-t', given.variantMft, def.mft), kin: await pick('kinetic', given.variantKin, def.kin) };
+}
+
+/** The tuned entry of a filter's f32 class on the WebGPU adapter (its fingerprint, else the nearest adapter's). */
+async function wgslEntry(f: FilterName) {
+  const { loadTuned } = await import('../tune/tuned.ts');
+  return loadTuned('bigdft-conv', `${f}-f32`, { device: 'webgpu', load: false, warn: () => {} });
 }
 
 /** The tuned entry of a filter: f32, the f32 class's winner (TS or gpu.js), else the f64 class's; `quiet`: no fallback warning. */

@@ -16,7 +16,7 @@
 import { keyTarget } from '../keys.ts';
 import { variantParams } from '../variants.ts';
 import { inGpujsModes, sameSemantics } from '../tune/semantic.ts';
-import { defaultVariants } from './filters.ts';
+import { defaultVariants, defaultWgslKey } from './filters.ts';
 import type { Device } from '../tune/devices.ts';
 import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions } from '../tune/family.ts';
 import { problemOf, type RunOptions } from '../tune/family.ts';
@@ -56,7 +56,7 @@ export const family: TuningFamily = {
     const out = def ? (await sameSemantics(def, o.space)).filter((k) => !k.includes('.direct.')) : [];
     if (spec.precision === 'f64' && def && (device.targets ?? []).includes('wasm')) out.push(...(await sameSemantics(wasmReference(spec.filter), o.space)));
     // WGSL (f32 classes, on a device with WebGPU): the WGSL variants of the filter
-    if (spec.precision === 'f32' && (device.targets ?? []).includes('wgsl')) out.push(...(await sameSemantics(`bigdft-conv.wgsl.${spec.filter}.periodic.f32.separable-t.16x16.outputs1`, o.space)));
+    if (spec.precision === 'f32' && (device.targets ?? []).includes('wgsl')) out.push(...(await sameSemantics(defaultWgslKey(spec.filter), o.space)));
     // gpu.js (f32 classes): the modes that run on this device, whatever its primary target
     if (spec.precision === 'f32') out.push(...(await inGpujsModes(`bigdft-conv.gpujs.${spec.filter}.periodic.f32.separable-t.split`, device.gpujsModes, o.space)));
     return out;
@@ -66,7 +66,7 @@ export const family: TuningFamily = {
     // the workload's own default (runtime/bigdft/filters.ts defaultVariants, f64)
     const { filter: f, precision } = problemSpec(problem);
     // WebGPU: the f32 classes start from the plain WGSL tile (16x16, one output per invocation)
-    if (device.target === 'wgsl') return precision === 'f32' ? `bigdft-conv.wgsl.${f}.periodic.f32.separable-t.16x16.outputs1` : undefined;
+    if (device.target === 'wgsl') return precision === 'f32' ? defaultWgslKey(f) : undefined;
     if (device.target !== 'ts') return undefined;
     return defaultVariants(precision)[f === 'magic' ? 'mf' : f === 'magic-t' ? 'mft' : 'kin'];
   },

@@ -52,3 +52,11 @@ export function defaultWasmVariants(): { mf: string; mft: string; kin: string } 
   const k = (f: FilterName) => `bigdft-conv.wasm.${f}.periodic.f64.separable-t.2x2.inline.lines`;
   return { mf: k('magic'), mft: k('magic-t'), kin: k('kinetic') };
 }
+
+/** The default WGSL key of a filter (f32): the plain 16x16 tile, one output per invocation, as the paper's GPU scheme. */
+export const defaultWgslKey = (f: FilterName): string => `bigdft-conv.wgsl.${f}.periodic.f32.separable-t.16x16.outputs1`;
+
+/** The default WGSL keys (`run bigdft --target wgsl` where the adapter has no tuned winners). */
+export function defaultWgslVariants(): { mf: string; mft: string; kin: string } {
+  return { mf: defaultWgslKey('magic'), mft: defaultWgslKey('magic-t'), kin: defaultWgslKey('kinetic') };
+}

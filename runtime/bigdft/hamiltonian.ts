@@ -62,7 +62,11 @@ export interface BigdftOptions {
   log?: (line: string) => void;
   /** Worker threads for the TypeScript and wasm variants (default 1: this thread); each pass's lines are split between them. */
   threads?: number | string;
-  /** Target of the default variants: 'ts' (default: the tuned or library defaults) or 'wasm' (defaultWasmVariants; f64 only). */
+  /**
+   * Target of the default variants: 'ts' (default: the tuned or library defaults), 'wasm'
+   * (defaultWasmVariants; f64 only) or 'wgsl' (the WebGPU adapter's tuned variants, else the WGSL
+   * defaults; f32 only, and the default precision then).
+   */
   target?: string;
   /** Memory limit (bytes, or a size such as '4G'); default: half of the machine's memory (runtime/limits.ts). A grid whose estimate is above it is refused up front. */
   maxMemory?: number | string;
@@ -258,7 +262,9 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
   const dims = parseGrid(opts.grid ?? DEFAULT_GRID);
   const h = positive('--h', opts.h ?? 0.4, false);
   const iterations = positive('--iterations', opts.iterations ?? 3, true);
-  const precision = (opts.precision ?? 'f64') as Precision;
+  const target = opts.target ?? 'ts';
+  if (target !== 'ts' && target !== 'wasm' && target !== 'wgsl') throw new UserError(`--target ${String(target)}: use ts, wasm or wgsl (other variants by key: --variant-mf ...)`);
+  const precision = (opts.precision ?? (target === 'wgsl' ? 'f32' : 'f64')) as Precision;
   if (precision !== 'f64' && precision !== 'f32') throw new UserError(`--precision ${String(opts.precision)}: use f64 or f32`);
   const maxTaps = Math.max(...(['magic', 'magic-t', 'kinetic'] as const).map((f) => filter(f).taps));
   dims.forEach((n, d) => {
@@ -267,10 +273,9 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
     }
   });
   const N = dims[0] * dims[1] * dims[2];
-  const target = opts.target ?? 'ts';
-  if (target !== 'ts' && target !== 'wasm') throw new UserError(`--target ${String(target)}: use ts or wasm (WGSL and other variants by key: --variant-mf ...)`);
   if (target === 'wasm' && precision !== 'f64') throw new UserError('--target wasm: the WebAssembly SIMD variants are f64 only (f64x2); use --precision f64');
-  const def = target === 'wasm' ? defaultWasmVariants() : await tunedVariants(precision, opts);
+  if (target === 'wgsl' && precision !== 'f32') throw new UserError('--target wgsl: the WGSL variants are f32 only; use --precision f32');
+  const def = target === 'wasm' ? defaultWasmVariants() : target === 'wgsl' ? await wgslVariants(opts) : await tunedVariants(precision, opts);
   const variants = { mf: opts.variantMf ?? def.mf, mft: opts.variantMft ?? def.mft, kin: opts.variantKin ?? def.kin };
   // the memory the grid needs, before anything grid-sized is allocated (runtime/limits.ts)
   checkMemory(`run bigdft: a ${dims.join('x')} grid (${N} points, ${precision})`, bigdftMemory(dims, precision, Object.values(variants)), memoryLimit(opts.maxMemory), '--max-memory <size>', 'a smaller --grid');
@@ -427,6 +432,16 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
     log(`    V psi_r (potential product) ${fixed(medianMs.potential, 2).padStart(9)} ms`);
 
     return { grid: dims, points: N, h, precision, variants, verification, convention: CONVENTION, step, iterations: results, medianMs, flops, gflops, threads: pool?.size ?? 1 };
+  }
+}
+
+/** The WebGPU adapter's tuned variants (tunedVariants on it); no adapter is a one-line UserError. */
+async function wgslVariants(given: { variantMf?: string; variantMft?: string; variantKin?: string }): Promise<{ mf: string; mft: string; kin: string }> {
+  try {
+    return await tunedVariants('f32', given, 'webgpu');
+  } catch (e) {
+    if (e instanceof NoAdapterError) throw new UserError(`--target wgsl: ${e.message}`);
+    throw e;
   }
 }
 

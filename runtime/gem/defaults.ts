@@ -6,17 +6,20 @@ import type { GemRegion } from './model.ts';
 
 const PREFERRED = { precision: 'f32', unroll: 4, rsqrt: 'div', block: 0 } as const;
 
-/** Targets `run gem --target` accepts (the CPU ones; WGSL and gpu.js variants are given with --variant). */
-export const GEM_DEFAULT_TARGETS = ['ts', 'wasm'] as const;
+/** Targets `run gem --target` accepts (gpu.js variants are given with --variant). */
+export const GEM_DEFAULT_TARGETS = ['ts', 'wasm', 'wgsl'] as const;
 export type GemDefaultTarget = (typeof GEM_DEFAULT_TARGETS)[number];
 
 /**
  * The key GEM's workload prefers for a region and salt: f32, exact division, no blocking; TS
  * unrolled by 4, wasm by 8 (two f32x4 vectors of vertices, SIMD128 only: relaxed SIMD is a tuned
- * choice where the engine has it; in the library for every region and salt).
+ * choice where the engine has it; in the library for every region and salt); WGSL unrolled by 4,
+ * one vertex per invocation in workgroups of 64, no atom tile (in the library for every region
+ * and salt; the tuner's WGSL default).
  */
 export function preferredGemKey(region: GemRegion, salt: 'zero' | 'nonzero', target: GemDefaultTarget = 'ts'): string {
   if (target === 'wasm') return `gem-potential.wasm.region${region}.f32.${salt}.unroll8.div.block0.vertices.simd128`;
+  if (target === 'wgsl') return `gem-potential.wgsl.region${region}.f32.${salt}.unroll4.div.block0.workgroup64`;
   return `gem-potential.ts.region${region}.${PREFERRED.precision}.${salt}.unroll${PREFERRED.unroll}.${PREFERRED.rsqrt}.block${PREFERRED.block}`;
 }
 

@@ -28,6 +28,7 @@ import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 import { writeFileAtomic } from '../files.ts';
 import { checkOutputFile } from '../output.ts';
 import { UserError } from '../errors.ts';
+import { NoAdapterError } from '../backends/webgpu.ts';
 
 export interface GemWorkloadOptions {
   /** The molecule's atoms (.pqr file); or give `atoms`. */
@@ -245,7 +246,7 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
   }
   const output = o.output === null ? null : (o.output ?? 'phi.out');
   if (o.target !== undefined && !(GEM_DEFAULT_TARGETS as readonly string[]).includes(o.target)) {
-    throw new UserError(`--target ${o.target}: allowed are ${GEM_DEFAULT_TARGETS.join(', ')} (WGSL and gpu.js variants are given with --variant)`);
+    throw new UserError(`--target ${o.target}: allowed are ${GEM_DEFAULT_TARGETS.join(', ')} (gpu.js variants are given with --variant)`);
   }
   const defaultTarget = (o.target ?? 'ts') as GemDefaultTarget;
   if (o.molecule === undefined && o.atoms === undefined) throw new UserError('give the molecule: a .pqr file (molecule) or the atoms already read (atoms)');
@@ -319,8 +320,12 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
     ({ key, source } = chooseGemVariant(region, salt, defaultTarget));
     // The variant tuned on this machine (kernforge tune gem-potential), carried over to this
     // region and salt (its tuning axes kept); the default above when nothing was tuned.
+    // --target wgsl: the winner tuned on the WebGPU adapter (kernforge tune --device webgpu).
     const { loadTuned } = await import('../tune/tuned.ts');
-    const t = await loadTuned('gem-potential', 'surface', { load: false });
+    const t = await loadTuned('gem-potential', 'surface', { load: false, ...(defaultTarget === 'wgsl' ? { device: 'webgpu' as const, warn: () => {} } : {}) }).catch((e: unknown) => {
+      if (e instanceof NoAdapterError) throw new UserError(`--target wgsl: ${e.message}`);
+      throw e;
+    });
     // With --target, only a winner on that target replaces its default.
     if (t.tuned && (o.target === undefined || keyTarget(t.key) === o.target)) {
       try {
