@@ -311,7 +311,7 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
     const dev = (ctx.device as GPUDevice & { adapterInfo?: { device?: string } }).adapterInfo?.device ?? '';
     const cpu = /llvmpipe|swiftshader|lavapipe/i.test(`${ctx.adapterName} ${dev}`);
     const how = resident
-      ? 'each application is one submission (psi up; MF, V psi_r, MF^T and T on the device; MF^T (V psi_r) and T psi back), so H is timed whole and its parts are not'
+      ? 'each application is one submission (psi up; MF, V psi_r, MF^T, T and their sum on the device; H psi and T psi back), so H is timed whole and its parts are not'
       : 'their times include the upload and read-back';
     log(`  WGSL variants run on ${ctx.adapterName}${dev ? ` (${dev})` : ''}${cpu ? ': a CPU rasterizer, not a GPU' : ''}; ${how}`);
   }
@@ -342,8 +342,7 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
     const apply = async (): Promise<{ epot: number; tpsi: Real; ms: IterationResult['ms'] }> => {
       const t0 = performance.now();
       if (onDevice) {
-        const r = await onDevice.apply(x as Float32Array);
-        for (let i = 0; i < N; i++) hpsi[i] = r.a[i]! + r.t[i]!;
+        const r = await onDevice.apply(x as Float32Array, hpsi as Float32Array);
         return { epot: r.epot, tpsi: r.t, ms: { mf: NaN, potential: NaN, mft: NaN, kin: NaN, h: performance.now() - t0 } };
       }
       const psir = await mf!.run(x);

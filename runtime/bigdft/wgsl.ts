@@ -203,22 +203,39 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
 }
 `;
 
+// H psi = MF^T (V psi_r) + T psi on the device (one f32 addition per point, as the host's loop rounds it).
+const SUM_WGSL = /* wgsl */ `
+struct Params { n: u32, gx: u32, groups: u32, pad: u32 };
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> t: array<f32>;
+@group(0) @binding(2) var<storage, read_write> h: array<f32>;
+@group(0) @binding(3) var<uniform> P: Params;
+@compute @workgroup_size(${POTENTIAL_WG})
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) li: u32) {
+  let i = (wg.y * P.gx + wg.x) * ${POTENTIAL_WG}u + li;
+  if (i < P.n) {
+    h[i] = a[i] + t[i];
+  }
+}
+`;
+
 /** The local Hamiltonian kept on the device (prepareWgslHamiltonian). */
 export interface WgslHamiltonian {
   adapterName: string;
   /**
-   * One application to x (natural layout, f32): upload x (MF's upload), then in one submission MF, the potential
-   * product, MF^T and T, then read back MF^T (V psi_r) and T x. `epot` = sum psi_r V psi_r (f64 sum of
-   * the workgroups' f32 partial sums). The arrays are reused by the next call.
+   * One application to x (natural layout, f32): upload x (MF's upload), then in one submission MF,
+   * the potential product, MF^T, T and their sum, then read back H x (into `hx`) and T x.
+   * `epot` = sum psi_r V psi_r (f64 sum of the workgroups' f32 partial sums). `t` is reused by
+   * the next call.
    */
-  apply(x: Float32Array): Promise<{ a: Float32Array; t: Float32Array; epot: number }>;
+  apply(x: Float32Array, hx: Float32Array): Promise<{ t: Float32Array; epot: number }>;
   destroy(): void;
 }
 
 /**
  * H psi = MF^T (V MF psi) + T psi with three WGSL variants chained on the device: psi goes up once
- * per application (MF and T read the same buffer), psi_r and V psi_r never leave it, and two grids
- * come back. The variants must be periodic magic, magic-t and kinetic ones (the caller checks).
+ * per application (MF and T read the same buffer), psi_r, V psi_r and MF^T (V psi_r) never leave
+ * it, and two grids come back (H psi and T psi). The variants must be periodic magic, magic-t and kinetic ones (the caller checks).
  */
 export async function prepareWgslHamiltonian(keys: { mf: string; mft: string; kin: string }, dims: Dims, h: number, V: ArrayLike<number>): Promise<WgslHamiltonian> {
   const size = dims[0] * dims[1] * dims[2];
@@ -245,27 +262,33 @@ export async function prepareWgslHamiltonian(keys: { mf: string; mft: string; ki
     const sp = staging(Math.max(16, Math.ceil((groups * 4) / 16) * 16));
     made.push(Vb, partial, ub, sa, st, sp);
     const bind = await bindBuffers(device, pl, [mf.output, Vb, mft.input, partial, ub], 'bigdft potential product');
-    const a = new Float32Array(size);
+    // the sum writes H psi over V psi_r (MF^T's input, read by then)
+    const sumPl = await pipeline(device, SUM_WGSL, 'bigdft H psi sum', ['read-only-storage', 'read-only-storage', 'storage', 'uniform']);
+    const sumBind = await bindBuffers(device, sumPl, [mft.output, kin.output, mft.input, ub], 'bigdft H psi sum');
     const t = new Float32Array(size);
+    const pass = (enc: GPUCommandEncoder, p: GPUComputePipeline, b: GPUBindGroup): void => {
+      const c = enc.beginComputePass();
+      c.setPipeline(p);
+      c.setBindGroup(0, b);
+      c.dispatchWorkgroups(g.gx, g.gy);
+      c.end();
+    };
     return {
       adapterName: ctx.adapterName,
-      async apply(x) {
+      async apply(x, hx) {
         await mf.upload(x); // queued before the submission below
         const enc = device.createCommandEncoder();
         mf.encode(enc);
-        const pass = enc.beginComputePass();
-        pass.setPipeline(pl);
-        pass.setBindGroup(0, bind);
-        pass.dispatchWorkgroups(g.gx, g.gy);
-        pass.end();
+        pass(enc, pl, bind);
         mft.encode(enc);
         kin.encode(enc);
-        enc.copyBufferToBuffer(mft.output, 0, sa, 0, bytes);
+        pass(enc, sumPl, sumBind);
+        enc.copyBufferToBuffer(mft.input, 0, sa, 0, bytes);
         enc.copyBufferToBuffer(kin.output, 0, st, 0, bytes);
         enc.copyBufferToBuffer(partial, 0, sp, 0, sp.size);
         device.queue.submit([enc.finish()]);
         await Promise.all([sa.mapAsync(GPUMapMode.READ), st.mapAsync(GPUMapMode.READ), sp.mapAsync(GPUMapMode.READ)]);
-        a.set(new Float32Array(sa.getMappedRange(), 0, size));
+        hx.set(new Float32Array(sa.getMappedRange(), 0, size));
         t.set(new Float32Array(st.getMappedRange(), 0, size));
         const parts = new Float32Array(sp.getMappedRange(), 0, groups);
         let epot = 0;
@@ -273,7 +296,7 @@ export async function prepareWgslHamiltonian(keys: { mf: string; mft: string; ki
         sa.unmap();
         st.unmap();
         sp.unmap();
-        return { a, t, epot };
+        return { t, epot };
       },
       destroy() {
         for (const m of made) m.destroy();

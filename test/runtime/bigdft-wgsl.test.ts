@@ -83,7 +83,7 @@ describe.skipIf(!probe.ok)(`bigdft-conv WGSL library on ${probe.ok ? probe.name 
     await expect(apply3d(key, x, 16, 16, 16)).rejects.toThrow(/x\[5\] = NaN is not finite/);
   });
 
-  it('the local Hamiltonian kept on the device: MF^T (V MF x), T x and E_pot against the f64 separable reference', async () => {
+  it('the local Hamiltonian kept on the device: H x = MF^T (V MF x) + T x, T x and E_pot against the f64 separable reference', async () => {
     // 29 points per axis at least (the kinetic filter); odd sizes, a partial workgroup of the
     // potential product (29 * 31 * 30 = 26970 = 105 * 256 + 90)
     const dims: Dims = [29, 31, 30];
@@ -106,15 +106,21 @@ describe.skipIf(!probe.ok)(`bigdft-conv WGSL library on ${probe.ok ? probe.name 
       const t = separable('kinetic', x64, dims, [s, s, s]);
       let epot = 0;
       for (let i = 0; i < n; i++) epot += psir[i]! * vpsi[i]!;
-      const first = await H.apply(x);
+      const hx = new Float32Array(n);
+      const first = await H.apply(x, hx);
       const maxAbs = (v: ArrayLike<number>): number => maxDiff(v, new Float64Array(v.length));
-      // f32 passes: three filters in a row on each side of V
-      expect(maxDiff(first.a, a)).toBeLessThanOrEqual(1e-5 * maxAbs(a));
+      // f32 passes: three filters in a row on each side of V, plus T x
+      const hRef = a.map((v, i) => v + t[i]!);
+      expect(maxDiff(hx, hRef)).toBeLessThanOrEqual(1e-5 * maxAbs(a) + convTolerance('wgsl', 'f32', 'kinetic', convGain('kinetic', [s, s, s]), 1));
+      // and far from T x alone or MF^T (V MF x) alone
+      expect(maxDiff(hx, t)).toBeGreaterThan(0.1 * maxAbs(a));
+      expect(maxDiff(hx, a)).toBeGreaterThan(0.1 * maxAbs(t));
       expect(maxDiff(first.t, t)).toBeLessThanOrEqual(convTolerance('wgsl', 'f32', 'kinetic', convGain('kinetic', [s, s, s]), 1));
       expect(Math.abs(first.epot - epot)).toBeLessThanOrEqual(1e-5 * Math.abs(epot));
       // the buffers are reused: a second application on other input gives that input's result
       const x2 = Float32Array.from(x, (v) => -2 * v);
-      const second = await H.apply(x2);
+      const second = await H.apply(x2, hx);
+      expect(maxDiff(hx, hRef.map((v) => -2 * v))).toBeLessThanOrEqual(2e-5 * maxAbs(a) + 2 * convTolerance('wgsl', 'f32', 'kinetic', convGain('kinetic', [s, s, s]), 1));
       expect(maxDiff(second.t, t.map((v) => -2 * v))).toBeLessThanOrEqual(2 * convTolerance('wgsl', 'f32', 'kinetic', convGain('kinetic', [s, s, s]), 1));
       expect(Math.abs(second.epot - 4 * epot)).toBeLessThanOrEqual(4e-5 * Math.abs(epot));
     } finally {
