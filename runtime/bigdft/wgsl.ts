@@ -1,7 +1,9 @@
 // bigdft-conv WGSL variants: three transposing 1-D passes (seed 002, the paper's GPU scheme),
 // each one dispatch of the generated kernel over (lines / WL) x (n / tile) workgroups, all
 // three encoded in one command buffer. f32 storage; the kinetic filter also carries the
-// transposed input and the running sum (as the TypeScript separable-t passes do).
+// transposed input and the running sum (as the TypeScript separable-t passes do). Transfers go
+// through kept staging buffers. prepareWgslHamiltonian chains three variants, the potential
+// product and the sum H psi on the device: `run bigdft` with all three filters on WGSL.
 import { gpu, storage, uniform, bindBuffers, pipeline, grid2d, type BindingKind, type GpuContext } from '../backends/webgpu.ts';
 import { backend } from '../backends/registry.ts';
 import { variantParams } from '../variants.ts';
