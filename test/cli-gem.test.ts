@@ -199,7 +199,7 @@ describe('kernforge run gem --variant <WGSL key> without an adapter', () => {
     const out = join(tmp(), 'phi.out');
     const e = (await gem.runGemWorkload({ molecule: PQR, vert: VERT, variant: WGSL_KEY, output: out }).catch((x: Error) => x)) as Error;
     expect(e).toBeInstanceOf(ResetUserError);
-    expect(e.message).toMatch(/is a WGSL variant and needs a WebGPU adapter, but none was found: tried default backends.*leave out --variant, or give a gem-potential\.ts key/);
+    expect(e.message).toMatch(/is a WGSL variant and needs a WebGPU adapter, but none was found: tried default backends.*leave out --variant and --target wgsl, or give a gem-potential\.ts key/);
     expect(existsSync(out)).toBe(false);
   });
 });

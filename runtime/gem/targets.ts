@@ -120,7 +120,7 @@ const wgslRunner: GemTargetRunner = {
   },
   unavailable(key, e) {
     if (!(e instanceof NoAdapterError)) return undefined;
-    return new UserError(`variant ${key} is a WGSL variant and needs a WebGPU adapter, but ${e.message.replace(/^no WebGPU adapter: /, 'none was found: ')} (leave out --variant, or give a gem-potential.ts key, to run on the CPU)`);
+    return new UserError(`variant ${key} is a WGSL variant and needs a WebGPU adapter, but ${e.message.replace(/^no WebGPU adapter: /, 'none was found: ')} (leave out --variant and --target wgsl, or give a gem-potential.ts key, to run on the CPU)`);
   },
 };
 
