@@ -14,6 +14,8 @@ export interface GpuContext {
   adapterName: string;
   backend: 'vulkan' | 'opengles' | 'default';
   limits: GPUSupportedLimits;
+  /** Whether the device has 'timestamp-query' (GPU times of compute passes), where the adapter offers it. */
+  timestamps: boolean;
 }
 
 let ctxPromise: Promise<GpuContext> | undefined;
@@ -86,10 +88,11 @@ async function open(): Promise<GpuContext> {
     for (const k of want) requiredLimits[k] = adapter.limits[k];
     keepAlive.push(adapter);
     chosen = { instance: g, opts: a.opts };
-    const device = await adapter.requestDevice({ requiredLimits });
+    const timestamps = adapter.features.has('timestamp-query');
+    const device = await adapter.requestDevice({ requiredLimits, ...(timestamps ? { requiredFeatures: ['timestamp-query' as GPUFeatureName] } : {}) });
     const info = adapter.info;
     const name = [info.description || info.device || info.vendor || 'unknown adapter', info.architecture].filter(Boolean).join(' ');
-    return { device, adapterName: `${name} / ${a.flags.length ? 'opengles' : (info as { backendType?: string }).backendType ?? 'default'}`, backend: a.backend, limits: device.limits };
+    return { device, adapterName: `${name} / ${a.flags.length ? 'opengles' : (info as { backendType?: string }).backendType ?? 'default'}`, backend: a.backend, limits: device.limits, timestamps: device.features.has('timestamp-query') };
   }
   throw new NoAdapterError(
     `no WebGPU adapter: tried ${tried.join(', then ')}. On a machine without a GPU, Dawn needs Mesa's EGL/GL ` +

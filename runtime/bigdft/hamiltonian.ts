@@ -80,8 +80,8 @@ export interface IterationResult {
   ehpsi: number;
   /**
    * Milliseconds of this application: each 3-D convolution, the potential product, the whole H.
-   * With all three filters on WGSL the application is one submission: only `h` is measured, the
-   * parts are NaN.
+   * With all three filters on WGSL the application is one submission: `h` is the host's wall
+   * clock, the parts are the GPU's timestamps where the adapter has timestamp queries, else NaN.
    */
   ms: { mf: number; potential: number; mft: number; kin: number; h: number };
 }
@@ -311,7 +311,7 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
     const dev = (ctx.device as GPUDevice & { adapterInfo?: { device?: string } }).adapterInfo?.device ?? '';
     const cpu = /llvmpipe|swiftshader|lavapipe/i.test(`${ctx.adapterName} ${dev}`);
     const how = resident
-      ? 'each application is one submission (psi up; MF, V psi_r, MF^T, T and their sum on the device; H psi and T psi back), so H is timed whole and its parts are not'
+      ? `each application is one submission (psi up; MF, V psi_r, MF^T, T and their sum on the device; H psi and T psi back), so H is timed whole, ${ctx.timestamps ? "and its parts are the GPU's own times (timestamp queries)" : 'and its parts are not (the adapter has no timestamp queries)'}`
       : 'their times include the upload and read-back';
     log(`  WGSL variants run on ${ctx.adapterName}${dev ? ` (${dev})` : ''}${cpu ? ': a CPU rasterizer, not a GPU' : ''}; ${how}`);
   }
@@ -343,7 +343,8 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
       const t0 = performance.now();
       if (onDevice) {
         const r = await onDevice.apply(x as Float32Array, hpsi as Float32Array);
-        return { epot: r.epot, tpsi: r.t, ms: { mf: NaN, potential: NaN, mft: NaN, kin: NaN, h: performance.now() - t0 } };
+        const g = r.gpuMs;
+        return { epot: r.epot, tpsi: r.t, ms: { mf: g?.mf ?? NaN, potential: g?.potential ?? NaN, mft: g?.mft ?? NaN, kin: g?.kin ?? NaN, h: performance.now() - t0 } };
       }
       const psir = await mf!.run(x);
       const t1 = performance.now();

@@ -25,13 +25,29 @@ export interface PreparedWgsl3d {
   output: GPUBuffer;
   /** Upload x (natural layout) into the input buffer (through a kept staging buffer; resolves once it is queued). */
   upload(x: ArrayLike<number>): Promise<void>;
-  /** Record the three passes into `enc` (no submission): chains with other work on the device. */
-  encode(enc: GPUCommandEncoder): void;
+  /**
+   * Record the three passes into `enc` (no submission): chains with other work on the device.
+   * `stamps`: GPU timestamps at the start of the first pass and the end of the last (a device with 'timestamp-query').
+   */
+  encode(enc: GPUCommandEncoder, stamps?: PassStamps): void;
   /** Run the three passes on the uploaded input and wait for the queue. */
   dispatch(): Promise<void>;
   /** The result of the last dispatch, natural layout. */
   result(): Promise<Float32Array>;
   destroy(): void;
+}
+
+/** Where a run of compute passes writes its GPU timestamps: indices of its start and end in a query set. */
+export interface PassStamps {
+  querySet: GPUQuerySet;
+  begin: number;
+  end: number;
+}
+
+/** The timestampWrites of pass `i` of `n` in a run stamped by `s`. */
+function passStamps(s: PassStamps | undefined, i: number, n: number): GPUComputePassDescriptor {
+  if (!s || (i > 0 && i < n - 1)) return {};
+  return { timestampWrites: { querySet: s.querySet, ...(i === 0 ? { beginningOfPassWriteIndex: s.begin } : {}), ...(i === n - 1 ? { endOfPassWriteIndex: s.end } : {}) } };
 }
 
 /**
@@ -105,9 +121,9 @@ export async function prepareWgsl3d(key: string, dims: Dims, o: Apply3dOptions &
   // (made on first use: a variant chained on the device may never need them)
   let up: GPUBuffer | undefined;
   let down: GPUBuffer | undefined;
-  const encode = (enc: GPUCommandEncoder): void => {
-    for (const ps of passes) {
-      const pass = enc.beginComputePass();
+  const encode = (enc: GPUCommandEncoder, stamps?: PassStamps): void => {
+    for (const [i, ps] of passes.entries()) {
+      const pass = enc.beginComputePass(passStamps(stamps, i, passes.length));
       pass.setPipeline(pl);
       pass.setBindGroup(0, ps.bind);
       pass.dispatchWorkgroups(ps.gx, ps.gy);
@@ -221,6 +237,15 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) l
 }
 `;
 
+/** GPU milliseconds of one application's parts, from timestamp queries. */
+export interface HamiltonianGpuMs {
+  mf: number;
+  potential: number;
+  mft: number;
+  kin: number;
+  sum: number;
+}
+
 /** The local Hamiltonian kept on the device (prepareWgslHamiltonian). */
 export interface WgslHamiltonian {
   adapterName: string;
@@ -230,7 +255,9 @@ export interface WgslHamiltonian {
    * `epot` = sum psi_r V psi_r (f64 sum of the workgroups' f32 partial sums). `t` is reused by
    * the next call.
    */
-  apply(x: Float32Array, hx: Float32Array): Promise<{ t: Float32Array; epot: number }>;
+  apply(x: Float32Array, hx: Float32Array): Promise<{ t: Float32Array; epot: number; gpuMs?: HamiltonianGpuMs }>;
+  /** Whether apply gives the GPU's times of its parts (the device has 'timestamp-query'). */
+  timestamps: boolean;
   destroy(): void;
 }
 
@@ -268,8 +295,13 @@ export async function prepareWgslHamiltonian(keys: { mf: string; mft: string; ki
     const sumPl = await pipeline(device, SUM_WGSL, 'bigdft H psi sum', ['read-only-storage', 'read-only-storage', 'storage', 'uniform']);
     const sumBind = await bindBuffers(device, sumPl, [mft.output, kin.output, mft.input, ub], 'bigdft H psi sum');
     const t = new Float32Array(size);
-    const pass = (enc: GPUCommandEncoder, p: GPUComputePipeline, b: GPUBindGroup): void => {
-      const c = enc.beginComputePass();
+    // GPU times of the five parts where the device has timestamp queries: start and end of each
+    const parts = ['mf', 'potential', 'mft', 'kin', 'sum'] as const;
+    const stamps = ctx.timestamps ? { querySet: device.createQuerySet({ type: 'timestamp', count: 2 * parts.length }), resolve: device.createBuffer({ size: 16 * parts.length, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC }), read: staging(16 * parts.length) } : undefined;
+    if (stamps) made.push(stamps.querySet, stamps.resolve, stamps.read);
+    const at = (k: number): PassStamps | undefined => (stamps ? { querySet: stamps.querySet, begin: 2 * k, end: 2 * k + 1 } : undefined);
+    const pass = (enc: GPUCommandEncoder, p: GPUComputePipeline, b: GPUBindGroup, s?: PassStamps): void => {
+      const c = enc.beginComputePass(passStamps(s, 0, 1));
       c.setPipeline(p);
       c.setBindGroup(0, b);
       c.dispatchWorkgroups(g.gx, g.gy);
@@ -277,28 +309,40 @@ export async function prepareWgslHamiltonian(keys: { mf: string; mft: string; ki
     };
     return {
       adapterName: ctx.adapterName,
+      timestamps: !!stamps,
       async apply(x, hx) {
         await mf.upload(x); // queued before the submission below
         const enc = device.createCommandEncoder();
-        mf.encode(enc);
-        pass(enc, pl, bind);
-        mft.encode(enc);
-        kin.encode(enc);
-        pass(enc, sumPl, sumBind);
+        mf.encode(enc, at(0));
+        pass(enc, pl, bind, at(1));
+        mft.encode(enc, at(2));
+        kin.encode(enc, at(3));
+        pass(enc, sumPl, sumBind, at(4));
+        if (stamps) {
+          enc.resolveQuerySet(stamps.querySet, 0, 2 * parts.length, stamps.resolve, 0);
+          enc.copyBufferToBuffer(stamps.resolve, 0, stamps.read, 0, 16 * parts.length);
+        }
         enc.copyBufferToBuffer(mft.input, 0, sa, 0, bytes);
         enc.copyBufferToBuffer(kin.output, 0, st, 0, bytes);
         enc.copyBufferToBuffer(partial, 0, sp, 0, sp.size);
         device.queue.submit([enc.finish()]);
-        await Promise.all([sa.mapAsync(GPUMapMode.READ), st.mapAsync(GPUMapMode.READ), sp.mapAsync(GPUMapMode.READ)]);
+        await Promise.all([sa.mapAsync(GPUMapMode.READ), st.mapAsync(GPUMapMode.READ), sp.mapAsync(GPUMapMode.READ), stamps?.read.mapAsync(GPUMapMode.READ)]);
+        let gpuMs: HamiltonianGpuMs | undefined;
+        if (stamps) {
+          const ns = new BigUint64Array(stamps.read.getMappedRange(), 0, 2 * parts.length);
+          const ms = (k: number): number => Number(ns[2 * k + 1]! - ns[2 * k]!) / 1e6;
+          gpuMs = { mf: ms(0), potential: ms(1), mft: ms(2), kin: ms(3), sum: ms(4) };
+          stamps.read.unmap();
+        }
         hx.set(new Float32Array(sa.getMappedRange(), 0, size));
         t.set(new Float32Array(st.getMappedRange(), 0, size));
-        const parts = new Float32Array(sp.getMappedRange(), 0, groups);
+        const sums = new Float32Array(sp.getMappedRange(), 0, groups);
         let epot = 0;
-        for (let i = 0; i < groups; i++) epot += parts[i]!;
+        for (let i = 0; i < groups; i++) epot += sums[i]!;
         sa.unmap();
         st.unmap();
         sp.unmap();
-        return { t, epot };
+        return { t, epot, ...(gpuMs ? { gpuMs } : {}) };
       },
       destroy() {
         for (const m of made) m.destroy();

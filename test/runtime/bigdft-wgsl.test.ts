@@ -117,6 +117,9 @@ describe.skipIf(!probe.ok)(`bigdft-conv WGSL library on ${probe.ok ? probe.name 
       expect(maxDiff(hx, a)).toBeGreaterThan(0.1 * maxAbs(t));
       expect(maxDiff(first.t, t)).toBeLessThanOrEqual(convTolerance('wgsl', 'f32', 'kinetic', convGain('kinetic', [s, s, s]), 1));
       expect(Math.abs(first.epot - epot)).toBeLessThanOrEqual(1e-5 * Math.abs(epot));
+      // the parts' GPU times where the device has timestamp queries (llvmpipe has none)
+      if (H.timestamps) for (const v of Object.values(first.gpuMs!)) expect(v).toBeGreaterThanOrEqual(0);
+      else expect(first.gpuMs).toBeUndefined();
       // the buffers are reused: a second application on other input gives that input's result
       const x2 = Float32Array.from(x, (v) => -2 * v);
       const second = await H.apply(x2, hx);
