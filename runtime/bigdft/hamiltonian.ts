@@ -225,8 +225,11 @@ async function prepareChecked(key: string, want: FilterName, precision: Precisio
   }
 }
 
-/** A time or rate, or '-' where it was not measured (NaN: the parts of an application kept on the device). */
-const fixed = (v: number, digits: number): string => (Number.isFinite(v) ? v.toFixed(digits) : '-');
+/**
+ * A time or rate with one more digit below 1 (a GPU's 0.07 ms), or '-' where it was not measured
+ * (NaN: the parts of an application kept on a device without timestamp queries).
+ */
+const fixed = (v: number, digits: number): string => (Number.isFinite(v) ? v.toFixed(Math.abs(v) < 1 ? digits + 1 : digits) : '-');
 
 const median = (a: number[]): number => {
   const s = [...a].sort((p, q) => p - q);
