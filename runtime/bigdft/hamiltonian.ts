@@ -278,7 +278,8 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
   const N = dims[0] * dims[1] * dims[2];
   if (target === 'wasm' && precision !== 'f64') throw new UserError('--target wasm: the WebAssembly SIMD variants are f64 only (f64x2); use --precision f64');
   if (target === 'wgsl' && precision !== 'f32') throw new UserError('--target wgsl: the WGSL variants are f32 only; use --precision f32');
-  const def = target === 'wasm' ? defaultWasmVariants() : target === 'wgsl' ? await wgslVariants(opts) : await tunedVariants(precision, opts);
+  // --target wgsl without an adapter: the WGSL defaults, refused with one line when verified below
+  const def = target === 'wasm' ? defaultWasmVariants() : await tunedVariants(precision, opts, target === 'wgsl' ? 'webgpu' : 'cpu');
   const variants = { mf: opts.variantMf ?? def.mf, mft: opts.variantMft ?? def.mft, kin: opts.variantKin ?? def.kin };
   // the memory the grid needs, before anything grid-sized is allocated (runtime/limits.ts)
   checkMemory(`run bigdft: a ${dims.join('x')} grid (${N} points, ${precision})`, bigdftMemory(dims, precision, Object.values(variants)), memoryLimit(opts.maxMemory), '--max-memory <size>', 'a smaller --grid');
@@ -435,16 +436,6 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
     log(`    V psi_r (potential product) ${fixed(medianMs.potential, 2).padStart(9)} ms`);
 
     return { grid: dims, points: N, h, precision, variants, verification, convention: CONVENTION, step, iterations: results, medianMs, flops, gflops, threads: pool?.size ?? 1 };
-  }
-}
-
-/** The WebGPU adapter's tuned variants (tunedVariants on it); no adapter is a one-line UserError. */
-async function wgslVariants(given: { variantMf?: string; variantMft?: string; variantKin?: string }): Promise<{ mf: string; mft: string; kin: string }> {
-  try {
-    return await tunedVariants('f32', given, 'webgpu');
-  } catch (e) {
-    if (e instanceof NoAdapterError) throw new UserError(`--target wgsl: ${e.message}`);
-    throw e;
   }
 }
 

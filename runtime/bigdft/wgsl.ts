@@ -4,7 +4,7 @@
 // transposed input and the running sum (as the TypeScript separable-t passes do). Transfers go
 // through kept staging buffers. prepareWgslHamiltonian chains three variants, the potential
 // product and the sum H psi on the device: `run bigdft` with all three filters on WGSL.
-import { gpu, storage, uniform, bindBuffers, pipeline, grid2d, type BindingKind, type GpuContext } from '../backends/webgpu.ts';
+import { gpu, storage, uniform, bindBuffers, pipeline, grid2d, mapReadBuffer, readBack, type BindingKind, type GpuContext } from '../backends/webgpu.ts';
 import { backend } from '../backends/registry.ts';
 import { variantParams } from '../variants.ts';
 import { filter, type FilterName } from './filters.ts';
@@ -157,14 +157,8 @@ export async function prepareWgsl3d(key: string, dims: Dims, o: Apply3dOptions &
       await device.queue.onSubmittedWorkDone();
     },
     async result() {
-      down ??= device.createBuffer({ size: bytes, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
-      const enc = device.createCommandEncoder();
-      enc.copyBufferToBuffer(B, 0, down, 0, bytes);
-      device.queue.submit([enc.finish()]);
-      await down.mapAsync(GPUMapMode.READ);
-      const out = new Float32Array(down.getMappedRange(), 0, size).slice();
-      down.unmap();
-      return out;
+      down ??= mapReadBuffer(device, bytes);
+      return new Float32Array(await readBack(device, B, size * 4, down));
     },
     destroy() {
       for (const b of [...all, ...uniforms, ...(up ? [up] : []), ...(down ? [down] : [])]) b.destroy();
@@ -284,11 +278,10 @@ export async function prepareWgslHamiltonian(keys: { mf: string; mft: string; ki
     const Vb = storage(device, V instanceof Float32Array ? V : Float32Array.from(V));
     const partial = storage(device, new Float32Array(groups), true);
     const ub = uniform(device, new Uint32Array([size, g.gx, groups, 0]).buffer);
-    const bytes = Math.ceil((size * 4) / 16) * 16;
-    const staging = (n: number): GPUBuffer => device.createBuffer({ size: n, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-    const sa = staging(bytes);
-    const st = staging(bytes);
-    const sp = staging(Math.max(16, Math.ceil((groups * 4) / 16) * 16));
+    const bytes = mf.input.size; // every grid buffer's size
+    const sa = mapReadBuffer(device, bytes);
+    const st = mapReadBuffer(device, bytes);
+    const sp = mapReadBuffer(device, groups * 4);
     made.push(Vb, partial, ub, sa, st, sp);
     const bind = await bindBuffers(device, pl, [mf.output, Vb, mft.input, partial, ub], 'bigdft potential product');
     // the sum writes H psi over V psi_r (MF^T's input, read by then)
@@ -297,7 +290,7 @@ export async function prepareWgslHamiltonian(keys: { mf: string; mft: string; ki
     const t = new Float32Array(size);
     // GPU times of the five parts where the device has timestamp queries: start and end of each
     const parts = ['mf', 'potential', 'mft', 'kin', 'sum'] as const;
-    const stamps = ctx.timestamps ? { querySet: device.createQuerySet({ type: 'timestamp', count: 2 * parts.length }), resolve: device.createBuffer({ size: 16 * parts.length, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC }), read: staging(16 * parts.length) } : undefined;
+    const stamps = ctx.timestamps ? { querySet: device.createQuerySet({ type: 'timestamp', count: 2 * parts.length }), resolve: device.createBuffer({ size: 16 * parts.length, usage: GPUBufferUsage.QUERY_RESOLVE | GPUBufferUsage.COPY_SRC }), read: mapReadBuffer(device, 16 * parts.length) } : undefined;
     if (stamps) made.push(stamps.querySet, stamps.resolve, stamps.read);
     const at = (k: number): PassStamps | undefined => (stamps ? { querySet: stamps.querySet, begin: 2 * k, end: 2 * k + 1 } : undefined);
     const pass = (enc: GPUCommandEncoder, p: GPUComputePipeline, b: GPUBindGroup, s?: PassStamps): void => {

@@ -28,7 +28,6 @@ import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 import { writeFileAtomic } from '../files.ts';
 import { checkOutputFile } from '../output.ts';
 import { UserError } from '../errors.ts';
-import { NoAdapterError } from '../backends/webgpu.ts';
 
 export interface GemWorkloadOptions {
   /** The molecule's atoms (.pqr file); or give `atoms`. */
@@ -322,10 +321,8 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
     // region and salt (its tuning axes kept); the default above when nothing was tuned.
     // --target wgsl: the winner tuned on the WebGPU adapter (kernforge tune --device webgpu).
     const { loadTuned } = await import('../tune/tuned.ts');
-    const t = await loadTuned('gem-potential', 'surface', { load: false, ...(defaultTarget === 'wgsl' ? { device: 'webgpu' as const, warn: () => {} } : {}) }).catch((e: unknown) => {
-      if (e instanceof NoAdapterError) throw new UserError(`--target wgsl: ${e.message}`);
-      throw e;
-    });
+    // (Without an adapter the default stays, and running it says what is missing.)
+    const t = await loadTuned('gem-potential', 'surface', { load: false, ...(defaultTarget === 'wgsl' ? { device: 'webgpu' as const, warn: () => {} } : {}) });
     // With --target, only a winner on that target replaces its default.
     if (t.tuned && (o.target === undefined || keyTarget(t.key) === o.target)) {
       try {
