@@ -41,6 +41,33 @@ function record(arr: string, count: string, a: string, b: string): string {
 
 function scanFunc(N: number): string {
   const nv = N / 2;
+  // f32x4 vectors per j-cluster coordinate for the single-precision pre-test (none for N = 2).
+  const nf = N >= 4 ? N / 4 : 0;
+  // The pre-test: the smallest d^2 per lane over the i atoms, in f32 from coordinates rounded to
+  // f32 (i atoms as splats at ixs, 48 bytes each; j atoms at xjf, N x, N y, N z per cluster). Below
+  // lo some pair is within rlist for certain, at or above hi none is; lo and hi leave more room
+  // than the f32 rounding can move d^2 (searchWorkspace's bounds), so a decision here is the one the
+  // f64 test would make. In between, the f64 test decides. pmin keeps the minimum where a d^2 is NaN, as the
+  // f64 test ignores a NaN pair.
+  const prefilter = (l: number) => `              (local.set $p (i32.add (local.get $xjf) (i32.mul (local.get $j) (i32.const ${12 * N}))))
+${Array.from({ length: 3 * nf }, (_, k) => `              (local.set $f${k} (v128.load offset=${16 * k} (local.get $p)))`).join('\n')}
+              (local.set $mn (v128.const f32x4 inf inf inf inf))
+              (local.set $aEnd (local.get $nI))
+              (local.set $a (local.get $ixs))
+              (loop $fatoms
+                (local.set $ax (v128.load (local.get $a)))
+                (local.set $ay (v128.load offset=16 (local.get $a)))
+                (local.set $az (v128.load offset=32 (local.get $a)))
+${Array.from({ length: nf }, (_, v) => `                (local.set $dx (f32x4.sub (local.get $ax) (local.get $f${v})))
+                (local.set $dy (f32x4.sub (local.get $ay) (local.get $f${nf + v})))
+                (local.set $dz (f32x4.sub (local.get $az) (local.get $f${2 * nf + v})))
+                (local.set $mn (f32x4.pmin (local.get $mn) (f32x4.add (f32x4.add (f32x4.mul (local.get $dx) (local.get $dx)) (f32x4.mul (local.get $dy) (local.get $dy))) (f32x4.mul (local.get $dz) (local.get $dz)))))`).join('\n')}
+                (local.set $a (i32.add (local.get $a) (i32.const 48)))
+                (local.set $aEnd (i32.sub (local.get $aEnd) (i32.const 1)))
+                (br_if $fatoms (local.get $aEnd))
+              )
+              (br_if $found (v128.any_true (f32x4.lt (local.get $mn) (local.get $lov))))
+              (br_if $skip${l} (i32.eqz (v128.any_true (f32x4.lt (local.get $mn) (local.get $hiv)))))`;
   const ld = (arr: number, j: string) => `(v128.load (i32.add (local.get $b${arr}) (i32.shl ${j} (i32.const 3))))`;
   const ldz = (arr: number, j: string) => `(f64.load (i32.add (local.get $b${arr}) (i32.shl ${j} (i32.const 3))))`;
   // gap = jl > ih ? jl - ih : il > jh ? il - jh : 0 (lanes: two j boxes)
@@ -78,15 +105,16 @@ ${record('out', 'n', 'nf', 'nm')}
           )
           (if (i32.eqz (f64.lt (local.get $d2) (local.get $rbb2)))
             (then
-            (local.set $p (i32.add (local.get $xj) (i32.mul (local.get $j) (i32.const ${24 * N}))))
-${Array.from({ length: 3 * nv }, (_, k) => `                  (local.set $x${k} (v128.load offset=${16 * k} (local.get $p)))`).join('\n')}
             ;; every i atom against the j atoms, one decision at the end: no branch on the
             ;; data in the loop (an exit at the first pair within rlist cost more in mispredicted
             ;; branches than it saved: 42% of the pruned cluster pairs pass)
+            (block $found
+${nf > 0 ? prefilter(l) : ''}
+            (local.set $p (i32.add (local.get $xj) (i32.mul (local.get $j) (i32.const ${24 * N}))))
+${Array.from({ length: 3 * nv }, (_, k) => `                  (local.set $x${k} (v128.load offset=${16 * k} (local.get $p)))`).join('\n')}
             (local.set $aEnd (local.get $nI))
             (local.set $a (local.get $ix))
             (local.set $hit (v128.const i64x2 0 0))
-            (block $found
               (loop $atoms
                 (local.set $ax (f64x2.splat (f64.load (local.get $a))))
                 (local.set $ay (f64x2.splat (f64.load offset=8 (local.get $a))))
@@ -119,11 +147,12 @@ ${record('msk', 'nm', 'm0', 'm1')}
   return `  (func (export "groupN${N}") (param $bb i32) (param $nj i32) (param $xj i32) (param $ix i32) (param $out i32) (param $full i32) (param $msk i32) (param $exclJ i32) (param $exm i32) (param $jn i32)
     (param $cols i32) (param $k0 i32) (param $k1 i32) (param $jmin i32) (param $jself i32) (param $ci i32) (param $nI i32) (param $rrow i32) (param $full0 i32) (param $full1 i32)
     (param $zlo f64) (param $ilx f64) (param $ily f64) (param $ilz f64) (param $ihx f64) (param $ihy f64) (param $ihz f64)
-    (param $rl2 f64) (param $rbb2 f64) (param $margin f64) (result i32)
+    (param $rl2 f64) (param $rbb2 f64) (param $margin f64) (param $xjf i32) (param $ixs i32) (param $lo f32) (param $hi f32) (result i32)
     (local $j i32) (local $j1 i32) (local $kp i32) (local $kEnd i32) (local $zloC f64) (local $zhi f64) (local $dxy2 f64) (local $gcx f64) (local $gcy f64) (local $cxl f64) (local $cxh f64) (local $cyl f64) (local $cyh f64)
     (local $stride i32) (local $b0 i32) (local $b1 i32) (local $b2 i32) (local $b3 i32) (local $b4 i32) (local $b5 i32) (local $n i32) (local $nf i32) (local $nm i32) (local $m0 i32) (local $m1 i32) (local $checks i32) (local $self i32) (local $within i32) (local $p i32) (local $a i32) (local $aEnd i32)
     (local $d2 f64) (local $d2v v128) (local $rl2v v128) (local $hit v128) (local $ax v128) (local $ay v128) (local $az v128)
     (local $dx v128) (local $dy v128) (local $dz v128) ${xs}
+    (local $mn v128) (local $lov v128) (local $hiv v128)${Array.from({ length: 3 * nf }, (_, k) => ` (local $f${k} v128)`).join('')}
     (local $il0 v128) (local $il1 v128) (local $il2 v128) (local $ih0 v128) (local $ih1 v128) (local $ih2 v128)
     (local $jl0 v128) (local $jl1 v128) (local $jl2 v128) (local $jh0 v128) (local $jh1 v128) (local $jh2 v128)
     (local $g0 v128) (local $g1 v128) (local $g2 v128)
@@ -135,6 +164,8 @@ ${record('msk', 'nm', 'm0', 'm1')}
     (local.set $b4 (i32.add (local.get $bb) (i32.mul (local.get $stride) (i32.const 4))))
     (local.set $b5 (i32.add (local.get $bb) (i32.mul (local.get $stride) (i32.const 5))))
     (local.set $rl2v (f64x2.splat (local.get $rl2)))
+    (local.set $lov (f32x4.splat (local.get $lo)))
+    (local.set $hiv (f32x4.splat (local.get $hi)))
     (local.set $il0 (f64x2.splat (local.get $ilx)))
     (local.set $il1 (f64x2.splat (local.get $ily)))
     (local.set $il2 (f64x2.splat (local.get $ilz)))

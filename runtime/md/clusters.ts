@@ -4,7 +4,7 @@
 // atom-pair prune, and exclusion masks. i-cluster c covers padded particles [cM, cM+M),
 // j-cluster c covers [cN, cN+N); both tile the same padded array.
 import type { MdSystem } from './system.ts';
-import { realMasks, searchWorkspace, type SearchWorkspace } from './search-simd.ts';
+import { prefilterBounds, realMasks, searchWorkspace, type SearchWorkspace } from './search-simd.ts';
 
 /** Atoms sorted into clusters: i-cluster c covers padded slots [cM, cM+M), j-cluster c covers [cN, cN+N) of the same padded array. */
 export interface ClusterLayout {
@@ -1084,6 +1084,13 @@ function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): v
   let { ci, nci4, cj, excl, ncj, computedPairs, bbChecks } = st;
   const nb = nbl.build(g, col, shiftVec, box, rlist, N);
   const { cursor, bounds, jEnd, groupStart, groupShift } = nbl;
+  const ixs = ws.ixsView;
+  // The f32 pre-test's bounds: positions are wrapped into the box, images shifted by shiftVec.
+  let reach = Math.max(Lx, Ly, Lz);
+  let shMax = 0;
+  for (let k = 0; k < shiftVec.length; k++) shMax = Math.max(shMax, Math.abs(shiftVec[k]!));
+  reach += shMax;
+  const pre = prefilterBounds(rl2, reach);
   // The neighbour columns into the module: bounds, cursor, end.
   const { colsF, colsI } = ws;
   for (let k = 0; k < nb; k++) {
@@ -1133,13 +1140,17 @@ function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): v
       if (ihx < -rlist || ilx >= Lx + rlist || ihy < -rlist || ily >= Ly + rlist || ihz < -rlist || ilz >= Lz + rlist) continue;
       for (let a = 0; a < nI; a++) {
         const pa = 3 * (i0 + a);
-        ix[3 * a] = xs[pa]! + shx;
-        ix[3 * a + 1] = xs[pa + 1]! + shy;
-        ix[3 * a + 2] = xs[pa + 2]! + shz;
+        const ax = (ix[3 * a] = xs[pa]! + shx);
+        const ay = (ix[3 * a + 1] = xs[pa + 1]! + shy);
+        const az = (ix[3 * a + 2] = xs[pa + 2]! + shz);
+        const q = 12 * a;
+        ixs[q] = ixs[q + 1] = ixs[q + 2] = ixs[q + 3] = ax;
+        ixs[q + 4] = ixs[q + 5] = ixs[q + 6] = ixs[q + 7] = ay;
+        ixs[q + 8] = ixs[q + 9] = ixs[q + 10] = ixs[q + 11] = az;
       }
       const nSelf = ws.scan(ws.bb, ws.nj, ws.xj, ws.ix, ws.out, ws.full, ws.msk, ws.exclJ, ws.exm, ws.jn, ws.cols,
         groupStart[gi]!, groupStart[gi + 1]!, jmin, jself, i, nI, rrow, full0, full1,
-        ilz - rlist, ilx, ily, ilz, ihx, ihy, ihz, rl2, rbb2, Z_WINDOW_MARGIN);
+        ilz - rlist, ilx, ily, ilz, ihx, ihy, ihz, rl2, rbb2, Z_WINDOW_MARGIN, ws.xjf, ws.ixs, pre.lo, pre.hi);
       bbChecks += checks[0]!;
       const nf = checks[1]!;
       const nm = checks[2]!;

@@ -330,7 +330,8 @@ export class MdEngine {
       if (run.integrator === 'vv') {
         // v(t + dt/2) = v(t) + dt/2 F(t)/m; x(t + dt) = x(t) + dt v(t + dt/2); constrain.
         update(1, 1);
-        run.constraints?.positions(xOld, x, v, 1 / dt, cvir, split);
+        // The positions' constraint virial is not used here: the thermo of vv takes the velocities' one.
+        run.constraints?.positions(xOld, x, v, 1 / dt, undefined, split);
       } else {
         // Leap-frog: v(t + dt/2) = lambda (v(t - dt/2) + dt F(t)/m); x(t + dt) = x(t) + dt v(t + dt/2).
         let lambda = 1;
@@ -339,7 +340,9 @@ export class MdEngine {
           this.thermostatEnergy += (1 - lambda * lambda) * ekinHalfOld;
         }
         update(lambda, 2);
-        run.constraints?.positions(xOld, x, v, 1 / dt, cvir, split);
+        // The constraint virial only where the thermo of step s reads it (as GROMACS computes the
+        // virial on energy steps only).
+        run.constraints?.positions(xOld, x, v, 1 / dt, isEnergyStep(s) ? cvir : undefined, split);
         const ekinHalf = run.thermostat || isEnergyStep(s) || isEnergyStep(next) ? this.kinetic(v) : NaN;
         if (isEnergyStep(s)) {
           // Thermo of step s: kinetic energy as the average of the half steps around it.

@@ -13,7 +13,7 @@ type ScanExport = (
   bb: number, nj: number, xj: number, ix: number, out: number, full: number, msk: number, exclJ: number, exm: number, jn: number,
   cols: number, k0: number, k1: number, jmin: number, jself: number, ci: number, nI: number, rrow: number, full0: number, full1: number,
   zlo: number, ilx: number, ily: number, ilz: number, ihx: number, ihy: number, ihz: number,
-  rl2: number, rbb2: number, margin: number,
+  rl2: number, rbb2: number, margin: number, xjf: number, ixs: number, lo: number, hi: number,
 ) => number;
 
 /** A thread's module memory laid out for one search. */
@@ -24,6 +24,9 @@ export interface SearchWorkspace {
   bb: number;
   xj: number;
   ix: number;
+  /** The j atoms rounded to f32 (N x, N y, N z per cluster) and the i atoms as f32 splats (x4, y4, z4 per atom): the pre-test's. */
+  xjf: number;
+  ixs: number;
   out: number;
   full: number;
   msk: number;
@@ -37,6 +40,8 @@ export interface SearchWorkspace {
   checks: Int32Array;
   /** Views on ix (3 M f64), out (self pairs: j, full and masked entries before it), full (j), msk (j, mask words). */
   ixView: Float64Array;
+  /** ixs: 12 f32 per i atom. */
+  ixsView: Float32Array;
   outView: Int32Array;
   fullView: Int32Array;
   mskView: Int32Array;
@@ -71,9 +76,11 @@ export function searchWorkspace(M: number, N: number, columns: number, bbJ: Floa
   const mod = simdModule();
   if (!mod) return null;
   const nj = bbJ.length / 6;
-  const bb = 512;
+  const ixs = 512;
+  const bb = ixs + 48 * MAX_M;
   const xj = bb + 48 * (nj + 2);
-  const exclJ = xj + 24 * N * nj;
+  const xjf = xj + 24 * N * nj;
+  const exclJ = xjf + 12 * N * nj;
   const out = exclJ + 4 * (nj + 2);
   const full = out + 12 * (nj + 2);
   const msk = full + 4 * (nj + 2);
@@ -103,13 +110,15 @@ export function searchWorkspace(M: number, N: number, columns: number, bbJ: Floa
     f[o + nj + 1] = 0;
   }
   const N3 = 3 * N;
+  const f32 = new Float32Array(buf);
   for (let j = 0; j < nj; j++) {
     const o = xj / 8 + N3 * j;
+    const o32 = xjf / 4 + N3 * j;
     for (let b = 0; b < N; b++) {
       const p = 3 * (j * N + b);
-      f[o + b] = x[p]!;
-      f[o + N + b] = x[p + 1]!;
-      f[o + 2 * N + b] = x[p + 2]!;
+      f[o + b] = f32[o32 + b] = x[p]!;
+      f[o + N + b] = f32[o32 + N + b] = x[p + 1]!;
+      f[o + 2 * N + b] = f32[o32 + 2 * N + b] = x[p + 2]!;
     }
   }
   // Real atoms per j-cluster (dummies trail), and the masks of the pairs of nI and nJ real atoms.
@@ -124,9 +133,10 @@ export function searchWorkspace(M: number, N: number, columns: number, bbJ: Floa
   exclJView.fill(-1);
   return {
     scan: inst.exports[`groupN${N}`] as ScanExport,
-    nj, bb, xj, ix: 64, out, full, msk, exclJ, exm, jn, cols, rmask,
+    nj, bb, xj, ix: 64, xjf, ixs, out, full, msk, exclJ, exm, jn, cols, rmask,
     checks: new Int32Array(buf, 0, 3),
     ixView: new Float64Array(buf, 64, 3 * MAX_M),
+    ixsView: new Float32Array(buf, ixs, 12 * MAX_M),
     outView: new Int32Array(buf, out, 3 * (nj + 2)),
     fullView: new Int32Array(buf, full, nj + 2),
     mskView: new Int32Array(buf, msk, 3 * (nj + 2)),
@@ -135,6 +145,21 @@ export function searchWorkspace(M: number, N: number, columns: number, bbJ: Floa
     colsF: new Float64Array(buf, cols, 6 * 27 * Math.max(1, columns)),
     colsI: new Int32Array(buf, cols, 12 * 27 * Math.max(1, columns)),
   };
+}
+
+/**
+ * The f32 pre-test's bounds on d^2 (scan's lo and hi): below lo a pair is within rlist^2 = rl2 for
+ * certain, at or above hi it is not, when every coordinate (i atoms with their shift, j atoms) is at
+ * most `reach` in magnitude. Rounding a coordinate to f32 moves it by at most u reach (u = 2^-24),
+ * a difference by 2 u reach + u |dx|, and d^2 by at most 2 sqrt(3) |d| (2 u reach) + 4 u d^2 near
+ * |d| = rlist; the bounds leave four times that. A coordinate beyond reach (the dummies, far
+ * away) only moves its d^2 further above hi.
+ */
+export function prefilterBounds(rl2: number, reach: number): { lo: number; hi: number } {
+  const u = 2 ** -24;
+  const r = Math.sqrt(rl2);
+  const slack = 4 * (2 * Math.sqrt(3) * (r + 1) * 2 * u * reach + 4 * u * rl2);
+  return { lo: Math.fround(rl2 - 2 * slack), hi: Math.fround(rl2 + 2 * slack) };
 }
 
 /**

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, it, expect, afterEach } from 'vitest';
 import { buildClusters, buildPairList, columnRanges, searchColumns, type ListPart, type PairList, type SearchInput } from '../../runtime/md/clusters.ts';
-import { searchWorkspace, setSearchSimd } from '../../runtime/md/search-simd.ts';
+import { prefilterBounds, searchWorkspace, setSearchSimd } from '../../runtime/md/search-simd.ts';
 import { randomSystem, type MdSystem } from '../../runtime/md/system.ts';
 import { searchBytesModule } from '../../generator/md-search-wat.ts';
 import { seededRng as rng } from '../../runtime/tune/strategies.ts';
@@ -32,6 +32,44 @@ const flat = (l: PairList) => ({ ci: Array.from(l.ci), cj: Array.from(l.cj), exc
 
 describe('pair search in WebAssembly SIMD against the TypeScript search', () => {
   afterEach(() => setSearchSimd(true));
+
+  it("the f32 pre-test's bounds decide only what the f64 test decides the same way", () => {
+    // Pairs with d within 1e-4 of rlist (where f32 rounding could flip the decision), at
+    // coordinates up to `reach`: d^2 from the f32-rounded coordinates in f32 arithmetic (as the
+    // module computes it) below lo must be within rl2 in f64, and at or above hi must not be.
+    const f = Math.fround;
+    const r = rng(4242);
+    let lows = 0;
+    let highs = 0;
+    for (const [rlist, reach] of [[1.067, 10.2], [0.9, 3.5], [2.5, 70]] as const) {
+      const rl2 = rlist * rlist;
+      const { lo, hi } = prefilterBounds(rl2, reach);
+      expect(lo).toBeLessThan(rl2);
+      expect(hi).toBeGreaterThan(rl2);
+      // the band is narrow: f32 rounding of d^2 is a few 1e-7 relative here
+      expect((hi - lo) / rl2).toBeLessThan(2e-3);
+      for (let k = 0; k < 200000; k++) {
+        const a = [0, 1, 2].map(() => (2 * r() - 1) * (reach - rlist - 1));
+        const u = [r() - 0.5, r() - 0.5, r() - 0.5];
+        const n = Math.hypot(...u);
+        const d = rlist * (1 + (2 * r() - 1) * 1e-4 * (k % 2 ? 1 : 30));
+        const b = a.map((c, i) => c + (d * u[i]!) / n);
+        const d2 = (a[0]! - b[0]!) ** 2 + (a[1]! - b[1]!) ** 2 + (a[2]! - b[2]!) ** 2;
+        const dx = f(f(a[0]!) - f(b[0]!)), dy = f(f(a[1]!) - f(b[1]!)), dz = f(f(a[2]!) - f(b[2]!));
+        const d2f = f(f(f(dx * dx) + f(dy * dy)) + f(dz * dz));
+        if (d2f < lo) {
+          lows++;
+          expect(d2).toBeLessThan(rl2);
+        } else if (d2f >= hi) {
+          highs++;
+          expect(d2).toBeGreaterThanOrEqual(rl2);
+        }
+      }
+    }
+    // both certain sides were exercised
+    expect(lows).toBeGreaterThan(10000);
+    expect(highs).toBeGreaterThan(10000);
+  });
 
   it('the committed module bytes are the generator output', async () => {
     const committed = readFileSync(new URL('../../runtime/md/search-simd-bytes.ts', import.meta.url), 'utf8');
