@@ -181,6 +181,7 @@ export function settleWat(): string {
 ${KICK_DRIFT}
 ${KICK}
 ${CHECKS}
+${transfers()}
   (func (export "settle")
     (param $mols i32) (param $xo i32) (param $xn i32) (param $v i32) (param $acc i32) (param $m0 i32) (param $m1 i32)
     (param $wO f64) (param $wH f64) (param $mH f64) (param $ra f64) (param $rb f64) (param $rc f64) (param $rc2 f64) (param $iv f64)
@@ -270,6 +271,54 @@ const KICK = `  (func (export "kick") (param $v i32) (param $h i32) (param $f i3
       (then
         (f64.store (i32.add (local.get $v) (local.get $end)) (f64.add (f64.load (i32.add (local.get $v) (local.get $end)))
           (f64.mul (f64.load (i32.add (local.get $h) (local.get $end))) (f64.load (i32.add (local.get $f) (local.get $end)))))))))`;
+
+/**
+ * The per-step transfers between the engine's arrays and a md-nonbonded wasm kernel's layout
+ * (runtime/md/wasm.ts writePositions and gatherWasmForces, in WebAssembly): an instance of this
+ * module on the kernel instance's memory runs them there (runtime/md/wasm.ts WasmMd.positions,
+ * forcesToAtoms). The kernel layout holds 4-slot blocks: positions at 24 reals per block (x[4]
+ * y[4] z[4] ...), forces at 12 (fx[4] fy[4] fz[4]), reals of 4 bytes (f32) or 8 (f64).
+ * - slots<T>(x, atomOf, off, out, np): slot p < np of atom a = atomOf[p] >= 0 gets x[3a + k] +
+ *   off[3p + k] (f64, then rounded to T once, as a typed-array store rounds it); dummy slots keep theirs.
+ * - atoms<T>(fb, slotOf, f, n): f[3a + k] = the force of slot slotOf[a] (widened to f64), a < n.
+ */
+function transfers(): string {
+  return (['f32', 'f64'] as const).map((t) => {
+    const rb = t === 'f32' ? 4 : 8;
+    const shift = t === 'f32' ? 2 : 3;
+    const st = (k: number, v: string) => `(${t}.store offset=${16 * (rb / 4) * k} (local.get $b) ${t === 'f32' ? `(f32.demote_f64 ${v})` : v})`;
+    const ld = (k: number) => t === 'f32' ? `(f64.promote_f32 (f32.load offset=${16 * k} (local.get $b)))` : `(f64.load offset=${32 * k} (local.get $b))`;
+    return `  (func (export "slots${t.toUpperCase()}") (param $x i32) (param $atomOf i32) (param $off i32) (param $out i32) (param $np i32)
+    (local $p i32) (local $a i32) (local $b i32) (local $o i32) (local $s i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $p) (local.get $np)))
+        (local.set $a (i32.load (i32.add (local.get $atomOf) (i32.shl (local.get $p) (i32.const 2)))))
+        (if (i32.ge_s (local.get $a) (i32.const 0))
+          (then
+            (local.set $b (i32.add (local.get $out) (i32.add (i32.mul (i32.shr_u (local.get $p) (i32.const 2)) (i32.const ${24 * rb})) (i32.shl (i32.and (local.get $p) (i32.const 3)) (i32.const ${shift})))))
+            (local.set $o (i32.add (local.get $off) (i32.mul (local.get $p) (i32.const 24))))
+            (local.set $s (i32.add (local.get $x) (i32.mul (local.get $a) (i32.const 24))))
+            ${st(0, '(f64.add (f64.load (local.get $s)) (f64.load (local.get $o)))')}
+            ${st(1, '(f64.add (f64.load offset=8 (local.get $s)) (f64.load offset=8 (local.get $o)))')}
+            ${st(2, '(f64.add (f64.load offset=16 (local.get $s)) (f64.load offset=16 (local.get $o)))')}))
+        (local.set $p (i32.add (local.get $p) (i32.const 1)))
+        (br $next))))
+  (func (export "atoms${t.toUpperCase()}") (param $fb i32) (param $slotOf i32) (param $f i32) (param $n i32)
+    (local $a i32) (local $p i32) (local $b i32) (local $d i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $a) (local.get $n)))
+        (local.set $p (i32.load (i32.add (local.get $slotOf) (i32.shl (local.get $a) (i32.const 2)))))
+        (local.set $b (i32.add (local.get $fb) (i32.add (i32.mul (i32.shr_u (local.get $p) (i32.const 2)) (i32.const ${12 * rb})) (i32.shl (i32.and (local.get $p) (i32.const 3)) (i32.const ${shift})))))
+        (local.set $d (i32.add (local.get $f) (i32.mul (local.get $a) (i32.const 24))))
+        (f64.store (local.get $d) ${ld(0)})
+        (f64.store offset=8 (local.get $d) ${ld(1)})
+        (f64.store offset=16 (local.get $d) ${ld(2)})
+        (local.set $a (i32.add (local.get $a) (i32.const 1)))
+        (br $next))))`;
+  }).join('\n');
+}
 
 /** The committed module runtime/md/settle-simd-bytes.ts: the assembled bytes in base64, and the text's sha256. */
 export async function settleBytesModule(): Promise<string> {

@@ -368,7 +368,7 @@ export class NonbondedForce {
         // This thread's forces into atom order while each worker gathers its own (force-only
         // steps); the workers' are added after, in worker order: the same f64 sums, in the same
         // order, as summing all blocks at the end.
-        if (!energies) wasmForcesToAtoms([inst.forces], L.slotOf, f, false);
+        if (!energies) inst.forcesToAtoms(L.slotOf, f);
       });
       if (!energies) {
         for (const c of par.chunks) addAtomForces(f, c.fAtoms);
@@ -381,7 +381,8 @@ export class NonbondedForce {
     }
     const blocks = [inst.forces, ...(par?.chunks ?? []).map((c) => c.f)];
     if (!energies) {
-      wasmForcesToAtoms(blocks, L.slotOf, f, false);
+      if (blocks.length === 1) inst.forcesToAtoms(L.slotOf, f);
+      else wasmForcesToAtoms(blocks, L.slotOf, f, false);
       return null;
     }
     // Energy steps: padded forces, the positions as the kernel saw them (virial), and the sums.

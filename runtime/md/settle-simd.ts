@@ -66,6 +66,29 @@ class Instance {
   }
 }
 
+type SlotsExport = (x: number, atomOf: number, off: number, out: number, np: number) => void;
+type AtomsExport = (fb: number, slotOf: number, f: number, n: number) => void;
+
+/** The per-step transfers into and out of a md-nonbonded wasm kernel's layout, run on its memory. */
+export interface KernelTransfers {
+  /** Positions of slots [0, np) into the layout at `out` (reals of the kernel's precision), from x and off (f64) by atomOf. */
+  slots: SlotsExport;
+  /** Forces of n atoms (f64, 3 each) from the layout's force block at `fb`, by slotOf. */
+  atoms: AtomsExport;
+}
+
+/**
+ * This module's transfers instantiated on a kernel instance's memory (runtime/md/wasm.ts WasmMd),
+ * for its precision; null where the module is not available (the TypeScript loops run then).
+ */
+export function kernelTransfers(memory: WebAssembly.Memory, precision: 'f32' | 'f64'): KernelTransfers | null {
+  const m = simdModule();
+  if (!m) return null;
+  const ex = new WebAssembly.Instance(m, { env: { memory } }).exports;
+  const T = precision === 'f64' ? 'F64' : 'F32';
+  return { slots: ex[`slots${T}`] as SlotsExport, atoms: ex[`atoms${T}`] as AtomsExport };
+}
+
 /** Byte layout of nAtoms atoms' arrays: x, v, xOld, f, h3, xList (3 f64 each per atom), the molecules (at most nAtoms / 3 triples of i32), 10 sums. */
 function layout(nAtoms: number) {
   const a = 24 * nAtoms;

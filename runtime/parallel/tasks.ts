@@ -39,7 +39,7 @@ async function serveForceCalls<K>(s: { ctl: Int32Array; spin: Int32Array; w: num
   step(op);
   spinForSteps(s.spin, s.w, step);
 }
-import { adoptWasmModule, wasmForcesToAtoms, wasmInstance } from '../md/wasm.ts';
+import { adoptWasmModule, wasmInstance } from '../md/wasm.ts';
 import { chunkArenas, searchColumnChunks, type ChunkArenas, type SearchInput } from '../md/clusters.ts';
 import type { MessagePort } from 'node:worker_threads';
 
@@ -228,7 +228,7 @@ export const TASKS: Record<string, TaskFn> = {
       runWasmShare(w, s.list.params, s.bounds, s.next, s.w + 1);
       // Force-only steps: into atom order here, beside the caller gathering its own block.
       if (energies) s.f.set(w.forces);
-      else wasmForcesToAtoms([w.forces], s.slotOf, s.fAtoms, false);
+      else w.forcesToAtoms(s.slotOf, s.fAtoms);
       s.energy.set(w.energy);
       s.fshift.set(w.fshift);
     });

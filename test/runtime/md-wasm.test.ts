@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { libraryKeys, manifest, GENERATED_ROOT } from '../../runtime/variants.ts';
 import { verifyVariant } from '../../runtime/md/verify.ts';
 import { verificationCases } from '../../runtime/md/cases.ts';
-import { runWasm, runWasmWith, loadWasmKernel } from '../../runtime/md/wasm.ts';
+import { runWasm, runWasmWith, loadWasmKernel, wasmInstance, writePositions, wasmForcesToAtoms } from '../../runtime/md/wasm.ts';
+import { kernelTransfers } from '../../runtime/md/settle-simd.ts';
 import { runTs } from '../../runtime/md/kernels.ts';
 import { MdProblem } from '../../runtime/md/problem.ts';
 import { waterBox } from '../../runtime/md/system.ts';
@@ -76,6 +77,37 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
     for (let i = 0; i < once.length; i += 7) expect(out.f[i]).toBeCloseTo(2 * once[i]!, 3);
     expect(out.energy[1]).toBeCloseTo(2 * e1, 6);
   });
+
+  it.each(['md-nonbonded.wasm.lj-rf.geom.shift.f32.f.4x4.mask.mask.simd128', 'md-nonbonded.wasm.lj-rf.geom.shift.f64.f.4x2.mask.mask.simd128'])(
+    "%s: the per-step transfers in WebAssembly equal the TypeScript loops bit for bit", async (key) => {
+      const precision = key.includes('.f64.') ? 'f64' : 'f32';
+      const settings = { interaction: 'lj-rf', comb: 'geom', shift: true, rc: 0.8 } as const;
+      const M = precision === 'f64' ? 4 : 4;
+      const N = precision === 'f64' ? 2 : 4;
+      const p = new MdProblem(waterBox(216, 7), settings, M, N, 0.85);
+      const inst = await wasmInstance(key);
+      expect(kernelTransfers(new WebAssembly.Memory({ initial: 1 }), precision)).not.toBeNull();
+      const args = p.args(precision);
+      inst.bind(args);
+      const L = p.layout;
+      const n = L.slotOf.length;
+      // moved positions and image offsets with bits in every place (dummy slots: -1 in atomOf)
+      const x = Float64Array.from({ length: 3 * n }, (_, i) => p.sys.x[i]! + 1e-3 * Math.sin(7.3 * i) + 1e-9 / 3);
+      const off = Float64Array.from({ length: 3 * L.nPadded }, (_, i) => (i % 5 === 0 ? 2.345678901234 : i % 7 === 0 ? -2.3456789 : 0));
+      const ref = (precision === 'f64' ? Float64Array : Float32Array).from(inst.xqBlock);
+      writePositions(ref, 0, x, L.atomOf, off);
+      inst.positions(x, L.atomOf, off);
+      expect(L.atomOf.some((a) => a < 0)).toBe(true);
+      expect(Array.from(inst.xqBlock)).toEqual(Array.from(ref));
+      inst.run(args.params, 0, args.ci.length >> 2);
+      const fTs = new Float64Array(3 * n);
+      const fWasm = new Float64Array(3 * n).fill(NaN);
+      wasmForcesToAtoms([inst.forces], L.slotOf, fTs, false);
+      inst.forcesToAtoms(L.slotOf, fWasm);
+      expect(fTs.some((v) => v !== 0)).toBe(true);
+      expect(Array.from(fWasm)).toEqual(Array.from(fTs));
+    },
+  );
 
   it('refuses arrays of the other precision and non-wasm keys', async () => {
     const key = 'md-nonbonded.wasm.lj.geom.plain.f32.f.4x4.mask.mask.simd128';
