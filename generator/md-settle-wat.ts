@@ -9,7 +9,9 @@
 // Export `settle(mols, xOld, xNew, v, acc, m0, m1, wO, wH, mH, ra, rb, rc, rc2, iv, doV, virial)`:
 // byte offsets into the module's memory of the [O, H1, H2] triples (i32), the f64 arrays and 10
 // f64 sums (the 9 virial sums and the clamp count, set, not added); molecules [m0, m1) with
-// m1 - m0 a multiple of 4; rc2 = 2 rc (as settleRange's 2 * rc * cosphi rounds it).
+// m1 - m0 a multiple of 4; rc2 = 2 rc (as settleRange's 2 * rc * cosphi rounds it). The module
+// also holds the kick and drift, the guard's and the displacement check's passes, and the
+// per-step transfers into and out of a md-nonbonded kernel's layout (`transfers` below).
 import { createHash } from 'node:crypto';
 import { assembleWat } from './post.ts';
 

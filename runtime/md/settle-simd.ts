@@ -8,6 +8,8 @@
 // The MD engine runs on a workspace (UpdateWorkspace: positions, velocities, old positions,
 // forces and dt/2m per coordinate in one module memory of this thread), so that the kick + drift
 // and SETTLE work in place; a SETTLE call on other arrays copies them into an instance of its own.
+// The same module, instantiated on a md-nonbonded kernel's memory (kernelTransfers), writes the
+// positions into the kernel's layout and its forces into atom order at every step.
 import { EmbeddedWasm } from './embedded-wasm.ts';
 import { SETTLE_SIMD_WASM } from './settle-simd-bytes.ts';
 
