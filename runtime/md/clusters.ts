@@ -719,6 +719,7 @@ function searchRange(inp: SearchInput, m0: number, m1: number, ws: SearchWorkspa
     nbl: new ColumnNeighbours(),
     ix: ws ? ws.ixView : new Float64Array(3 * M),
     ws,
+    pre: prefilterBounds(inp.rl2, reach(inp)),
     realMask,
     ci: ci0,
     nci4: 0,
@@ -821,6 +822,8 @@ interface ColumnSearch {
   ws: SearchWorkspace | null;
   /** The current i-cluster's atoms with the current shift added (x, y, z per atom). */
   ix: Float64Array;
+  /** The module's f32 pre-test bounds on d^2 (search-simd.ts prefilterBounds). */
+  pre: { lo: number; hi: number };
   /** Masks (2 words) by real atom counts: realMask[2 (nI (N + 1) + nJ) + w]. */
   realMask: Int32Array;
   ci: Int32Array;
@@ -834,6 +837,13 @@ interface ColumnSearch {
   xPos: Int32Array;
   computedPairs: number;
   bbChecks: number;
+}
+
+/** The largest coordinate magnitude of a search: positions wrapped into the box, images shifted by shiftVec. */
+function reach(inp: SearchInput): number {
+  let shMax = 0;
+  for (let k = 0; k < inp.shiftVec.length; k++) shMax = Math.max(shMax, Math.abs(inp.shiftVec[k]!));
+  return Math.max(...inp.box) + shMax;
 }
 
 /** Margin (nm) on the per-column z window: it only skips j-clusters the box test would reject. */
@@ -1085,12 +1095,7 @@ function searchColumnSimd(st: ColumnSearch, ws: SearchWorkspace, col: number): v
   const nb = nbl.build(g, col, shiftVec, box, rlist, N);
   const { cursor, bounds, jEnd, groupStart, groupShift } = nbl;
   const ixs = ws.ixsView;
-  // The f32 pre-test's bounds: positions are wrapped into the box, images shifted by shiftVec.
-  let reach = Math.max(Lx, Ly, Lz);
-  let shMax = 0;
-  for (let k = 0; k < shiftVec.length; k++) shMax = Math.max(shMax, Math.abs(shiftVec[k]!));
-  reach += shMax;
-  const pre = prefilterBounds(rl2, reach);
+  const pre = st.pre;
   // The neighbour columns into the module: bounds, cursor, end.
   const { colsF, colsI } = ws;
   for (let k = 0; k < nb; k++) {

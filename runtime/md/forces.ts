@@ -10,7 +10,7 @@ import { MdProblem, type Precision } from './problem.ts';
 import type { MdSettings } from './interaction.ts';
 import type { MdSystem } from './system.ts';
 import { MdInputError } from './errors.ts';
-import { addWasmForces, wasmForcesToAtoms, wasmInstance, type WasmMd } from './wasm.ts';
+import { addWasmForces, wasmInstance, type WasmMd } from './wasm.ts';
 import { MdThreads, MdWasmThreads } from '../parallel/md.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 import type { SettleSplit } from './settle.ts';
@@ -379,12 +379,12 @@ export class NonbondedForce {
       inst.positions(x, L.atomOf, this.offset);
       inst.run(args.params, 0, args.ci.length >> 2);
     }
-    const blocks = [inst.forces, ...(par?.chunks ?? []).map((c) => c.f)];
     if (!energies) {
-      if (blocks.length === 1) inst.forcesToAtoms(L.slotOf, f);
-      else wasmForcesToAtoms(blocks, L.slotOf, f, false);
+      // one thread: the threaded force-only steps returned above
+      inst.forcesToAtoms(L.slotOf, f);
       return null;
     }
+    const blocks = [inst.forces, ...(par?.chunks ?? []).map((c) => c.f)];
     // Energy steps: padded forces, the positions as the kernel saw them (virial), and the sums.
     this.writeXq(x);
     const fs = this.fSum!;

@@ -97,6 +97,11 @@ export class WasmMd {
   private readonly rb: number;
   /** The per-step transfers in WebAssembly on this memory (made on first use; null: the TypeScript loops). */
   private xfer: KernelTransfers | null | undefined;
+  /**
+   * The slot maps and image offsets in memory for the transfers: they change with the list only
+   * (a pair search), so they are copied in once per bound list (cleared when one is bound).
+   */
+  private maps: { atomOf?: Int32Array; off?: Float64Array; slotOf?: Int32Array } = {};
 
   private constructor(
     private readonly memory: WebAssembly.Memory,
@@ -160,6 +165,7 @@ export class WasmMd {
     }
     this.L = L;
     this.bound = { list };
+    this.maps = {};
     return true;
   }
 
@@ -206,11 +212,17 @@ export class WasmMd {
       writePositions(this.mr, this.w(L.xP), x, atomOf, off);
       return;
     }
-    // Copied in, then the gather in WebAssembly: 2.5-3x the TypeScript loop (water, LJ fluid).
+    // x copied in (atomOf and the offsets once per list), then the gather in WebAssembly: 2.5-3x
+    // the TypeScript loop (water, LJ fluid).
     const buf = this.memory.buffer;
     new Float64Array(buf, L.xaP, x.length).set(x);
-    new Int32Array(buf, L.aoP, atomOf.length).set(atomOf);
-    new Float64Array(buf, L.ofP, off.length).set(off);
+    const m = this.maps;
+    if (m.atomOf !== atomOf || m.off !== off) {
+      new Int32Array(buf, L.aoP, atomOf.length).set(atomOf);
+      new Float64Array(buf, L.ofP, off.length).set(off);
+      m.atomOf = atomOf;
+      m.off = off;
+    }
     t.slots(L.xaP, L.aoP, L.ofP, L.xP, atomOf.length);
   }
 
@@ -219,11 +231,14 @@ export class WasmMd {
     const L = this.L!;
     const t = this.transfers();
     if (!t || slotOf.length > 4 * L.nc) {
-      wasmForcesToAtoms([this.forces], slotOf, f, false);
+      gatherWasmForces(this.forces, slotOf, f);
       return;
     }
     const buf = this.memory.buffer;
-    new Int32Array(buf, L.soP, slotOf.length).set(slotOf);
+    if (this.maps.slotOf !== slotOf) {
+      new Int32Array(buf, L.soP, slotOf.length).set(slotOf);
+      this.maps.slotOf = slotOf;
+    }
     t.atoms(L.fP, L.soP, L.faP, slotOf.length);
     f.set(new Float64Array(buf, L.faP, 3 * slotOf.length));
   }
@@ -388,23 +403,10 @@ export async function runWasmWith(key: string, problem: MdProblem, bytes?: Uint8
 }
 
 /**
- * Forces in the wasm cluster layout (slot p: word 12 (p >> 2) + (p & 3), + 4 per component) summed
- * over blocks into atom order, added to f (`add`) or replacing it. Two blocks give the same f64
- * sums whether added in one call or block by block.
+ * f (3 per atom) = the forces of a block in the wasm layout (slot p: word 12 (p >> 2) + (p & 3),
+ * + 4 per component), through slotOf.
  */
-export function wasmForcesToAtoms(blocks: (Float32Array | Float64Array)[], slotOf: Int32Array, f: Float64Array, add: boolean): void {
-  // One small function per loop: with both loops in one function V8 deoptimized it at every call
-  // (the adding loop had no type feedback), and the gather ran 2.7x slower (issue 16).
-  let c = 0;
-  if (!add) {
-    gatherWasmForces(blocks[0]!, slotOf, f);
-    c = 1;
-  }
-  for (; c < blocks.length; c++) addGatheredWasmForces(blocks[c]!, slotOf, f);
-}
-
-/** f (3 per atom) = the forces of a block in the wasm layout, through slotOf. */
-function gatherWasmForces(b: WasmReals, slotOf: Int32Array, f: Float64Array): void {
+export function gatherWasmForces(b: WasmReals, slotOf: Int32Array, f: Float64Array): void {
   const n = slotOf.length;
   for (let a = 0; a < n; a++) {
     const p = slotOf[a]!;
@@ -412,18 +414,6 @@ function gatherWasmForces(b: WasmReals, slotOf: Int32Array, f: Float64Array): vo
     f[3 * a] = b[k]!;
     f[3 * a + 1] = b[k + 4]!;
     f[3 * a + 2] = b[k + 8]!;
-  }
-}
-
-/** f (3 per atom) += the forces of a block in the wasm layout, through slotOf. */
-function addGatheredWasmForces(b: WasmReals, slotOf: Int32Array, f: Float64Array): void {
-  const n = slotOf.length;
-  for (let a = 0; a < n; a++) {
-    const p = slotOf[a]!;
-    const k = WASM_F_WORDS * (p >> 2) + (p & 3);
-    f[3 * a] += b[k]!;
-    f[3 * a + 1] += b[k + 4]!;
-    f[3 * a + 2] += b[k + 8]!;
   }
 }
 

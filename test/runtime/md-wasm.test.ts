@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { libraryKeys, manifest, GENERATED_ROOT } from '../../runtime/variants.ts';
 import { verifyVariant } from '../../runtime/md/verify.ts';
 import { verificationCases } from '../../runtime/md/cases.ts';
-import { runWasm, runWasmWith, loadWasmKernel, wasmInstance, writePositions, wasmForcesToAtoms } from '../../runtime/md/wasm.ts';
+import { runWasm, runWasmWith, loadWasmKernel, wasmInstance, writePositions, gatherWasmForces } from '../../runtime/md/wasm.ts';
 import { kernelTransfers } from '../../runtime/md/settle-simd.ts';
 import { runTs } from '../../runtime/md/kernels.ts';
 import { MdProblem } from '../../runtime/md/problem.ts';
@@ -102,7 +102,7 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
       inst.run(args.params, 0, args.ci.length >> 2);
       const fTs = new Float64Array(3 * n);
       const fWasm = new Float64Array(3 * n).fill(NaN);
-      wasmForcesToAtoms([inst.forces], L.slotOf, fTs, false);
+      gatherWasmForces(inst.forces, L.slotOf, fTs);
       inst.forcesToAtoms(L.slotOf, fWasm);
       expect(fTs.some((v) => v !== 0)).toBe(true);
       expect(Array.from(fWasm)).toEqual(Array.from(fTs));
