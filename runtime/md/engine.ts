@@ -13,7 +13,7 @@ import type { MdSystem } from './system.ts';
 import { MdBlowUpError, MdInputError } from './errors.ts';
 import { RunChecks, type MdSanity } from './sanity.ts';
 import type { LongRangeForce } from './pme.ts';
-import type { SettleSplit } from './settle.ts';
+import type { SettleJob, SettleSplit } from './settle.ts';
 import { UpdateWorkspace } from './settle-simd.ts';
 
 /** kB in kJ mol^-1 K^-1 (GROMACS units); LJ units use 1. */
@@ -25,6 +25,8 @@ export const PRESSURE_BAR = 16.6054;
 export interface Constraints {
   /** `split`: run it over the non-bonded worker threads (runtime/parallel/md.ts), when the arrays are in shared memory. */
   positions(xOld: Float64Array, xNew: Float64Array, v?: Float64Array, invdt?: number, virial?: Float64Array, split?: SettleSplit): void;
+  /** The job a positions() call with these arguments hands a SettleSplit (SETTLE: Settle.job); without it the update is not split over threads. */
+  job?(xOld: Float64Array, xNew: Float64Array, v: Float64Array | undefined, invdt: number | undefined, virial: boolean): SettleJob;
   velocities(x: Float64Array, v: Float64Array, virial?: Float64Array): void;
   /** Degrees of freedom removed. */
   removedDof: number;
@@ -240,7 +242,8 @@ export class MdEngine {
       // The kick + drift and SETTLE in WebAssembly SIMD (runtime/md/settle-simd.ts) where it
       // runs: the run works on copies of x and v in the module's memory, copied back at the end
       // (also when it fails).
-      const ws = UpdateWorkspace.take(run.mass.length);
+      // On worker threads, a shared one: they run ranges of the update on it (MdWorkers.update).
+      const ws = UpdateWorkspace.take(run.mass.length, nb.threads > 1);
       if (!ws) return this.steps(nsteps, cb, run.x, run.v, undefined);
       try {
         ws.x.set(run.x);
@@ -293,6 +296,22 @@ export class MdEngine {
       if (ws) ws.kickDrift(lambda, scale, dt, run.constraints !== undefined);
       else kickDrift(v, x, run.constraints ? xOld : undefined, halfDtIm, f, lambda, scale, dt);
     };
+    // The kick and drift and SETTLE split over the worker threads, on a shared workspace (with SETTLE only: MdWorkers.update).
+    const updateSplit = ws?.shared ? nb.updateSplit : undefined;
+    /** update(), then SETTLE on the new positions (the virial into `vir`, if given). */
+    const advance = (lambda: number, scale: number, vir: Float64Array | undefined): void => {
+      const c = run.constraints;
+      if (updateSplit) {
+        const job = c?.job?.(xOld, x, v, 1 / dt, vir !== undefined);
+        const parts = job && updateSplit(ws!, lambda, scale, dt, true, job);
+        if (parts) {
+          c!.positions(xOld, x, v, 1 / dt, vir, () => parts);
+          return;
+        }
+      }
+      update(lambda, scale);
+      c?.positions(xOld, x, v, 1 / dt, vir, split);
+    };
     const cvir = new Float64Array(9);
     const lastGood = { step: step0, x: Float64Array.from(x), v: Float64Array.from(v) };
     const checks = run.sanity === false ? undefined : new RunChecks({ n, rlist: run.rlist, rc: run.settings.rc, nstlist, kB: this.kB, units: run.units, sanity: run.sanity, lists: ws });
@@ -329,9 +348,8 @@ export class MdEngine {
       cvir.fill(0);
       if (run.integrator === 'vv') {
         // v(t + dt/2) = v(t) + dt/2 F(t)/m; x(t + dt) = x(t) + dt v(t + dt/2); constrain.
-        update(1, 1);
         // The positions' constraint virial is not used here: the thermo of vv takes the velocities' one.
-        run.constraints?.positions(xOld, x, v, 1 / dt, undefined, split);
+        advance(1, 1, undefined);
       } else {
         // Leap-frog: v(t + dt/2) = lambda (v(t - dt/2) + dt F(t)/m); x(t + dt) = x(t) + dt v(t + dt/2).
         let lambda = 1;
@@ -339,10 +357,9 @@ export class MdEngine {
           lambda = run.thermostat.factor(ekinHalfOld, this.ndof, dt);
           this.thermostatEnergy += (1 - lambda * lambda) * ekinHalfOld;
         }
-        update(lambda, 2);
         // The constraint virial only where the thermo of step s reads it (as GROMACS computes the
         // virial on energy steps only).
-        run.constraints?.positions(xOld, x, v, 1 / dt, isEnergyStep(s) ? cvir : undefined, split);
+        advance(lambda, 2, isEnergyStep(s) ? cvir : undefined);
         const ekinHalf = run.thermostat || isEnergyStep(s) || isEnergyStep(next) ? this.kinetic(v) : NaN;
         if (isEnergyStep(s)) {
           // Thermo of step s: kinetic energy as the average of the half steps around it.

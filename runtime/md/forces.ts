@@ -11,7 +11,7 @@ import type { MdSettings } from './interaction.ts';
 import type { MdSystem } from './system.ts';
 import { MdInputError } from './errors.ts';
 import { addWasmForces, wasmInstance, type WasmMd } from './wasm.ts';
-import { MdThreads, MdWasmThreads } from '../parallel/md.ts';
+import { MdThreads, MdWasmThreads, type MdWorkers } from '../parallel/md.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 import type { SettleSplit } from './settle.ts';
 import type { LongRangeEnergy, LongRangeForce } from './long-range.ts';
@@ -168,6 +168,16 @@ export class NonbondedForce {
     return this.kernels.par?.settleOnWorkers ?? 0;
   }
 
+  /** The kick and drift and SETTLE over the worker threads, on a shared update workspace (undefined on one thread). */
+  get updateSplit(): MdWorkers['update'] | undefined {
+    return this.kernels.par?.update;
+  }
+
+  /** Ranges of split updates run on the worker threads so far (0 on one thread). */
+  get updateOnWorkers(): number {
+    return this.kernels.par?.updateOnWorkers ?? 0;
+  }
+
   /** End the worker threads (if any); safe to call more than once. */
   async close(): Promise<void> {
     await this.kernels.par?.close();
@@ -217,7 +227,7 @@ export class NonbondedForce {
       off[3 * p + 2] = lx[3 * p + 2]! - x[3 * a + 2]!;
     }
     // TS threads share this.args in place: it is the problem's cached object, so finish() sees the shared xq.
-    if (this.kernels.kind === 'wasm') this.kernels.par?.setup(this.args, L.nPadded, L.slotOf, L.atomOf, off);
+    if (this.kernels.kind === 'wasm') this.kernels.par?.setup(this.args, L.nPadded, L.slotOf, L.atomOf, off, x);
     else this.kernels.par?.setup(this.args, L.nPadded);
     this.timers.search += performance.now() - t0;
     this.timers.searches++;
@@ -359,7 +369,8 @@ export class NonbondedForce {
         par.xq.set(inst.xqBlock);
         this.xqSetup = par.setups;
       }
-      par.x.set(x);
+      // x itself where the workers read it (a shared update workspace's: MdWasmThreads.setup).
+      if (par.x !== x) par.x.set(x);
       const mesh = par.longRange;
       if (mesh && mesh.x !== par.x) mesh.x.set(x);
       par.run(energies, () => {

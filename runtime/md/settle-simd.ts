@@ -11,7 +11,7 @@
 // The same module, instantiated on a md-nonbonded kernel's memory (kernelTransfers), writes the
 // positions into the kernel's layout and its forces into atom order at every step.
 import { EmbeddedWasm } from './embedded-wasm.ts';
-import { SETTLE_SIMD_WASM } from './settle-simd-bytes.ts';
+import { SETTLE_SIMD_SHARED_WASM, SETTLE_SIMD_WASM } from './settle-simd-bytes.ts';
 
 /** What settleRange reads: one molecule kind's constants and the arrays of one constraint call (plain numbers and typed arrays: it can move to another thread). */
 export interface SettleJob {
@@ -40,16 +40,19 @@ type KickDriftExport = (x: number, v: number, xo: number, h: number, f: number, 
 type KickExport = (v: number, h: number, f: number, n: number) => void;
 
 const embedded = new EmbeddedWasm(SETTLE_SIMD_WASM);
+const embeddedShared = new EmbeddedWasm(SETTLE_SIMD_SHARED_WASM);
 
 /** The compiled module, or null where this engine has no WebAssembly SIMD (or it is switched off). */
 const simdModule = (): WebAssembly.Module | null => embedded.module();
+/** The module on an imported shared memory, or null (also without shared memory: no SharedArrayBuffer, as on a page that is not cross-origin isolated). */
+const sharedModule = (): WebAssembly.Module | null => (embedded.enabled && typeof SharedArrayBuffer === 'function' ? embeddedShared.module() : null);
 
 /** Use the module (default) or keep everything in TypeScript (for comparisons; Settle.simd does it per Settle). */
 export function setUpdateSimd(on: boolean): void {
   embedded.enabled = on;
 }
 
-/** One module instance on a memory of `bytes` bytes (grown before any view is taken). */
+/** One module instance on a memory of `bytes` bytes (grown before any view is taken), or on a given shared memory. */
 class Instance {
   readonly mem: WebAssembly.Memory;
   readonly settle: SettleExport;
@@ -57,8 +60,8 @@ class Instance {
   readonly kick: KickExport;
   readonly sumSq: SumSqExport;
   readonly maxDisp2: MaxDisp2Export;
-  constructor(m: WebAssembly.Module, bytes: number) {
-    this.mem = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
+  constructor(m: WebAssembly.Module, bytes: number, memory?: WebAssembly.Memory) {
+    this.mem = memory ?? new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
     const inst = new WebAssembly.Instance(m, { env: { memory: this.mem } });
     this.settle = inst.exports.settle as SettleExport;
     this.kickDrift = inst.exports.kickDrift as KickDriftExport;
@@ -91,12 +94,18 @@ export function kernelTransfers(memory: WebAssembly.Memory, precision: 'f32' | '
   return { slots: ex[`slots${T}`] as SlotsExport, atoms: ex[`atoms${T}`] as AtomsExport };
 }
 
-/** Byte layout of nAtoms atoms' arrays: x, v, xOld, f, h3, xList (3 f64 each per atom), the molecules (at most nAtoms / 3 triples of i32), 10 sums. */
+/** Ranges of an update split over threads, each with its own SETTLE sums in the workspace (UpdateRanges.accOf). */
+export const UPDATE_MAX_RANGES = 64;
+
+/**
+ * Byte layout of nAtoms atoms' arrays: x, v, xOld, f, h3, xList (3 f64 each per atom), the
+ * molecules (at most nAtoms / 3 triples of i32), 10 sums per range of a split update (the first: one thread's).
+ */
 function layout(nAtoms: number) {
   const a = 24 * nAtoms;
   const mols = 6 * a;
   const acc = mols + 8 * Math.ceil((4 * nAtoms) / 8);
-  return { x: 0, v: a, xOld: 2 * a, f: 3 * a, h: 4 * a, xList: 5 * a, mols, acc, bytes: acc + 80 };
+  return { x: 0, v: a, xOld: 2 * a, f: 3 * a, h: 4 * a, xList: 5 * a, mols, acc, bytes: acc + 80 * UPDATE_MAX_RANGES };
 }
 
 /** Run SETTLE's pairs on an instance whose memory holds xOld, xNew, v at these offsets; returns how many molecules it took. */
@@ -184,12 +193,17 @@ export class UpdateWorkspace {
   readonly xList: Float64Array;
   /** The molecules whose triples are in the memory now. */
   molsOf: Int32Array | undefined;
+  /** This thread's ranges of a split update (on a shared workspace). */
+  readonly ranges: UpdateRanges;
 
   private constructor(
     readonly inst: Instance,
     readonly nAtoms: number,
     readonly L: ReturnType<typeof layout>,
+    /** The memory is shared: worker threads can run ranges of the update on it (UpdateRanges.attach). */
+    readonly shared: boolean,
   ) {
+    this.ranges = new UpdateRanges(inst, nAtoms);
     const b = inst.mem.buffer;
     const n3 = 3 * nAtoms;
     this.x = new Float64Array(b, L.x, n3);
@@ -200,16 +214,25 @@ export class UpdateWorkspace {
     this.xList = new Float64Array(b, L.xList, n3);
   }
 
-  /** The thread's workspace for nAtoms atoms, held until release(); undefined while held or without WebAssembly SIMD. */
-  static take(nAtoms: number): UpdateWorkspace | undefined {
+  /**
+   * The thread's workspace for nAtoms atoms, held until release(); undefined while held or
+   * without WebAssembly SIMD. `shared`: on a shared memory where this engine has one (else a
+   * private one), for worker threads to run ranges of the update on (runtime/parallel/md.ts).
+   */
+  static take(nAtoms: number, shared = false): UpdateWorkspace | undefined {
     if (active) return undefined;
     const m = simdModule();
     if (!m) return undefined;
-    let ws = spare && spare.nAtoms === nAtoms ? spare : undefined;
+    const sm = shared ? sharedModule() : null;
+    let ws = spare && spare.nAtoms === nAtoms && spare.shared === (sm !== null) ? spare : undefined;
     if (!ws) {
       spare = undefined;
+      const L = layout(nAtoms);
       try {
-        ws = new UpdateWorkspace(new Instance(m, layout(nAtoms).bytes), nAtoms, layout(nAtoms));
+        if (sm) {
+          const pages = Math.max(1, Math.ceil(L.bytes / 65536));
+          ws = new UpdateWorkspace(new Instance(sm, L.bytes, new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true })), nAtoms, L, true);
+        } else ws = new UpdateWorkspace(new Instance(m, L.bytes), nAtoms, L, false);
       } catch {
         return undefined; // no memory this large for the module (32-bit addresses): TypeScript then
       }
@@ -221,6 +244,18 @@ export class UpdateWorkspace {
 
   release(): void {
     if (active === this) active = undefined;
+  }
+
+  /** The memory worker threads attach to (UpdateRanges.attach). */
+  get memory(): WebAssembly.Memory {
+    return this.inst.mem;
+  }
+
+  /** Put these molecules' triples into the memory (SETTLE reads them there), unless they are there. */
+  holdMols(mols: Int32Array): void {
+    if (this.molsOf === mols) return;
+    new Int32Array(this.inst.mem.buffer, this.L.mols, mols.length).set(mols);
+    this.molsOf = mols;
   }
 
   /** The sum of the squares of the forces (a bound for the guard: engine.ts forcesWithin). */
@@ -244,5 +279,73 @@ export class UpdateWorkspace {
   kickDrift(lambda: number, scale: number, dt: number, keep: boolean): void {
     const L = this.L;
     this.inst.kickDrift(L.x, L.v, L.xOld, L.h, L.f, 3 * this.nAtoms, lambda, scale, dt, keep ? 1 : 0, lambda === 1 ? 1 : 0);
+  }
+}
+
+/**
+ * The scalars of one split update (UpdateRanges.run), in this order in a shared Float64Array:
+ * the kick and drift's lambda, scale, dt and keep (xOld kept: 1), then whether SETTLE runs (1),
+ * and SETTLE's mO, mH, ra, rb, rc, invdt, doV (1) and virial (1).
+ */
+export const UPDATE_PAR_WORDS = 14;
+
+/** The update's scalars (UPDATE_PAR_WORDS) written into `par`. */
+export function updatePar(par: Float64Array, lambda: number, scale: number, dt: number, keep: boolean, job: SettleJob | undefined): void {
+  par[0] = lambda;
+  par[1] = scale;
+  par[2] = dt;
+  par[3] = keep ? 1 : 0;
+  par[4] = job ? 1 : 0;
+  if (!job) return;
+  par[5] = job.mO;
+  par[6] = job.mH;
+  par[7] = job.ra;
+  par[8] = job.rb;
+  par[9] = job.rc;
+  par[10] = job.invdt;
+  par[11] = job.doV && job.v !== undefined ? 1 : 0;
+  par[12] = job.virial ? 1 : 0;
+}
+
+/**
+ * One thread's instance of the module on an update workspace's memory: runs ranges of a step's
+ * kick and drift and SETTLE there (split over threads: runtime/parallel/md.ts MdWorkers.update).
+ * Each coordinate and each molecule is computed as in the whole call, so positions and
+ * velocities are the same bit for bit; each range has its own SETTLE sums.
+ */
+export class UpdateRanges {
+  private readonly L: ReturnType<typeof layout>;
+
+  constructor(
+    private readonly inst: Instance,
+    readonly nAtoms: number,
+  ) {
+    this.L = layout(nAtoms);
+  }
+
+  /** An instance on a shared workspace's memory (another thread's UpdateWorkspace.memory), or null without the shared module. */
+  static attach(memory: WebAssembly.Memory, nAtoms: number): UpdateRanges | null {
+    const m = sharedModule();
+    return m ? new UpdateRanges(new Instance(m, 0, memory), nAtoms) : null;
+  }
+
+  /**
+   * Kick and drift atoms [a0, a1); then, if par[4], SETTLE molecules [m0, m1) (a multiple of 4,
+   * their atoms among those; the triples in the workspace: holdMols), its sums into range k's.
+   */
+  run(par: Float64Array, a0: number, a1: number, m0: number, m1: number, k: number): void {
+    const L = this.L;
+    const o = 24 * a0;
+    const lambda = par[0]!;
+    this.inst.kickDrift(L.x + o, L.v + o, L.xOld + o, L.h + o, L.f + o, 3 * (a1 - a0), lambda, par[1]!, par[2]!, par[3]!, lambda === 1 ? 1 : 0);
+    if (par[4] !== 1) return;
+    const mO = par[5]!, mH = par[6]!, rc = par[9]!;
+    const M = mO + 2 * mH;
+    this.inst.settle(L.mols, L.xOld, L.x, L.v, L.acc + 80 * k, m0, m1, mO / M, mH / M, mH, par[7]!, par[8]!, rc, 2 * rc, par[10]!, par[11]!, par[12]!);
+  }
+
+  /** Range k's SETTLE sums (SETTLE_ACC_WORDS), as of its last run. */
+  accOf(k: number): Float64Array {
+    return new Float64Array(this.inst.mem.buffer, this.L.acc + 80 * k, 10);
   }
 }

@@ -113,7 +113,7 @@ export class Settle {
    */
   positions(xOld: Float64Array, xNew: Float64Array, v?: Float64Array, invdt?: number, virial?: Float64Array, split?: SettleSplit): void {
     if (virial && invdt === undefined) throw new Error('Settle.positions: the virial needs invdt');
-    const job: SettleJob = { mols: this.mols, mO: this.mO, mH: this.mH, ra: this.ra, rb: this.rb, rc: this.rc, xOld, xNew, v, invdt: invdt ?? 0, doV: v !== undefined && invdt !== undefined, virial: virial !== undefined };
+    const job = this.job(xOld, xNew, v, invdt, virial !== undefined);
     // Each range's sums (SETTLE_ACC_WORDS: the 9 virial sums, then its error count), added here in range order.
     const parts = split?.(job, this.nMols);
     let acc: Float64Array;
@@ -141,6 +141,11 @@ export class Settle {
       const f = -0.5 * iv * iv;
       for (let k = 0; k < 9; k++) virial[k]! += f * acc[k]!;
     }
+  }
+
+  /** What a positions() call with these arguments computes (the job a SettleSplit gets); `virial`: a virial is asked for. */
+  job(xOld: Float64Array, xNew: Float64Array, v: Float64Array | undefined, invdt: number | undefined, virial: boolean): SettleJob {
+    return { mols: this.mols, mO: this.mO, mH: this.mH, ra: this.ra, rb: this.rb, rc: this.rc, xOld, xNew, v, invdt: invdt ?? 0, doV: v !== undefined && invdt !== undefined, virial };
   }
 
   /** The SIMD module's instance for a system of nAtoms atoms (made on first use), or undefined without WebAssembly SIMD. */

@@ -404,6 +404,7 @@ export async function prepareRun(o: MdOptions): Promise<PreparedRun> {
     settle = s;
     constraints = {
       positions: (xo, xn, vv, invdt, vir, split) => s.positions(xo, xn, vv, invdt, vir, split),
+      job: (xo, xn, vv, invdt, vir) => s.job(xo, xn, vv, invdt, vir),
       velocities: (xx, vv, vir) => s.velocities(xx, vv, vir, 2 / dt),
       removedDof: molecules.length, // 3 constraints per molecule
     };

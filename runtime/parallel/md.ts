@@ -22,6 +22,7 @@ import { chunkArenas, columnRanges, columnWork, searchColumnChunks, type ChunkPa
 import { blocksOf, wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList, type WasmMd, type WasmReals } from '../md/wasm.ts';
 import { mdShape } from '../md/kernels.ts';
 import { SETTLE_ACC_WORDS, settleRange, type SettleJob, type SettleSplit } from '../md/settle.ts';
+import { UPDATE_MAX_RANGES, UPDATE_PAR_WORDS, updatePar, type UpdateRanges, type UpdateWorkspace } from '../md/settle-simd.ts';
 import type { MeshRecipe } from '../pme/prepared.ts';
 
 export type MdInputs = Omit<MdArgs, 'f' | 'energy' | 'fshift'>;
@@ -50,6 +51,8 @@ export const WORKER_SPIN_MS = 5;
 export const OP_FORCES = 0;
 export const OP_ENERGIES = 1;
 export const OP_SETTLE = 2;
+/** A range of the kick and drift and SETTLE on a shared update workspace (MdWorkers.update). */
+export const OP_UPDATE = 3;
 /** Added to OP_FORCES or OP_ENERGIES: worker 0 computes the long-range part first (MdWasmThreads.overlapLongRange). */
 export const OP_WITH_MESH = 4;
 /** The caller spins this long for the workers' results before it sleeps. */
@@ -85,6 +88,23 @@ export interface MdSettleSetupArgs {
   m1: number;
   acc: Float64Array;
   par: Float64Array;
+}
+
+/** A worker's range of the split update (md-update-setup): the workspace's memory, the atoms [a0, a1) and molecules [m0, m1), its range index k (its sums' place); the scalars of each call in `par`. */
+export interface MdUpdateSetupArgs {
+  memory: WebAssembly.Memory;
+  nAtoms: number;
+  a0: number;
+  a1: number;
+  m0: number;
+  m1: number;
+  k: number;
+  par: Float64Array;
+}
+
+/** Worker side: one update call on this worker's range. */
+export function runUpdatePart(s: MdUpdateSetupArgs & { ranges: UpdateRanges }): void {
+  s.ranges.run(s.par, s.a0, s.a1, s.m0, s.m1, s.k);
 }
 
 /** Worker side: one SETTLE call on this worker's molecules, with the scalars of this call. */
@@ -138,7 +158,7 @@ export function splitByWork(ci: Int32Array, parts: number): number[] {
  * threads - 1 pool workers that run one task each per force call while this thread computes its
  * own part, synchronised through a shared control block (the caller blocks in Atomics.wait).
  */
-abstract class MdWorkers {
+export abstract class MdWorkers {
   protected readonly ctl = new Int32Array(new SharedArrayBuffer(MD_CTL_TEXT_OFFSET + ERR_BYTES));
   protected readonly spin: Int32Array;
   protected closed = false;
@@ -249,6 +269,59 @@ abstract class MdWorkers {
 
   /** Ranges of SETTLE calls the workers have run (the others ran here). */
   settleOnWorkers = 0;
+
+  /**
+   * A step's kick and drift, then SETTLE, on a shared update workspace, split over the threads
+   * (issue 16): range k takes atoms [a_k, a_k+1) and the molecules whose atoms lie there (in
+   * blocks of 4, as the module takes them). This thread runs range 0;
+   * the workers that still spin after the last force call run theirs (claimed through shared
+   * memory), and this thread runs the ranges of the others. The last molecules (fewer than 4)
+   * are constrained here after, in TypeScript. Positions and velocities are those of one thread
+   * bit for bit; the result is each range's SETTLE sums in molecule order (SettleSplit's).
+   * Undefined (nothing done: the caller runs the step itself) where the workspace is not
+   * shared, the job's arrays are not the workspace's, or the molecules do not lie in contiguous
+   * ranges of atoms.
+   */
+  readonly update = (ws: UpdateWorkspace, lambda: number, scale: number, dt: number, keep: boolean, job: SettleJob | undefined): Float64Array[] | undefined => {
+    // Without SETTLE the step is not split: the kick and drift alone are bound by memory
+    // bandwidth (LJ fluid, 32,000 atoms, 2 threads: 0.10 ms/step on one, 0.125 split).
+    if (!job || !ws.shared || this.threads > UPDATE_MAX_RANGES) return undefined;
+    if (job.xOld !== ws.xOld || job.xNew !== ws.x || (job.doV && job.v !== ws.v)) return undefined;
+    let st = this.updateState;
+    if (!st || st.ws !== ws || st.mols !== job.mols) {
+      st = this.updateState = { ws, mols: job.mols, plan: updateRanges(ws.nAtoms, this.threads, job.mols), par: new Float64Array(new SharedArrayBuffer(8 * UPDATE_PAR_WORDS)) };
+      const plan = st.plan;
+      if (plan) {
+        ws.holdMols(job.mols);
+        // Each worker's range (in order before the next claimed or posted step).
+        this.stopSpinning();
+        for (let w = 0; w < this.threads - 1; w++) {
+          const k = w + 1;
+          const a: MdUpdateSetupArgs = { memory: ws.memory, nAtoms: ws.nAtoms, a0: plan.a[k]!, a1: plan.a[k + 1]!, m0: plan.m[k]!, m1: plan.m[k + 1]!, k, par: st.par };
+          this.pool.post(w, { task: 'md-update-setup', args: a as unknown as Record<string, unknown> });
+        }
+      }
+    }
+    const { plan, par } = st;
+    if (!plan) return undefined;
+    updatePar(par, lambda, scale, dt, keep, job);
+    const range = (k: number): void => ws.ranges.run(par, plan.a[k]!, plan.a[k + 1]!, plan.m[k]!, plan.m[k + 1]!, k);
+    this.updateOnWorkers += this.claimSpinning(OP_UPDATE, (w) => range(w + 1), () => range(0));
+    const parts = Array.from({ length: this.threads }, (_, k) => ws.ranges.accOf(k));
+    const nMols = job.mols.length / 3;
+    const even = plan.m[this.threads]!;
+    if (even < nMols) {
+      const tail = new Float64Array(SETTLE_ACC_WORDS);
+      settleRange(job, even, nMols, tail);
+      parts.push(tail);
+    }
+    return parts;
+  };
+
+  /** Ranges of split updates the workers have run (the others ran here). */
+  updateOnWorkers = 0;
+
+  private updateState: { ws: UpdateWorkspace; mols: Int32Array; plan: UpdatePlan | undefined; par: Float64Array } | undefined;
 
   private settleState: { job: SettleJob; nMols: number; par: Float64Array; accs: Float64Array[] } | undefined;
 
@@ -517,14 +590,19 @@ export interface MdWasmChunk {
 export class MdWasmThreads extends MdWorkers {
   /** Particle block handed to the workers (as of the search: see MdWasmSetupArgs.xq), and their outputs (worker w: chunks[w]). */
   xq: WasmReals = new Float32Array(0);
-  /** The positions of the next force call (3 per atom), written by the caller before run(); the mesh's too. */
+  /**
+   * The positions of the next force call (3 per atom) the workers read: written by the caller
+   * before run(), or the caller's own shared array (setup's `x`), which it then passes to each call.
+   */
   x: Float64Array = new Float64Array(0);
 
-  /** `x` for n atoms (a new shared array only when the atom count changes). */
+  /** Shared positions of this object for n atoms (a new array only when the atom count changes). */
   private positionsFor(n: number): Float64Array {
-    if (this.x.length !== 3 * n) this.x = new Float64Array(new SharedArrayBuffer(24 * n));
-    return this.x;
+    if (this.ownX.length !== 3 * n) this.ownX = new Float64Array(new SharedArrayBuffer(24 * n));
+    return this.ownX;
   }
+  /** This object's shared positions (`x` unless the caller's are shared: setup), the mesh's too. */
+  private ownX: Float64Array = new Float64Array(0);
   /** Lists set up so far: a new one needs the block's charges and LJ parameters written again. */
   setups = 0;
   chunks: MdWasmChunk[] = [];
@@ -563,12 +641,14 @@ export class MdWasmThreads extends MdWorkers {
    * A new list (after a pair search) of nPadded particles, atom a in slot slotOf[a]: split by
    * work and handed to the workers.
    */
-  setup(list: WasmList, nPadded: number, slotOf: Int32Array, atomOf: Int32Array, offset: Float64Array): void {
+  setup(list: WasmList, nPadded: number, slotOf: Int32Array, atomOf: Int32Array, offset: Float64Array, x?: Float64Array): void {
     this.checkOpen();
+    // Positions the caller keeps in shared memory (its update workspace's) are read from there:
+    // the force calls then pass that array and copy nothing (run()).
+    this.x = x && x.buffer instanceof SharedArrayBuffer && x.length === 3 * slotOf.length ? x : this.positionsFor(slotOf.length);
     const shared = { ci: toShared(list.ci), cj: toShared(list.cj), excl: toShared(list.excl), shiftVec: toShared(list.shiftVec), params: list.params };
     const slots = toShared(slotOf);
     const atoms = { atomOf: toShared(atomOf), offset: toShared(offset) };
-    this.positionsFor(slotOf.length);
     const n3 = 3 * slotOf.length;
     this.bounds = toShared(Int32Array.from(splitByWork(list.ci, this.next ? this.threads * CHUNKS_PER_THREAD : this.threads)));
     const nc = blocksOf(nPadded);
@@ -607,7 +687,7 @@ export class MdWasmThreads extends MdWorkers {
     this.checkOpen();
     if (!this.next) return false;
     const sh = (k: number) => new Float64Array(new SharedArrayBuffer(8 * k));
-    // the mesh reads the positions the kernels' workers read (one copy of x per call)
+    // the mesh reads this object's positions: the kernels' workers' too, unless the caller's are shared (one copy of x per call)
     const m: MdMeshShared = { x: this.positionsFor(n), f: sh(3 * n), out: sh(10) };
     const args: MdMeshSetupArgs = { ...m, recipe: { ...recipe, q: toShared(recipe.q) } };
     // Built before any claimed step (a spinning worker reads no messages). Where worker 0 cannot
@@ -627,12 +707,44 @@ export class MdWasmThreads extends MdWorkers {
     runWasmShare(inst, params, this.bounds, this.next, 0);
   }
 
-  /** One force call: the workers start on the positions in `x` (written by the caller), `mine` runs here; returns when all are done. */
+  /** One force call: the workers start on the positions in `x` (written by the caller, or the caller's own array given to setup), `mine` runs here; returns when all are done. */
   run(energies: boolean, mine: () => void): MdWasmChunk[] {
     if (this.next) Atomics.store(this.next, 0, 0);
     this.dispatchStep('md-wasm-step', (energies ? OP_ENERGIES : OP_FORCES) | (this.longRange ? OP_WITH_MESH : 0), mine);
     return this.chunks;
   }
+}
+
+/** The ranges of a split update: range k has atoms [a[k], a[k + 1]) and molecules [m[k], m[k + 1]). */
+export interface UpdatePlan {
+  a: number[];
+  m: number[];
+}
+
+/**
+ * Ranges of about equal size for a split update of nAtoms atoms over `parts` threads: the
+ * molecules [0, m[parts]) (those in blocks of 4) cut at multiples of 4, and the atoms cut at the
+ * first atom of each cut's molecules, if every molecule's atoms then lie in its range's
+ * (undefined if not: the update is not split).
+ */
+export function updateRanges(nAtoms: number, parts: number, mols: Int32Array): UpdatePlan | undefined {
+  const blocks = Math.floor(mols.length / 12);
+  const m = Array.from({ length: parts + 1 }, (_, k) => 4 * Math.round((blocks * k) / parts));
+  // The first atom of the molecules from each cut on (the cut of an empty range is the next one's).
+  const a = [0];
+  for (let k = 1; k < parts; k++) {
+    let lo = nAtoms;
+    for (let t = 3 * m[k]!; t < 3 * m[parts]!; t++) lo = Math.min(lo, mols[t]!);
+    a.push(Math.max(lo, a[k - 1]!));
+  }
+  a.push(nAtoms);
+  for (let k = 0; k < parts; k++) {
+    for (let t = 3 * m[k]!; t < 3 * m[k + 1]!; t++) {
+      const i = mols[t]!;
+      if (!(i >= a[k]! && i < a[k + 1]!)) return undefined;
+    }
+  }
+  return { a, m };
 }
 
 /**

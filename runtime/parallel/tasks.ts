@@ -6,7 +6,8 @@ import type { GemTsModule } from '../gem/run.ts';
 import type { GemParams } from '../gem/model.ts';
 import type { ConvTsModule } from '../bigdft/conv.ts';
 import type { MdTsModule } from '../md/kernels.ts';
-import { mdStepDone, runSettlePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_SETTLE, OP_WITH_MESH, SPIN_SPINNING, type MdMeshSetupArgs, type MdSettleSetupArgs, type MdSetupArgs, type MdWasmSetupArgs } from './md.ts';
+import { mdStepDone, runSettlePart, runUpdatePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_SETTLE, OP_UPDATE, OP_WITH_MESH, SPIN_SPINNING, type MdMeshSetupArgs, type MdSettleSetupArgs, type MdSetupArgs, type MdUpdateSetupArgs, type MdWasmSetupArgs } from './md.ts';
+import { UpdateRanges } from '../md/settle-simd.ts';
 import type { PmeMesh } from '../pme/prepared.ts';
 
 /**
@@ -24,11 +25,14 @@ async function serveForceCalls<K>(s: { ctl: Int32Array; spin: Int32Array; w: num
     loadErr = e ?? new Error('unknown error');
   }
   const step = (o: number): void => {
-    let err: unknown = o === OP_SETTLE ? undefined : loadErr;
+    let err: unknown = o === OP_SETTLE || o === OP_UPDATE ? undefined : loadErr;
     try {
       if (o === OP_SETTLE) {
         if (!settle) throw new Error('a SETTLE call before md-settle-setup');
         runSettlePart(settle);
+      } else if (o === OP_UPDATE) {
+        if (!update) throw new Error('an update call before md-update-setup');
+        runUpdatePart(update);
       } else if (kernels !== undefined) compute(kernels, (o & ~OP_WITH_MESH) === OP_ENERGIES, o);
     } catch (x) {
       err = x ?? new Error('unknown error');
@@ -112,6 +116,8 @@ let mdWasm: MdWasmSetupArgs | undefined;
 let mesh: { s: MdMeshSetupArgs; mesh: PmeMesh } | undefined;
 /** This worker's part of the SETTLE calls (runtime/parallel/md.ts: MdWorkers.settle), run when a step's op is OP_SETTLE. */
 let settle: MdSettleSetupArgs | undefined;
+/** This worker's range of the split updates (runtime/parallel/md.ts: MdWorkers.update), run when a step's op is OP_UPDATE. */
+let update: (MdUpdateSetupArgs & { ranges: UpdateRanges }) | undefined;
 
 export const TASKS: Record<string, TaskFn> = {
   ping: () => 'ok',
@@ -190,6 +196,13 @@ export const TASKS: Record<string, TaskFn> = {
   },
   'md-settle-setup': (args) => {
     settle = args as unknown as MdSettleSetupArgs;
+  },
+  // The workspace's memory is shared: this thread's own instance of the update module on it.
+  'md-update-setup': (args) => {
+    const a = args as unknown as MdUpdateSetupArgs;
+    const ranges = UpdateRanges.attach(a.memory, a.nAtoms);
+    if (!ranges) throw new Error('md-update-setup: no WebAssembly SIMD module on a shared memory in this worker');
+    update = { ...a, ranges };
   },
   'md-wasm-setup': (args) => {
     mdWasm = args as unknown as MdWasmSetupArgs;
