@@ -136,14 +136,22 @@ export function shareMdInputs(a: MdInputs): void {
  * each range holds about the same work: its j-entries plus one per i-entry.
  */
 export function splitByWork(ci: Int32Array, parts: number): number[] {
+  return splitAtWork(ci, Array.from({ length: parts - 1 }, (_, p) => (p + 1) / parts));
+}
+
+/**
+ * Boundaries 0 <= b[1] <= ... <= n of the i-entries at these fractions (increasing, in (0, 1)) of
+ * the work (its j-entries plus one per i-entry), then n.
+ */
+export function splitAtWork(ci: Int32Array, fractions: number[]): number[] {
   const n = ci.length >> 2;
   let total = 0;
   for (let e = 0; e < n; e++) total += ci[4 * e + 3]! - ci[4 * e + 2]! + 1;
   const b = [0];
   let acc = 0;
   let e = 0;
-  for (let p = 1; p < parts; p++) {
-    const target = (total * p) / parts;
+  for (const fr of fractions) {
+    const target = total * fr;
     while (e < n && acc + (ci[4 * e + 3]! - ci[4 * e + 2]! + 1) / 2 < target) {
       acc += ci[4 * e + 3]! - ci[4 * e + 2]! + 1;
       e++;
@@ -153,6 +161,25 @@ export function splitByWork(ci: Int32Array, parts: number): number[] {
   b.push(n);
   return b;
 }
+
+/**
+ * Fractions of the work where the chunks the threads claim end (splitAtWork): each chunk takes
+ * 1 / (GUIDED_SHARE threads) of the work left, down to 1 / (GUIDED_MIN threads) of the whole,
+ * so the first chunks are large (few claims) and the last small (the threads end within a
+ * small chunk of each other).
+ */
+export function guidedFractions(threads: number): number[] {
+  const out: number[] = [];
+  const min = 1 / (GUIDED_MIN * threads);
+  let done = 0;
+  for (;;) {
+    done += Math.max((1 - done) / (GUIDED_SHARE * threads), min);
+    if (done >= 1 - min / 2) return out;
+    out.push(done);
+  }
+}
+const GUIDED_SHARE = 2;
+const GUIDED_MIN = 64;
 
 /**
  * threads - 1 pool workers that run one task each per force call while this thread computes its
@@ -499,10 +526,12 @@ export class MdThreads extends MdWorkers {
 }
 
 /**
- * Chunks of the pair list per thread when the threads claim the kernel's work as they go: of
- * about equal work, so the last one a thread takes ends at most one chunk after the others.
- * Water (12,177 atoms, 2 threads, 2026-11-24): kernel 5.42 ms/step with 16 per thread against
- * 5.92 with the fixed split (4 alternating pairs of runs); 8, 32 and 64 per thread were no better.
+ * Chunks of grid columns per thread when the threads claim the pair search's work as they go:
+ * of about equal work, so the last one a thread takes ends at most one chunk after the others.
+ * The kernels' chunks were 16 per thread of equal work too (water, 12,177 atoms, 2 threads,
+ * 2026-11-24: kernel 5.42 ms/step against 5.92 with the fixed split; 8, 32 and 64 per thread
+ * were no better); they are now guided (guidedFractions: 2026-11-25, kernel 3.73-3.77 against
+ * 3.80-3.86 ms/step in three alternating pairs). Guided chunks did not change the search.
  */
 export const CHUNKS_PER_THREAD = 16;
 
@@ -607,7 +636,7 @@ export class MdWasmThreads extends MdWorkers {
   setups = 0;
   chunks: MdWasmChunk[] = [];
   private chunks0: MdWasmChunk[] = [];
-  /** Boundaries of the i-entry ranges (fixed split: one per thread, this thread's first; else CHUNKS_PER_THREAD per thread). */
+  /** Boundaries of the i-entry ranges (fixed split: one per thread, this thread's first; else the guided chunks: guidedFractions). */
   bounds = new Int32Array(0);
   /** The claim counter of the chunks (shared), or undefined with the fixed split. */
   readonly next: Int32Array | undefined;
@@ -650,7 +679,7 @@ export class MdWasmThreads extends MdWorkers {
     const slots = toShared(slotOf);
     const atoms = { atomOf: toShared(atomOf), offset: toShared(offset) };
     const n3 = 3 * slotOf.length;
-    this.bounds = toShared(Int32Array.from(splitByWork(list.ci, this.next ? this.threads * CHUNKS_PER_THREAD : this.threads)));
+    this.bounds = toShared(Int32Array.from(this.next ? splitAtWork(list.ci, guidedFractions(this.threads)) : splitByWork(list.ci, this.threads)));
     const nc = blocksOf(nPadded);
     const reals = (n: number): WasmReals => (this.precision === 'f64' ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float32Array(new SharedArrayBuffer(4 * n)));
     // The particle block and the forces in the wasm layout are kept while the block count stays

@@ -14,7 +14,7 @@ import { MdInputError } from '../../runtime/md/errors.ts';
 import { registerMd } from '../../cli/commands/md.ts';
 import { runMdWorkload } from '../../runtime/md/workload.ts';
 import { maxThreads } from '../../runtime/parallel/pool.ts';
-import { splitByWork } from '../../runtime/parallel/md.ts';
+import { guidedFractions, splitAtWork, splitByWork } from '../../runtime/parallel/md.ts';
 
 const WATER = new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname;
 const quiet = () => {};
@@ -112,6 +112,23 @@ describe('splitByWork', () => {
     expect(Math.abs(work(0, b[1]!) - work(b[1]!, 10))).toBeLessThanOrEqual(11);
     expect(splitByWork(new Int32Array(0), 3)).toEqual([0, 0, 0, 0]);
     expect(splitByWork(ci, 1)).toEqual([0, 10]);
+  });
+
+  it('guided chunks: each a quarter of the work left on 2 threads, down to 1/128 of the whole; cut where the work reaches each fraction', () => {
+    const f = guidedFractions(2);
+    expect(f[0]).toBe(0.25);
+    expect(f[1]).toBe(0.25 + 0.75 / 4);
+    const steps = f.map((x, k) => x - (k ? f[k - 1]! : 0));
+    for (let k = 1; k < steps.length; k++) expect(steps[k]!).toBeLessThanOrEqual(steps[k - 1]! + 1e-15);
+    expect(Math.min(...steps)).toBeCloseTo(1 / 128, 12);
+    expect(1 - f[f.length - 1]!).toBeGreaterThanOrEqual(1 / 256);
+    expect(1 - f[f.length - 1]!).toBeLessThan(1 / 64);
+    expect(f.length).toBe(15);
+    // 100 i-entries of 9 j-entries each (work 10): cuts at a quarter, then a quarter of the rest.
+    const ci = new Int32Array(400);
+    for (let e = 0; e < 100; e++) ci.set([e, 0, 9 * e, 9 * e + 9], 4 * e);
+    expect(splitAtWork(ci, [0.25, 0.4375, 0.99])).toEqual([0, 25, 44, 99, 100]);
+    expect(splitAtWork(ci, [])).toEqual([0, 100]);
   });
 });
 
