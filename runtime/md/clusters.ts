@@ -96,9 +96,7 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
   const n = sys.q.length;
   const S = Math.max(M, N);
   const [Lx, Ly, Lz] = sys.box;
-  for (let i = 0; i < 3 * n; i++) {
-    if (!Number.isFinite(sys.x[i]!)) throw new Error(`atom ${Math.floor(i / 3) + 1}: coordinate is not finite`);
-  }
+  const X = sys.x;
   const density = n / (Lx * Ly * Lz);
   const size = Math.cbrt(S / density);
   const ncx = Math.max(1, Math.floor(Lx / size));
@@ -110,17 +108,23 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
   const { w, col, byCol } = clusterScratch;
   const count = new Int32Array(ncol);
   for (let i = 0; i < n; i++) {
-    const x = sys.x[3 * i]! - Lx * Math.floor(sys.x[3 * i]! / Lx);
-    const y = sys.x[3 * i + 1]! - Ly * Math.floor(sys.x[3 * i + 1]! / Ly);
-    const z = sys.x[3 * i + 2]! - Lz * Math.floor(sys.x[3 * i + 2]! / Lz);
+    const x0 = X[3 * i]!, y0 = X[3 * i + 1]!, z0 = X[3 * i + 2]!;
+    // x - x is 0 for finite x only (NaN for NaN and the infinities).
+    if (x0 - x0 !== 0 || y0 - y0 !== 0 || z0 - z0 !== 0) throw new Error(`atom ${i + 1}: coordinate is not finite`);
+    const x = x0 - Lx * Math.floor(x0 / Lx);
+    const y = y0 - Ly * Math.floor(y0 / Ly);
+    const z = z0 - Lz * Math.floor(z0 / Lz);
     // x - L floor(x/L) can round to L itself for tiny negative x.
-    w[3 * i] = x < Lx ? x : 0;
-    w[3 * i + 1] = y < Ly ? y : 0;
+    const wx = x < Lx ? x : 0;
+    const wy = y < Ly ? y : 0;
+    w[3 * i] = wx;
+    w[3 * i + 1] = wy;
     w[3 * i + 2] = z < Lz ? z : 0;
-    const cx = Math.min(ncx - 1, Math.floor((w[3 * i]! / Lx) * ncx));
-    const cy = Math.min(ncy - 1, Math.floor((w[3 * i + 1]! / Ly) * ncy));
-    col[i] = cx * ncy + cy;
-    count[col[i]!]!++;
+    const cx = Math.min(ncx - 1, Math.floor((wx / Lx) * ncx));
+    const cy = Math.min(ncy - 1, Math.floor((wy / Ly) * ncy));
+    const c = cx * ncy + cy;
+    col[i] = c;
+    count[c]!++;
   }
   const columns = opts.columnOrder ? opts.columnOrder(ncx, ncy) : Int32Array.from({ length: ncol }, (_, k) => k);
   if (columns.length !== ncol) throw new Error(`column order has ${columns.length} entries for ${ncol} columns`);

@@ -373,16 +373,20 @@ export class NonbondedForce {
       if (par.x !== x) par.x.set(x);
       const mesh = par.longRange;
       if (mesh && mesh.x !== par.x) mesh.x.set(x);
-      par.run(energies, () => {
+      // Force-only calls on forces in shared memory (the update workspace's): the threads add the
+      // workers' forces, each for a range of atoms (MdWasmThreads.sumInto).
+      const sum = !energies && par.sumInto(f);
+      const mine = (): void => {
         inst.positions(x, L.atomOf, this.offset);
         par.share(inst, args.params);
         // This thread's forces into atom order while each worker gathers its own (force-only
         // steps); the workers' are added after, in worker order: the same f64 sums, in the same
         // order, as summing all blocks at the end.
         if (!energies) inst.forcesToAtoms(L.slotOf, f);
-      });
+      };
+      par.run(energies, sum ? () => par.sumHere(mine) : mine, sum);
       if (!energies) {
-        for (const c of par.chunks) addAtomForces(f, c.fAtoms);
+        if (!sum) for (const c of par.chunks) addAtomForces(f, c.fAtoms);
         if (mesh) addAtomForces(f, mesh.f);
         return null;
       }

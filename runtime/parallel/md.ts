@@ -7,7 +7,10 @@
 // from the single-thread run (round-off).
 //
 // WebAssembly variants (MdWasmThreads) work the same way with one instance and memory per
-// worker: each thread writes the call's positions into its instance and gathers its forces out.
+// worker: each thread writes the call's positions into its instance and gathers its forces out;
+// where the caller's positions and forces are in shared memory (the engine's update workspace on
+// threads), the workers read the positions there, and the threads add the workers' forces into
+// the caller's, each for a range of atoms, once all are gathered (sumInto).
 // By default their threads claim the list's i-entries in chunks as they go (issue 16): on a
 // shared host one thread often runs slower for a while, and a fixed split then waits for it.
 // Which thread computes which chunk varies from run to run, and so do the forces' round-off;
@@ -55,6 +58,8 @@ export const OP_SETTLE = 2;
 export const OP_UPDATE = 3;
 /** Added to OP_FORCES or OP_ENERGIES: worker 0 computes the long-range part first (MdWasmThreads.overlapLongRange). */
 export const OP_WITH_MESH = 4;
+/** Added to OP_FORCES: the threads sum the forces into the caller's shared array, each a range of atoms (MdWasmThreads.sumShare). */
+export const OP_SUM = 8;
 /** The caller spins this long for the workers' results before it sleeps. */
 const CALLER_SPIN_MS = 20;
 
@@ -577,6 +582,9 @@ export interface MdWasmSetupArgs {
   /** Force-only steps: this worker's forces gathered into atom order (3 per atom, f64) through slotOf. */
   fAtoms: Float64Array;
   slotOf: Int32Array;
+  /** This worker's share of the force sums (MdWasmThreads.sumInto; replaced by md-wasm-sum), and the count of threads arrived at them. */
+  sum: MdSumShare | undefined;
+  gate: Int32Array;
   ctl: Int32Array;
   /** The spin words (two per worker) and this worker's index. */
   spin: Int32Array;
@@ -675,6 +683,7 @@ export class MdWasmThreads extends MdWorkers {
     // Positions the caller keeps in shared memory (its update workspace's) are read from there:
     // the force calls then pass that array and copy nothing (run()).
     this.x = x && x.buffer instanceof SharedArrayBuffer && x.length === 3 * slotOf.length ? x : this.positionsFor(slotOf.length);
+    if (this.fSum?.length !== 3 * slotOf.length) this.fSum = undefined;
     const shared = { ci: toShared(list.ci), cj: toShared(list.cj), excl: toShared(list.excl), shiftVec: toShared(list.shiftVec), params: list.params };
     const slots = toShared(slotOf);
     const atoms = { atomOf: toShared(atomOf), offset: toShared(offset) };
@@ -700,9 +709,57 @@ export class MdWasmThreads extends MdWorkers {
         fshift: new Float64Array(new SharedArrayBuffer(81 * 8)),
       };
       this.chunks.push(c);
-      const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, list: shared, nPadded, bounds: this.bounds, next: this.next, xq: this.xq, x: this.x, ...atoms, ...c, slotOf: slots, ctl: this.ctl, spin: this.spin, w };
+    }
+    this.nAtoms = slotOf.length;
+    for (let w = 0; w < this.threads - 1; w++) {
+      const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, list: shared, nPadded, bounds: this.bounds, next: this.next, xq: this.xq, x: this.x, ...atoms, ...this.chunks[w]!, slotOf: slots, sum: this.sumOf(w + 1), gate: this.gate, ctl: this.ctl, spin: this.spin, w };
       this.pool.post(w, { task: 'md-wasm-setup', args: s as unknown as Record<string, unknown> });
     }
+  }
+
+  /** Atoms of the last list. */
+  private nAtoms = 0;
+  /** The caller's forces where the threads sum them (sumInto), and the count of threads at the sums' start. */
+  private fSum: Float64Array | undefined;
+  private readonly gate = new Int32Array(new SharedArrayBuffer(4));
+
+  /** Thread k's share of the sums into fSum (k = 0: this thread), if any. */
+  private sumOf(k: number): MdSumShare | undefined {
+    if (!this.fSum) return undefined;
+    const n = this.nAtoms;
+    const cut = (j: number): number => Math.round((n * j) / this.threads);
+    return { f: this.fSum, parts: this.chunks.map((c) => c.fAtoms), a0: cut(k), a1: cut(k + 1), parties: this.threads };
+  }
+
+  /**
+   * From the next force-only call on `f` (shared, 3 per atom of the list) on, the threads sum the
+   * forces there: each adds the workers' forces in atom order (in worker order: the numbers of
+   * adding them all here) for a range of atoms. Returns whether they do; false where f is not
+   * shared or not of the list's atoms (the caller then adds them after run()).
+   */
+  sumInto(f: Float64Array): boolean {
+    if (f === this.fSum) return true;
+    if (!(f.buffer instanceof SharedArrayBuffer) || f.length !== 3 * this.nAtoms) return false;
+    this.checkOpen();
+    this.fSum = f;
+    // The workers' shares (in order before the next claimed or posted step).
+    this.stopSpinning();
+    for (let w = 0; w < this.threads - 1; w++) this.pool.post(w, { task: 'md-wasm-sum', args: { sum: this.sumOf(w + 1) } });
+    return true;
+  }
+
+  /**
+   * This thread's side of a force-only call run with `sum` (run()'s `mine`): `forces` puts this
+   * thread's forces into fSum; then, once every thread has its forces in place, this thread adds
+   * the workers' for its range of atoms.
+   */
+  sumHere(forces: () => void): void {
+    try {
+      forces();
+    } finally {
+      arriveAtSums(this.gate);
+    }
+    addSumShare(this.sumOf(0)!, this.gate);
   }
 
   /**
@@ -736,10 +793,16 @@ export class MdWasmThreads extends MdWorkers {
     runWasmShare(inst, params, this.bounds, this.next, 0);
   }
 
-  /** One force call: the workers start on the positions in `x` (written by the caller, or the caller's own array given to setup), `mine` runs here; returns when all are done. */
-  run(energies: boolean, mine: () => void): MdWasmChunk[] {
+  /**
+   * One force call: the workers start on the positions in `x` (written by the caller, or the
+   * caller's own array given to setup), `mine` runs here; returns when all are done. `sum`
+   * (force-only calls after sumInto): the threads sum the forces into fSum, `mine` through sumHere.
+   */
+  run(energies: boolean, mine: () => void, sum = false): MdWasmChunk[] {
     if (this.next) Atomics.store(this.next, 0, 0);
-    this.dispatchStep('md-wasm-step', (energies ? OP_ENERGIES : OP_FORCES) | (this.longRange ? OP_WITH_MESH : 0), mine);
+    if (sum && (energies || !this.fSum)) throw new Error('MdWasmThreads.run: sums over the threads are for force-only calls after sumInto');
+    Atomics.store(this.gate, 0, 0);
+    this.dispatchStep('md-wasm-step', (energies ? OP_ENERGIES : OP_FORCES) | (this.longRange ? OP_WITH_MESH : 0) | (sum ? OP_SUM : 0), mine);
     return this.chunks;
   }
 }
@@ -791,6 +854,46 @@ export function spinForSteps(spin: Int32Array, w: number, step: (op: number) => 
     // Spinning again before the step reports done: the caller only claims or stops a worker after that.
     Atomics.store(spin, 2 * w, SPIN_SPINNING);
     step(Atomics.load(spin, 2 * w + 1));
+  }
+}
+
+/** A thread's share of the force sums (MdWasmThreads.sumInto): atoms [a0, a1) of f get the workers' forces in atom order (`parts`, in worker order) added. */
+export interface MdSumShare {
+  f: Float64Array;
+  parts: Float64Array[];
+  a0: number;
+  a1: number;
+  /** Threads taking part (all of them). */
+  parties: number;
+}
+
+/** A thread has its forces in place for the sums (with an error too: the others must not wait for it). */
+export function arriveAtSums(gate: Int32Array): void {
+  Atomics.add(gate, 0, 1);
+  Atomics.notify(gate, 0);
+}
+
+/** Wait until all threads have arrived at the sums, then add this thread's share. */
+export function addSumShare(s: MdSumShare, gate: Int32Array): void {
+  const parties = s.parties;
+  const spinUntil = performance.now() + CALLER_SPIN_MS;
+  while (Atomics.load(gate, 0) < parties && performance.now() < spinUntil) {
+    /* the others usually arrive within the spin */
+  }
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  for (;;) {
+    const c = Atomics.load(gate, 0);
+    if (c >= parties) break;
+    if (Date.now() > deadline) throw new Error(`MD worker threads: ${parties - c} of ${parties} threads did not reach the force sums within ${STEP_TIMEOUT_MS / 1000} s`);
+    Atomics.wait(gate, 0, c, 1000);
+  }
+  const { f, a0, a1 } = s;
+  for (const g of s.parts) {
+    for (let i = 3 * a0; i < 3 * a1; i += 3) {
+      f[i] += g[i]!;
+      f[i + 1] += g[i + 1]!;
+      f[i + 2] += g[i + 2]!;
+    }
   }
 }
 

@@ -6,7 +6,7 @@ import type { GemTsModule } from '../gem/run.ts';
 import type { GemParams } from '../gem/model.ts';
 import type { ConvTsModule } from '../bigdft/conv.ts';
 import type { MdTsModule } from '../md/kernels.ts';
-import { mdStepDone, runSettlePart, runUpdatePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_SETTLE, OP_UPDATE, OP_WITH_MESH, SPIN_SPINNING, type MdMeshSetupArgs, type MdSettleSetupArgs, type MdSetupArgs, type MdUpdateSetupArgs, type MdWasmSetupArgs } from './md.ts';
+import { addSumShare, arriveAtSums, mdStepDone, runSettlePart, runUpdatePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_SETTLE, OP_SUM, OP_UPDATE, OP_WITH_MESH, SPIN_SPINNING, type MdMeshSetupArgs, type MdSettleSetupArgs, type MdSetupArgs, type MdUpdateSetupArgs, type MdWasmSetupArgs } from './md.ts';
 import { UpdateRanges } from '../md/settle-simd.ts';
 import type { PmeMesh } from '../pme/prepared.ts';
 
@@ -207,6 +207,10 @@ export const TASKS: Record<string, TaskFn> = {
   'md-wasm-setup': (args) => {
     mdWasm = args as unknown as MdWasmSetupArgs;
   },
+  'md-wasm-sum': (args) => {
+    if (!mdWasm) throw new Error('md-wasm-sum before md-wasm-setup');
+    mdWasm.sum = args.sum as MdWasmSetupArgs['sum'];
+  },
   // Prepare the calling thread's PME mesh variant (checked against the f64 reference there, not again
   // here); the caller waits for it.
   'md-mesh-setup': async (args) => {
@@ -224,26 +228,36 @@ export const TASKS: Record<string, TaskFn> = {
     const m = mesh;
     const inst = Promise.all([wasmInstance(s.keyF), wasmInstance(s.keyE)]);
     await serveForceCalls(s, Number(args.op), inst, ([wf, we], energies, op) => {
-      // The mesh first, the same call the calling thread would make, into zeroed forces.
-      if (op & OP_WITH_MESH) {
-        if (!m) throw new Error('a force call with the PME mesh before md-mesh-setup');
-        m.s.f.fill(0);
-        const r = m.mesh.compute(m.s.x, m.s.recipe.q, m.s.f, energies);
-        if (energies) {
-          m.s.out[0] = r.energy;
-          m.s.out.set(r.virial, 1);
+      // With the sums over the threads (OP_SUM), this thread arrives at them however its part ends.
+      const sum = !energies && (op & OP_SUM) !== 0;
+      try {
+        // The mesh first, the same call the calling thread would make, into zeroed forces.
+        if (op & OP_WITH_MESH) {
+          if (!m) throw new Error('a force call with the PME mesh before md-mesh-setup');
+          m.s.f.fill(0);
+          const r = m.mesh.compute(m.s.x, m.s.recipe.q, m.s.f, energies);
+          if (energies) {
+            m.s.out[0] = r.energy;
+            m.s.out.set(r.virial, 1);
+          }
         }
+        const w = energies ? we : wf;
+        // A new list: its particle block (charges, LJ parameters, dummies); every call: the positions.
+        if (w.bindList(s.list, s.nPadded)) w.xqBlock.set(s.xq);
+        w.positions(s.x, s.atomOf, s.offset);
+        runWasmShare(w, s.list.params, s.bounds, s.next, s.w + 1);
+        // Force-only steps: into atom order here, beside the caller gathering its own block.
+        if (energies) s.f.set(w.forces);
+        else w.forcesToAtoms(s.slotOf, s.fAtoms);
+        s.energy.set(w.energy);
+        s.fshift.set(w.fshift);
+      } finally {
+        if (sum) arriveAtSums(s.gate);
       }
-      const w = energies ? we : wf;
-      // A new list: its particle block (charges, LJ parameters, dummies); every call: the positions.
-      if (w.bindList(s.list, s.nPadded)) w.xqBlock.set(s.xq);
-      w.positions(s.x, s.atomOf, s.offset);
-      runWasmShare(w, s.list.params, s.bounds, s.next, s.w + 1);
-      // Force-only steps: into atom order here, beside the caller gathering its own block.
-      if (energies) s.f.set(w.forces);
-      else w.forcesToAtoms(s.slotOf, s.fAtoms);
-      s.energy.set(w.energy);
-      s.fshift.set(w.fshift);
+      if (sum) {
+        if (!s.sum) throw new Error('a force call with sums over the threads before md-wasm-sum');
+        addSumShare(s.sum, s.gate);
+      }
     });
   },
   'conv-s': async (args) => {

@@ -1,6 +1,6 @@
 // WebAssembly non-bonded forces on 2 threads (runtime/md/forces.ts computeWasm): the calling
-// thread gathers its own force block into atom order while the worker finishes, then adds the
-// worker's. With the fixed split (`reproducible`) the result must be, bit for bit, the f64 sum
+// thread gathers its own force block into atom order while the worker gathers its own, then adds
+// the worker's (into forces in shared memory: each thread adds them for half of the atoms). With the fixed split (`reproducible`) the result must be, bit for bit, the f64 sum
 // per atom of the two ranges' blocks (this thread's i-entries [0, b), the worker's [b, n)), each
 // range computed here on one thread with the same instance: the same sums in the same order as
 // summing both blocks at the end. By default the threads claim chunks of the list as they go
@@ -57,6 +57,15 @@ describe('wasm forces on 2 threads', () => {
         for (let d = 0; d < 3; d++) want[3 * i + d] = a[k + 4 * d]! + b[k + 4 * d]!;
       }
       expect(Array.from(f)).toEqual(Array.from(want));
+      // Forces in shared memory (as the engine's update workspace holds them): the threads add
+      // the worker's block, each for a range of atoms (MdWasmThreads.sumInto); the same numbers,
+      // call after call.
+      const fs = new Float64Array(new SharedArrayBuffer(24 * n));
+      for (let k = 0; k < 3; k++) {
+        fs.fill(k);
+        expect(nb.compute(x, fs, false)).toBeNull();
+        expect(Array.from(fs)).toEqual(Array.from(want));
+      }
       // Not a vacuous comparison: both ranges contribute.
       expect(a.some((v) => v !== 0) && b.some((v) => v !== 0)).toBe(true);
     }, 60_000);
