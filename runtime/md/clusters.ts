@@ -430,6 +430,8 @@ export interface PairListOptions {
   generic?: boolean;
   /** Search column ranges elsewhere (worker threads); the joined list is the same. */
   split?: ColumnSplit;
+  /** Work of the caller's that does not need the list, run once: with `split`, while the workers search (ColumnSplit); else before the search. */
+  meanwhile?: () => void;
   /** Join the split search's parts into these buffers (listBuffers) instead of new arrays. */
   join?: ListBuffers;
 }
@@ -465,7 +467,10 @@ function atLeast<T extends Int32Array | Uint32Array>(a: T, len: number, Arr: { n
  * i-entry. Produces the same list as buildPairListBrute when rbb is 0.
  */
 export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterLayout, rlist: number, opts: PairListOptions = {}): PairList {
-  if (!('grid' in L)) return buildPairListBrute(sys, L, rlist);
+  if (!('grid' in L)) {
+    opts.meanwhile?.();
+    return buildPairListBrute(sys, L, rlist);
+  }
   const { M, N, grid: g } = L;
   const [Lx, Ly, Lz] = sys.box;
   const half = Math.min(Lx, Ly, Lz) / 2;
@@ -476,7 +481,10 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
     shiftVec[3 * s + 1] = ((Math.floor(s / 3) % 3) - 1) * Ly;
     shiftVec[3 * s + 2] = (Math.floor(s / 9) - 1) * Lz;
   }
-  if (M === 1 && N === 1 && !opts.generic) return atomPairList(sys, L, rlist, shiftVec);
+  if (M === 1 && N === 1 && !opts.generic) {
+    opts.meanwhile?.();
+    return atomPairList(sys, L, rlist, shiftVec);
+  }
   // Where the search is split over threads, its inputs are made in shared memory (no copies for the workers).
   const shared = opts.split !== undefined;
   const bbI = flatBoxes(L, M, shared);
@@ -524,7 +532,11 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
     full0: fullMask[0]! | 0,
     full1: maskWords > 1 ? fullMask[1]! | 0 : 0,
   };
-  const parts = opts.split?.(inp) ?? [searchColumns(inp, 0, g.columns.length)];
+  let parts = opts.split?.(inp, opts.meanwhile);
+  if (!parts) {
+    opts.meanwhile?.();
+    parts = [searchColumns(inp, 0, g.columns.length)];
+  }
   return joinParts(parts, M, N, maskWords, shiftVec, rlist, opts.join);
 }
 
@@ -564,9 +576,12 @@ export interface ListPart {
 
 /**
  * Searches the columns in `parts` ranges (ListPart per range, in column order, together all
- * columns); buildPairList joins them into the list a single search gives. Undefined: search here.
+ * columns); buildPairList joins them into the list a single search gives. `meanwhile`: the
+ * caller's work that needs no list, run on the calling thread once the others have started
+ * searching (before it searches chunks itself). Undefined: nothing done (meanwhile not run
+ * either); search here.
  */
-export type ColumnSplit = (inp: SearchInput) => ListPart[] | undefined;
+export type ColumnSplit = (inp: SearchInput, meanwhile?: () => void) => ListPart[] | undefined;
 
 /**
  * Boundaries 0 = b[0] <= ... <= b[parts] = columns of column ranges (memory order) with about

@@ -191,9 +191,25 @@ export class NonbondedForce {
     const split = this.kernels.par?.search;
     // The last layout's atom order: atoms moved little since, so each column is nearly z-sorted in it.
     const orderHint = this.problem?.layout.atomOf;
-    this.problem = new MdProblem(sys, this.settings, this.M, this.N, this.rlist, { full: this.full, columnOrder: this.search.columnOrder, split, join: split && this.joinBuffers, orderHint });
+    // The particles' packing and the image offsets need the layout only: with worker threads,
+    // this thread makes them while the workers start the search.
+    const meanwhile = (p: MdProblem): void => {
+      p.particles(this.precision);
+      this.writeOffsets(p.layout, x);
+    };
+    this.problem = new MdProblem(sys, this.settings, this.M, this.N, this.rlist, { full: this.full, columnOrder: this.search.columnOrder, split, join: split && this.joinBuffers, orderHint, meanwhile });
     this.args = this.problem.args(this.precision);
     const L = this.problem.layout;
+    const off = this.offset!;
+    // TS threads share this.args in place: it is the problem's cached object, so finish() sees the shared xq.
+    if (this.kernels.kind === 'wasm') this.kernels.par?.setup(this.args, L.nPadded, L.slotOf, L.atomOf, off, x);
+    else this.kernels.par?.setup(this.args, L.nPadded);
+    this.timers.search += performance.now() - t0;
+    this.timers.searches++;
+  }
+
+  /** The image offsets of the layout's slots (its position minus its atom's in x): positions() adds them to x. */
+  private writeOffsets(L: MdProblem['layout'], x: Float64Array): void {
     // The per-slot buffers are kept while the padded size stays (it seldom changes between
     // searches): offsets are written for every real slot and read for real slots only, the
     // force buffers are cleared or overwritten before each use.
@@ -226,11 +242,6 @@ export class NonbondedForce {
       off[3 * p + 1] = lx[3 * p + 1]! - x[3 * a + 1]!;
       off[3 * p + 2] = lx[3 * p + 2]! - x[3 * a + 2]!;
     }
-    // TS threads share this.args in place: it is the problem's cached object, so finish() sees the shared xq.
-    if (this.kernels.kind === 'wasm') this.kernels.par?.setup(this.args, L.nPadded, L.slotOf, L.atomOf, off, x);
-    else this.kernels.par?.setup(this.args, L.nPadded);
-    this.timers.search += performance.now() - t0;
-    this.timers.searches++;
   }
 
   /** The current pair list. With worker threads its arrays are reused: read it before the search after next. */

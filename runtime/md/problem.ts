@@ -63,6 +63,7 @@ export class MdProblem {
   /** Constants derived from the settings (derive()). */
   readonly d: Derived;
   private packed = new Map<Precision, Omit<MdArgs, 'f' | 'energy' | 'fshift'>>();
+  private packedParticles = new Map<Precision, Pick<MdArgs, 'xq' | 'type' | 'ljp'>>();
 
   constructor(
     /** The system (positions in nm, charges in e). */
@@ -80,12 +81,14 @@ export class MdProblem {
      * list is then overwritten two searches later); orderHint: an earlier layout's atomOf
      * of the same atoms, which makes the clustering's sorts cheaper (same layout).
      */
-    opts: { full?: boolean; columnOrder?: ClusterOptions['columnOrder']; split?: ColumnSplit; join?: ListBuffers; orderHint?: Int32Array } = {},
+    opts: { full?: boolean; columnOrder?: ClusterOptions['columnOrder']; split?: ColumnSplit; join?: ListBuffers; orderHint?: Int32Array; meanwhile?: (p: MdProblem) => void } = {},
   ) {
-    this.layout = buildClusters(sys, M, N, { columnOrder: opts.columnOrder, ljFirst: ljFlags(sys), orderHint: opts.orderHint, shared: opts.split !== undefined });
-    const half = buildPairList(sys, this.layout, rlist, { split: opts.split, join: opts.join });
-    this.list = opts.full ? toFullList(half, this.layout) : half;
     this.d = derive(settings);
+    this.layout = buildClusters(sys, M, N, { columnOrder: opts.columnOrder, ljFirst: ljFlags(sys), orderHint: opts.orderHint, shared: opts.split !== undefined });
+    // meanwhile: work on the layout alone (the particles' packing, say), done while worker threads search.
+    const meanwhile = opts.meanwhile;
+    const half = buildPairList(sys, this.layout, rlist, { split: opts.split, join: opts.join, meanwhile: meanwhile && (() => meanwhile(this)) });
+    this.list = opts.full ? toFullList(half, this.layout) : half;
   }
 
   /** Inputs of the kernels in one precision (cached). */
@@ -98,7 +101,21 @@ export class MdProblem {
     return a;
   }
 
-  private pack(precision: Precision): Omit<MdArgs, 'f' | 'energy' | 'fshift'> {
+  /**
+   * The particles in one precision as the kernels read them (cached): coordinates and scaled
+   * charges (4 per slot), LJ types, LJ parameters (2 per slot). Needs the layout only (not the
+   * list), so it can be made during a split search (the constructor's `meanwhile`).
+   */
+  particles(precision: Precision): Pick<MdArgs, 'xq' | 'type' | 'ljp'> {
+    let a = this.packedParticles.get(precision);
+    if (!a) {
+      a = this.packParticles(precision);
+      this.packedParticles.set(precision, a);
+    }
+    return a;
+  }
+
+  private packParticles(precision: Precision): Pick<MdArgs, 'xq' | 'type' | 'ljp'> {
     const Arr = precision === 'f64' ? Float64Array : Float32Array;
     const { layout: L, sys, d, settings: s } = this;
     const np = L.nPadded;
@@ -131,6 +148,12 @@ export class MdProblem {
       ljp[2 * p] = ljT[2 * ty]!;
       ljp[2 * p + 1] = ljT[2 * ty + 1]!;
     }
+    return { xq, type, ljp };
+  }
+
+  private pack(precision: Precision): Omit<MdArgs, 'f' | 'energy' | 'fshift'> {
+    const Arr = precision === 'f64' ? Float64Array : Float32Array;
+    const { sys, d, settings: s } = this;
     const params: MdParams = {
       rc2: d.rc2,
       sh6: d.sh6,
@@ -149,9 +172,7 @@ export class MdProblem {
       params.tabV = t.tabV;
     }
     return {
-      xq,
-      type,
-      ljp,
+      ...this.particles(precision),
       nbfp: Arr.from(tableC6C12(sys)),
       ntype: sys.ljTypes.length,
       ci: this.list.ci,

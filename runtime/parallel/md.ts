@@ -227,9 +227,10 @@ export abstract class MdWorkers {
    * The pair search split over the threads: CHUNKS_PER_THREAD chunks of columns per thread, of
    * about equal work (the last search's, else atom counts), claimed from a shared counter by this
    * thread and the workers as they go (inputs in shared memory, the workers' parts back through
-   * a port each). The parts joined in chunk order are the list one thread makes.
+   * a port each); this thread runs `meanwhile` before it claims any. The parts joined in chunk
+   * order are the list one thread makes.
    */
-  readonly search: ColumnSplit = (inp) => {
+  readonly search: ColumnSplit = (inp, meanwhile) => {
     const bounds = toShared(Int32Array.from(columnRanges(inp.grid, this.threads * CHUNKS_PER_THREAD, this.work)));
     const next = this.searchNext;
     Atomics.store(next, 0, 0);
@@ -243,6 +244,8 @@ export abstract class MdWorkers {
     };
     const chunks: ChunkPart[] = [];
     this.dispatch('md-search', { inp: shared, bounds, next, ctl: this.ctl }, () => {
+      // The caller's other work first: the workers take more chunks meanwhile.
+      meanwhile?.();
       chunks.push(...searchColumnChunks(inp, bounds, claim, this.searchArenas));
     });
     // Each worker sent one message per chunk it searched, all before it reported done.

@@ -115,6 +115,32 @@ describe('grid pair search on randomized boxes against the brute-force list', ()
     }
   });
 
+  it("runs the caller's `meanwhile` once on every path: grid, split, 1x1, brute force; with the split, before the caller searches", () => {
+    const [, sys, rlist] = boxes()[0]!;
+    const L = buildClusters(sys, 4, 4);
+    let calls = 0;
+    const meanwhile = () => void calls++;
+    const whole = buildPairList(sys, L, rlist, { meanwhile });
+    expect(calls).toBe(1);
+    // A split that runs meanwhile first, then searches two column ranges here.
+    const order: string[] = [];
+    const split = (inp: SearchInput, mw?: () => void): ListPart[] => {
+      mw?.();
+      order.push('search');
+      const b = columnRanges(inp.grid, 2);
+      return [searchColumns(inp, b[0]!, b[1]!), searchColumns(inp, b[1]!, b[2]!)];
+    };
+    const joined = buildPairList(sys, L, rlist, { split, meanwhile: () => { calls++; order.push('meanwhile'); } });
+    expect(calls).toBe(2);
+    expect(order).toEqual(['meanwhile', 'search']);
+    expect(Array.from(joined.cj)).toEqual(Array.from(whole.cj));
+    buildPairList(sys, buildClusters(sys, 1, 1), rlist, { meanwhile });
+    expect(calls).toBe(3);
+    const { grid: _g, ...noGrid } = buildClusters(sys, 2, 2);
+    buildPairList(sys, noGrid, rlist, { meanwhile });
+    expect(calls).toBe(4);
+  });
+
   it('the coverage check catches a pair left out and an excluded pair let in', () => {
     const [, sys, rlist] = boxes()[0]!;
     const L = buildClusters(sys, 4, 4);
