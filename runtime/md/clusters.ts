@@ -147,21 +147,38 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
   const atomOf = fresh(Int32Array, nPadded, opts.shared).fill(-1);
   const slotOf = fresh(Int32Array, n, opts.shared);
   const x = fresh(Float64Array, 3 * nPadded, opts.shared).fill(DUMMY_COORD);
-  const ljTmp = new Int32Array(M);
-  const ljXt = new Float64Array(3 * M);
+  const lj = opts.ljFirst && M <= N ? opts.ljFirst : undefined;
+  /** Atom a into slot p. */
+  const put = (a: number, p: number): void => {
+    atomOf[p] = a;
+    slotOf[a] = p;
+    x[3 * p] = w[3 * a]!;
+    x[3 * p + 1] = w[3 * a + 1]!;
+    x[3 * p + 2] = w[3 * a + 2]!;
+  };
   for (let c = 0; c < ncol; c++) {
-    const members = byCol.subarray(first[c]!, first[c + 1]!);
-    sortOnZ(members, w);
-    let p = colStart[c]!;
-    for (const a of members) {
-      atomOf[p] = a;
-      slotOf[a] = p;
-      x[3 * p] = w[3 * a]!;
-      x[3 * p + 1] = w[3 * a + 1]!;
-      x[3 * p + 2] = w[3 * a + 2]!;
-      p++;
+    const m0 = first[c]!;
+    const m1 = first[c + 1]!;
+    sortOnZ(byCol.subarray(m0, m1), w);
+    const p0 = colStart[c]! - m0;
+    if (!lj) {
+      for (let k = m0; k < m1; k++) put(byCol[k]!, p0 + k);
+      continue;
     }
-    if (opts.ljFirst && M <= N) ljToFront(atomOf, slotOf, x, colStart[c]!, p, M, opts.ljFirst, ljTmp, ljXt);
+    // Within each M-slot i-cluster, atoms with LJ first when at most half of its atoms have LJ
+    // (stable): written in that order (a pass over the written slots cost more than the writes).
+    for (let c0 = m0; c0 < m1; c0 += M) {
+      const end = Math.min(m1, c0 + M);
+      let nlj = 0;
+      for (let k = c0; k < end; k++) if (lj[byCol[k]!]) nlj++;
+      let p = p0 + c0;
+      if (nlj === 0 || nlj === end - c0 || 2 * nlj > M) {
+        for (let k = c0; k < end; k++) put(byCol[k]!, p++);
+        continue;
+      }
+      for (let k = c0; k < end; k++) if (lj[byCol[k]!]) put(byCol[k]!, p++);
+      for (let k = c0; k < end; k++) if (!lj[byCol[k]!]) put(byCol[k]!, p++);
+    }
   }
   return { M, N, nPadded, atomOf, slotOf, x, grid: { ncx, ncy, sx: Lx / ncx, sy: Ly / ncy, columns, colStart, colEnd } };
 }
@@ -183,29 +200,6 @@ function fillInOrder(hint: Int32Array, n: number, col: Int32Array, fill: Int32Ar
     byCol[fill[col[a]!]!++] = a;
   }
   return k === n;
-}
-
-/** Within each M-slot i-cluster of slots [p0, p1), atoms with LJ first when at most half of its atoms have LJ (stable); tmp and xt: scratch of M and 3 M. */
-function ljToFront(atomOf: Int32Array, slotOf: Int32Array, x: Float64Array, p0: number, p1: number, M: number, lj: ArrayLike<boolean>, tmp: Int32Array, xt: Float64Array): void {
-  for (let c0 = p0; c0 < p1; c0 += M) {
-    const end = Math.min(p1, c0 + M);
-    let nlj = 0;
-    for (let p = c0; p < end; p++) if (lj[atomOf[p]!]) nlj++;
-    if (nlj === 0 || nlj === end - c0 || 2 * nlj > M) continue;
-    let k = 0;
-    for (let p = c0; p < end; p++) if (lj[atomOf[p]!]) tmp[k++] = atomOf[p]!;
-    for (let p = c0; p < end; p++) if (!lj[atomOf[p]!]) tmp[k++] = atomOf[p]!;
-    xt.set(x.subarray(3 * c0, 3 * end));
-    for (let m = 0; m < k; m++) {
-      const a = tmp[m]!;
-      const from = slotOf[a]! - c0;
-      atomOf[c0 + m] = a;
-      slotOf[a] = c0 + m;
-      x[3 * (c0 + m)] = xt[3 * from]!;
-      x[3 * (c0 + m) + 1] = xt[3 * from + 1]!;
-      x[3 * (c0 + m) + 2] = xt[3 * from + 2]!;
-    }
-  }
 }
 
 /**
