@@ -38,6 +38,16 @@ function ewaldTables(beta: number, rc: number, precision: Precision): { tabF: Re
   return t;
 }
 
+/** m's value for k, made and kept on first use. */
+function cachedIn<K, V>(m: Map<K, V>, k: K, make: () => V): V {
+  let v = m.get(k);
+  if (v === undefined) {
+    v = make();
+    m.set(k, v);
+  }
+  return v;
+}
+
 /** ljAtoms() per topology: the engine's searches share the type array and LJ types, only positions change. */
 const ljCache = new WeakMap<Int32Array, { ljTypes: MdSystem['ljTypes']; nbfp: MdSystem['nbfp']; lj: boolean[] }>();
 
@@ -93,12 +103,7 @@ export class MdProblem {
 
   /** Inputs of the kernels in one precision (cached). */
   args(precision: Precision): Omit<MdArgs, 'f' | 'energy' | 'fshift'> {
-    let a = this.packed.get(precision);
-    if (!a) {
-      a = this.pack(precision);
-      this.packed.set(precision, a);
-    }
-    return a;
+    return cachedIn(this.packed, precision, () => this.pack(precision));
   }
 
   /**
@@ -107,12 +112,7 @@ export class MdProblem {
    * list), so it can be made during a split search (the constructor's `meanwhile`).
    */
   particles(precision: Precision): Pick<MdArgs, 'xq' | 'type' | 'ljp'> {
-    let a = this.packedParticles.get(precision);
-    if (!a) {
-      a = this.packParticles(precision);
-      this.packedParticles.set(precision, a);
-    }
-    return a;
+    return cachedIn(this.packedParticles, precision, () => this.packParticles(precision));
   }
 
   private packParticles(precision: Precision): Pick<MdArgs, 'xq' | 'type' | 'ljp'> {
