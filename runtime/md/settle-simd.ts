@@ -108,16 +108,11 @@ function layout(nAtoms: number) {
   return { x: 0, v: a, xOld: 2 * a, f: 3 * a, h: 4 * a, xList: 5 * a, mols, acc, bytes: acc + 80 * UPDATE_MAX_RANGES };
 }
 
-/** Run SETTLE's pairs on an instance whose memory holds xOld, xNew, v at these offsets; returns how many molecules it took. */
-function runSettle(inst: Instance, L: ReturnType<typeof layout>, c: SettleJob, molsHere: boolean, acc: Float64Array): number {
-  const nMols = c.mols.length / 3;
-  const even = nMols & ~3;
-  if (!molsHere) new Int32Array(inst.mem.buffer, L.mols, c.mols.length).set(c.mols);
-  const M = c.mO + 2 * c.mH;
-  const doV = c.doV && c.v !== undefined;
-  inst.settle(L.mols, L.xOld, L.x, L.v, L.acc, 0, even, c.mO / M, c.mH / M, c.mH, c.ra, c.rb, c.rc, 2 * c.rc, c.invdt, doV ? 1 : 0, c.virial ? 1 : 0);
-  const sums = new Float64Array(inst.mem.buffer, L.acc, 10);
-  for (let k = 0; k < 10; k++) acc[k] = sums[k]!;
+/** Run SETTLE's pairs (molecules [0, 4 floor(nMols / 4))) on an instance whose memory holds the job's molecules and arrays; acc set to their sums; returns how many molecules it took. */
+function runSettle(r: UpdateRanges, c: SettleJob, acc: Float64Array): number {
+  const even = (c.mols.length / 3) & ~3;
+  r.settle(0, even, 0, c.mO, c.mH, c.ra, c.rb, c.rc, c.invdt, c.doV && c.v !== undefined, c.virial);
+  acc.set(r.accOf(0));
   return even;
 }
 
@@ -125,15 +120,17 @@ function runSettle(inst: Instance, L: ReturnType<typeof layout>, c: SettleJob, m
 export class SimdSettle {
   private readonly L: ReturnType<typeof layout>;
   private readonly f64: Float64Array;
+  private readonly ranges: UpdateRanges;
 
   private constructor(
-    private readonly inst: Instance,
+    inst: Instance,
     readonly nAtoms: number,
     private readonly mols: Int32Array,
   ) {
     this.L = layout(nAtoms);
     new Int32Array(inst.mem.buffer, this.L.mols, mols.length).set(mols);
     this.f64 = new Float64Array(inst.mem.buffer);
+    this.ranges = new UpdateRanges(inst, nAtoms);
   }
 
   /** An instance for these molecules on arrays of nAtoms atoms, or undefined without WebAssembly SIMD. */
@@ -156,9 +153,8 @@ export class SimdSettle {
   pairs(c: SettleJob, acc: Float64Array): number {
     const ws = active;
     if (ws && c.xOld === ws.xOld && c.xNew === ws.x && (!c.doV || c.v === ws.v)) {
-      const here = ws.molsOf === this.mols;
-      ws.molsOf = this.mols;
-      return runSettle(ws.inst, ws.L, c, here, acc);
+      ws.holdMols(this.mols);
+      return runSettle(ws.ranges, c, acc);
     }
     const n3 = 3 * this.nAtoms;
     const f = this.f64;
@@ -167,7 +163,7 @@ export class SimdSettle {
     f.set(c.xNew.subarray(0, n3), L.x / 8);
     const doV = c.doV && c.v !== undefined;
     if (doV) f.set(c.v!.subarray(0, n3), L.v / 8);
-    const even = runSettle(this.inst, L, c, true, acc);
+    const even = runSettle(this.ranges, c, acc);
     c.xNew.set(f.subarray(L.x / 8, L.x / 8 + n3));
     if (doV) c.v!.set(f.subarray(L.v / 8, L.v / 8 + n3));
     return even;
@@ -277,8 +273,7 @@ export class UpdateWorkspace {
 
   /** engine.ts kickDrift on the workspace's arrays (h3 set by the caller), xOld kept when `keep`. */
   kickDrift(lambda: number, scale: number, dt: number, keep: boolean): void {
-    const L = this.L;
-    this.inst.kickDrift(L.x, L.v, L.xOld, L.h, L.f, 3 * this.nAtoms, lambda, scale, dt, keep ? 1 : 0, lambda === 1 ? 1 : 0);
+    this.ranges.kickDrift(0, this.nAtoms, lambda, scale, dt, keep);
   }
 }
 
@@ -334,14 +329,22 @@ export class UpdateRanges {
    * their atoms among those; the triples in the workspace: holdMols), its sums into range k's.
    */
   run(par: Float64Array, a0: number, a1: number, m0: number, m1: number, k: number): void {
+    this.kickDrift(a0, a1, par[0]!, par[1]!, par[2]!, par[3] === 1);
+    if (par[4] === 1) this.settle(m0, m1, k, par[5]!, par[6]!, par[7]!, par[8]!, par[9]!, par[10]!, par[11] === 1, par[12] === 1);
+  }
+
+  /** engine.ts kickDrift on atoms [a0, a1) of the workspace's arrays (h3 set by the caller), xOld kept when `keep`. */
+  kickDrift(a0: number, a1: number, lambda: number, scale: number, dt: number, keep: boolean): void {
     const L = this.L;
     const o = 24 * a0;
-    const lambda = par[0]!;
-    this.inst.kickDrift(L.x + o, L.v + o, L.xOld + o, L.h + o, L.f + o, 3 * (a1 - a0), lambda, par[1]!, par[2]!, par[3]!, lambda === 1 ? 1 : 0);
-    if (par[4] !== 1) return;
-    const mO = par[5]!, mH = par[6]!, rc = par[9]!;
+    this.inst.kickDrift(L.x + o, L.v + o, L.xOld + o, L.h + o, L.f + o, 3 * (a1 - a0), lambda, scale, dt, keep ? 1 : 0, lambda === 1 ? 1 : 0);
+  }
+
+  /** SETTLE (settleRange's numbers) on molecules [m0, m1) (a multiple of 4) of the triples in the memory, in place; the sums into range k's. */
+  settle(m0: number, m1: number, k: number, mO: number, mH: number, ra: number, rb: number, rc: number, invdt: number, doV: boolean, virial: boolean): void {
+    const L = this.L;
     const M = mO + 2 * mH;
-    this.inst.settle(L.mols, L.xOld, L.x, L.v, L.acc + 80 * k, m0, m1, mO / M, mH / M, mH, par[7]!, par[8]!, rc, 2 * rc, par[10]!, par[11]!, par[12]!);
+    this.inst.settle(L.mols, L.xOld, L.x, L.v, L.acc + 80 * k, m0, m1, mO / M, mH / M, mH, ra, rb, rc, 2 * rc, invdt, doV ? 1 : 0, virial ? 1 : 0);
   }
 
   /** Range k's SETTLE sums (SETTLE_ACC_WORDS), as of its last run. */

@@ -324,8 +324,11 @@ export abstract class MdWorkers {
     if (job.xOld !== ws.xOld || job.xNew !== ws.x || (job.doV && job.v !== ws.v)) return undefined;
     let st = this.updateState;
     if (!st || st.ws !== ws || st.mols !== job.mols) {
-      st = this.updateState = { ws, mols: job.mols, plan: updateRanges(ws.nAtoms, this.threads, job.mols), par: new Float64Array(new SharedArrayBuffer(8 * UPDATE_PAR_WORDS)) };
-      const plan = st.plan;
+      const plan = updateRanges(ws.nAtoms, this.threads, job.mols);
+      // Each range's sums in the workspace, then (fewer than 4 molecules left) the last ones' here.
+      const sums = Array.from({ length: this.threads }, (_, k) => ws.ranges.accOf(k));
+      if (plan && plan.m[this.threads]! < job.mols.length / 3) sums.push(new Float64Array(SETTLE_ACC_WORDS));
+      st = this.updateState = { ws, mols: job.mols, plan, par: new Float64Array(new SharedArrayBuffer(8 * UPDATE_PAR_WORDS)), sums };
       if (plan) {
         ws.holdMols(job.mols);
         // Each worker's range (in order before the next claimed or posted step).
@@ -337,26 +340,19 @@ export abstract class MdWorkers {
         }
       }
     }
-    const { plan, par } = st;
+    const { plan, par, sums } = st;
     if (!plan) return undefined;
     updatePar(par, lambda, scale, dt, keep, job);
     const range = (k: number): void => ws.ranges.run(par, plan.a[k]!, plan.a[k + 1]!, plan.m[k]!, plan.m[k + 1]!, k);
     this.updateOnWorkers += this.claimSpinning(OP_UPDATE, (w) => range(w + 1), () => range(0));
-    const parts = Array.from({ length: this.threads }, (_, k) => ws.ranges.accOf(k));
-    const nMols = job.mols.length / 3;
-    const even = plan.m[this.threads]!;
-    if (even < nMols) {
-      const tail = new Float64Array(SETTLE_ACC_WORDS);
-      settleRange(job, even, nMols, tail);
-      parts.push(tail);
-    }
-    return parts;
+    if (sums.length > this.threads) settleRange(job, plan.m[this.threads]!, job.mols.length / 3, sums[this.threads]!);
+    return sums;
   };
 
   /** Ranges of split updates the workers have run (the others ran here). */
   updateOnWorkers = 0;
 
-  private updateState: { ws: UpdateWorkspace; mols: Int32Array; plan: UpdatePlan | undefined; par: Float64Array } | undefined;
+  private updateState: { ws: UpdateWorkspace; mols: Int32Array; plan: UpdatePlan | undefined; par: Float64Array; sums: Float64Array[] } | undefined;
 
   private settleState: { job: SettleJob; nMols: number; par: Float64Array; accs: Float64Array[] } | undefined;
 
@@ -432,20 +428,11 @@ export abstract class MdWorkers {
       err = e;
     }
     // Wait for the workers even when this thread failed: they must be done before the next call.
-    const spinUntil = performance.now() + CALLER_SPIN_MS;
-    while (Atomics.load(ctl, MD_CTL_DONE) < nw && performance.now() < spinUntil) {
-      /* the workers usually finish within the spin */
-    }
-    const deadline = Date.now() + STEP_TIMEOUT_MS;
-    for (;;) {
-      const done = Atomics.load(ctl, MD_CTL_DONE);
-      if (done >= nw) break;
-      if (Date.now() > deadline) {
-        this.closed = true;
-        void this.pool.close();
-        throw new Error(`MD worker threads: ${nw - done} of ${nw} workers did not finish a force call within ${STEP_TIMEOUT_MS / 1000} s`);
-      }
-      Atomics.wait(ctl, MD_CTL_DONE, done, 1000);
+    const done = awaitCount(ctl, MD_CTL_DONE, nw);
+    if (done < nw) {
+      this.closed = true;
+      void this.pool.close();
+      throw new Error(`MD worker threads: ${nw - done} of ${nw} workers did not finish a force call within ${STEP_TIMEOUT_MS / 1000} s`);
     }
     if (err !== undefined) throw err;
     if (Atomics.load(ctl, MD_CTL_ERROR) !== 0) {
@@ -714,6 +701,7 @@ export class MdWasmThreads extends MdWorkers {
       this.chunks.push(c);
     }
     this.nAtoms = slotOf.length;
+    this.ownSum = this.sumOf(0);
     for (let w = 0; w < this.threads - 1; w++) {
       const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, list: shared, nPadded, bounds: this.bounds, next: this.next, xq: this.xq, x: this.x, ...atoms, ...this.chunks[w]!, slotOf: slots, sum: this.sumOf(w + 1), gate: this.gate, ctl: this.ctl, spin: this.spin, w };
       this.pool.post(w, { task: 'md-wasm-setup', args: s as unknown as Record<string, unknown> });
@@ -725,6 +713,9 @@ export class MdWasmThreads extends MdWorkers {
   /** The caller's forces where the threads sum them (sumInto), and the count of threads at the sums' start. */
   private fSum: Float64Array | undefined;
   private readonly gate = new Int32Array(new SharedArrayBuffer(4));
+
+  /** This thread's share of the sums (sumOf(0)), made when fSum or the chunks change. */
+  private ownSum: MdSumShare | undefined;
 
   /** Thread k's share of the sums into fSum (k = 0: this thread), if any. */
   private sumOf(k: number): MdSumShare | undefined {
@@ -745,6 +736,7 @@ export class MdWasmThreads extends MdWorkers {
     if (!(f.buffer instanceof SharedArrayBuffer) || f.length !== 3 * this.nAtoms) return false;
     this.checkOpen();
     this.fSum = f;
+    this.ownSum = this.sumOf(0);
     // The workers' shares (in order before the next claimed or posted step).
     this.stopSpinning();
     for (let w = 0; w < this.threads - 1; w++) this.pool.post(w, { task: 'md-wasm-sum', args: { sum: this.sumOf(w + 1) } });
@@ -762,7 +754,7 @@ export class MdWasmThreads extends MdWorkers {
     } finally {
       arriveAtSums(this.gate);
     }
-    addSumShare(this.sumOf(0)!, this.gate);
+    addSumShare(this.ownSum!, this.gate);
   }
 
   /**
@@ -879,17 +871,8 @@ export function arriveAtSums(gate: Int32Array): void {
 /** Wait until all threads have arrived at the sums, then add this thread's share. */
 export function addSumShare(s: MdSumShare, gate: Int32Array): void {
   const parties = s.parties;
-  const spinUntil = performance.now() + CALLER_SPIN_MS;
-  while (Atomics.load(gate, 0) < parties && performance.now() < spinUntil) {
-    /* the others usually arrive within the spin */
-  }
-  const deadline = Date.now() + STEP_TIMEOUT_MS;
-  for (;;) {
-    const c = Atomics.load(gate, 0);
-    if (c >= parties) break;
-    if (Date.now() > deadline) throw new Error(`MD worker threads: ${parties - c} of ${parties} threads did not reach the force sums within ${STEP_TIMEOUT_MS / 1000} s`);
-    Atomics.wait(gate, 0, c, 1000);
-  }
+  const c = awaitCount(gate, 0, parties);
+  if (c < parties) throw new Error(`MD worker threads: ${parties - c} of ${parties} threads did not reach the force sums within ${STEP_TIMEOUT_MS / 1000} s`);
   const { f, a0, a1 } = s;
   for (const g of s.parts) {
     for (let i = 3 * a0; i < 3 * a1; i += 3) {
@@ -897,6 +880,24 @@ export function addSumShare(s: MdSumShare, gate: Int32Array): void {
       f[i + 1] += g[i + 1]!;
       f[i + 2] += g[i + 2]!;
     }
+  }
+}
+
+/**
+ * Wait until a[i] >= n (raised by other threads, with Atomics.notify): spinning for up to
+ * CALLER_SPIN_MS (they usually get there within it), then sleeping in Atomics.wait, for at most
+ * STEP_TIMEOUT_MS. Returns a[i] as last read (below n after the timeout).
+ */
+function awaitCount(a: Int32Array, i: number, n: number): number {
+  const spinUntil = performance.now() + CALLER_SPIN_MS;
+  while (Atomics.load(a, i) < n && performance.now() < spinUntil) {
+    /* spin */
+  }
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  for (;;) {
+    const c = Atomics.load(a, i);
+    if (c >= n || Date.now() > deadline) return c;
+    Atomics.wait(a, i, c, 1000);
   }
 }
 
