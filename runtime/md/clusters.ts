@@ -58,14 +58,151 @@ export interface ClusterOptions {
   orderHint?: Int32Array;
   /** Allocate the layout's arrays in shared memory (where there is any): for searches on worker threads. */
   shared?: boolean;
+  /** Run the clustering's passes over threads (ClusterSplit); the layout's arrays are then in shared memory. */
+  split?: ClusterSplit;
 }
 
-/** What buildClusters allocates per call and keeps none of: reused while the atom count stays. */
-let clusterScratch: { n: number; w: Float64Array; col: Int32Array; byCol: Int32Array; seen: Uint8Array } | undefined;
+/** What buildClusters allocates per call and keeps none of: reused while the atom count stays (in shared memory for a split clustering). */
+let clusterScratch: { n: number; shared: boolean; w: Float64Array; col: Int32Array; byCol: Int32Array; seen: Uint8Array } | undefined;
 
 /** A fresh typed array of `len` elements, in shared memory when asked and available. */
-function fresh<T extends Float64Array | Int32Array | Uint32Array>(Arr: { new (len: number): T; new (b: ArrayBufferLike): T; BYTES_PER_ELEMENT: number }, len: number, shared: boolean | undefined): T {
+function fresh<T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(Arr: { new (len: number): T; new (b: ArrayBufferLike): T; BYTES_PER_ELEMENT: number }, len: number, shared: boolean | undefined): T {
   return shared && typeof SharedArrayBuffer === 'function' ? new Arr(new SharedArrayBuffer(len * Arr.BYTES_PER_ELEMENT)) : new Arr(len);
+}
+
+/**
+ * The clustering's data, as its two passes read and write it: plain numbers and typed arrays, so
+ * a pass can run on ranges on other threads (shared memory). Pass 1 (clusterAtoms, by atoms)
+ * wraps positions into the box and bins atoms into columns; the caller then sorts the atoms by
+ * column (clusterMiddle); pass 2 (clusterColumns, by columns) z-sorts each column and places its
+ * atoms, padding included, in the layout.
+ */
+export interface ClusterJob {
+  n: number;
+  /** Cluster size max(M, N), and the i-cluster size M (LJ-first blocks). */
+  S: number;
+  M: number;
+  box: [number, number, number];
+  ncx: number;
+  ncy: number;
+  /** The positions (3 per atom) and the wrapped ones; each atom's column. */
+  X: Float64Array;
+  w: Float64Array;
+  col: Int32Array;
+  /**
+   * Pass 1's atom counts per column: one row of ncol per part that counts apart (row 0: the
+   * calling thread's), all summed between the passes. A split replaces it with rows for its threads.
+   */
+  counts: Int32Array;
+  /** The lowest atom with a non-finite coordinate pass 1 met (n: none). */
+  bad: Int32Array;
+  /** The atoms by column (each column's range [first[c], first[c + 1])), and each column's slots [colStart[c], colEnd[c]). */
+  byCol: Int32Array;
+  first: Int32Array;
+  colStart: Int32Array;
+  colEnd: Int32Array;
+  /** Per atom 1 where it has LJ parameters, when each i-cluster holds those first (ClusterOptions.ljFirst). */
+  lj: Uint8Array | undefined;
+  /** The layout's arrays (at least nPadded slots). */
+  atomOf: Int32Array;
+  slotOf: Int32Array;
+  x: Float64Array;
+}
+
+/**
+ * Pass 1 of the clustering on atoms [i0, i1): wrapped positions, columns, and the atom counts per
+ * column added into `count`; job.bad lowered to the first atom with a non-finite coordinate.
+ */
+export function clusterAtoms(job: ClusterJob, i0: number, i1: number, count: Int32Array): void {
+  const { X, w, col, ncx, ncy } = job;
+  const [Lx, Ly, Lz] = job.box;
+  for (let i = i0; i < i1; i++) {
+    const x0 = X[3 * i]!, y0 = X[3 * i + 1]!, z0 = X[3 * i + 2]!;
+    // x - x is 0 for finite x only (NaN for NaN and the infinities).
+    if (x0 - x0 !== 0 || y0 - y0 !== 0 || z0 - z0 !== 0) {
+      Atomics.store(job.bad, 0, Math.min(Atomics.load(job.bad, 0), i));
+      return;
+    }
+    const x = x0 - Lx * Math.floor(x0 / Lx);
+    const y = y0 - Ly * Math.floor(y0 / Ly);
+    const z = z0 - Lz * Math.floor(z0 / Lz);
+    // x - L floor(x/L) can round to L itself for tiny negative x.
+    const wx = x < Lx ? x : 0;
+    const wy = y < Ly ? y : 0;
+    w[3 * i] = wx;
+    w[3 * i + 1] = wy;
+    w[3 * i + 2] = z < Lz ? z : 0;
+    const cx = Math.min(ncx - 1, Math.floor((wx / Lx) * ncx));
+    const cy = Math.min(ncy - 1, Math.floor((wy / Ly) * ncy));
+    const c = cx * ncy + cy;
+    col[i] = c;
+    count[c]!++;
+  }
+}
+
+/**
+ * Pass 2 of the clustering on columns [c0, c1) (by column index): each column's atoms z-sorted
+ * and placed in its slots (within each i-cluster the LJ atoms first, where job.lj), its padding
+ * slots made dummies.
+ */
+export function clusterColumns(job: ClusterJob, c0: number, c1: number): void {
+  const { w, byCol, first, colStart, colEnd, atomOf, slotOf, x, lj, M } = job;
+  /** Atom a into slot p. */
+  const put = (a: number, p: number): void => {
+    atomOf[p] = a;
+    slotOf[a] = p;
+    x[3 * p] = w[3 * a]!;
+    x[3 * p + 1] = w[3 * a + 1]!;
+    x[3 * p + 2] = w[3 * a + 2]!;
+  };
+  for (let c = c0; c < c1; c++) {
+    const m0 = first[c]!;
+    const m1 = first[c + 1]!;
+    sortOnZ(byCol.subarray(m0, m1), w);
+    const p0 = colStart[c]! - m0;
+    atomOf.fill(-1, p0 + m1, colEnd[c]!);
+    x.fill(DUMMY_COORD, 3 * (p0 + m1), 3 * colEnd[c]!);
+    if (!lj) {
+      for (let k = m0; k < m1; k++) put(byCol[k]!, p0 + k);
+      continue;
+    }
+    // Within each M-slot i-cluster, atoms with LJ first when at most half of its atoms have LJ
+    // (stable): written in that order (a pass over the written slots cost more than the writes).
+    for (let k0 = m0; k0 < m1; k0 += M) {
+      const end = Math.min(m1, k0 + M);
+      let nlj = 0;
+      for (let k = k0; k < end; k++) nlj += lj[byCol[k]!]!;
+      let p = p0 + k0;
+      if (nlj === 0 || nlj === end - k0 || 2 * nlj > M) {
+        for (let k = k0; k < end; k++) put(byCol[k]!, p++);
+        continue;
+      }
+      for (let k = k0; k < end; k++) if (lj[byCol[k]!]) put(byCol[k]!, p++);
+      for (let k = k0; k < end; k++) if (!lj[byCol[k]!]) put(byCol[k]!, p++);
+    }
+  }
+}
+
+/**
+ * The clustering split over threads: runs clusterAtoms on ranges of atoms that together cover
+ * [0, n) (each thread adding into its own row of job.counts), then `middle` on the calling thread
+ * once all are done, then clusterColumns on ranges that together cover the columns [0, ncol);
+ * returns once all are done. False: nothing done (cluster here). The job's arrays are in shared
+ * memory, the layout's with room for every column padded (n + ncol (S - 1) slots), except
+ * job.counts: the split sets it, with a row per part that counts apart.
+ */
+export type ClusterSplit = (job: ClusterJob, middle: () => void) => boolean;
+
+/** Per atom 1 where it has LJ parameters (ClusterJob.lj), in shared memory where asked; kept per flags array. */
+const ljBytes = new WeakMap<object, Uint8Array>();
+function ljFlagBytes(flags: ArrayLike<boolean>, shared: boolean): Uint8Array {
+  let b = ljBytes.get(flags);
+  if (!b || (shared && !(b.buffer instanceof SharedArrayBuffer))) {
+    b = fresh(Uint8Array, flags.length, shared);
+    for (let a = 0; a < flags.length; a++) b[a] = flags[a] ? 1 : 0;
+    ljBytes.set(flags, b);
+  }
+  return b;
 }
 
 /**
@@ -90,97 +227,85 @@ export interface ClusterLayoutWithGrid extends ClusterLayout {
 /**
  * Grid the atoms into x/y columns of about max(M,N)/density cross-section (seed 001), sort each
  * column on z, cut it into blocks of S = max(M, N) slots, pad with dummies. Linear in the number
- * of atoms apart from the per-column z sort.
+ * of atoms apart from the per-column z sort. `opts.split` runs its two passes over threads (the
+ * same layout).
  */
 export function buildClusters(sys: MdSystem, M: number, N: number, opts: ClusterOptions = {}): ClusterLayoutWithGrid {
   const n = sys.q.length;
   const S = Math.max(M, N);
   const [Lx, Ly, Lz] = sys.box;
-  const X = sys.x;
   const density = n / (Lx * Ly * Lz);
   const size = Math.cbrt(S / density);
   const ncx = Math.max(1, Math.floor(Lx / size));
   const ncy = Math.max(1, Math.floor(Ly / size));
   const ncol = ncx * ncy;
+  const split = opts.split;
+  const shared = opts.shared || split !== undefined;
   // Fresh pages cost more than the work on them on some hosts (1-2 us per 4 KiB page on a VM):
   // the per-call arrays are kept for the next call, fully overwritten before they are read.
-  if (clusterScratch?.n !== n) clusterScratch = { n, w: new Float64Array(3 * n), col: new Int32Array(n), byCol: new Int32Array(n), seen: new Uint8Array(n) };
-  const { w, col, byCol } = clusterScratch;
-  const count = new Int32Array(ncol);
-  for (let i = 0; i < n; i++) {
-    const x0 = X[3 * i]!, y0 = X[3 * i + 1]!, z0 = X[3 * i + 2]!;
-    // x - x is 0 for finite x only (NaN for NaN and the infinities).
-    if (x0 - x0 !== 0 || y0 - y0 !== 0 || z0 - z0 !== 0) throw new Error(`atom ${i + 1}: coordinate is not finite`);
-    const x = x0 - Lx * Math.floor(x0 / Lx);
-    const y = y0 - Ly * Math.floor(y0 / Ly);
-    const z = z0 - Lz * Math.floor(z0 / Lz);
-    // x - L floor(x/L) can round to L itself for tiny negative x.
-    const wx = x < Lx ? x : 0;
-    const wy = y < Ly ? y : 0;
-    w[3 * i] = wx;
-    w[3 * i + 1] = wy;
-    w[3 * i + 2] = z < Lz ? z : 0;
-    const cx = Math.min(ncx - 1, Math.floor((wx / Lx) * ncx));
-    const cy = Math.min(ncy - 1, Math.floor((wy / Ly) * ncy));
-    const c = cx * ncy + cy;
-    col[i] = c;
-    count[c]!++;
+  if (clusterScratch?.n !== n || clusterScratch.shared !== (split !== undefined)) {
+    const sh = split !== undefined;
+    clusterScratch = { n, shared: sh, w: fresh(Float64Array, 3 * n, sh), col: fresh(Int32Array, n, sh), byCol: fresh(Int32Array, n, sh), seen: new Uint8Array(n) };
   }
+  const { w, col, byCol } = clusterScratch;
   const columns = opts.columnOrder ? opts.columnOrder(ncx, ncy) : Int32Array.from({ length: ncol }, (_, k) => k);
   if (columns.length !== ncol) throw new Error(`column order has ${columns.length} entries for ${ncol} columns`);
-  // Counting sort of atoms by column, then the padded layout in memory order of the columns.
-  const first = new Int32Array(ncol + 1);
-  for (let c = 0; c < ncol; c++) first[c + 1] = first[c]! + count[c]!;
-  const fill = first.slice(0, ncol);
-  if (!(opts.orderHint && fillInOrder(opts.orderHint, n, col, fill, byCol, clusterScratch.seen))) {
-    fill.set(first.subarray(0, ncol));
-    for (let i = 0; i < n; i++) byCol[fill[col[i]!]!++] = i;
-  }
-  const colStart = new Int32Array(ncol);
-  const colEnd = new Int32Array(ncol);
-  let nPadded = 0;
-  for (const c of columns) {
-    colStart[c] = nPadded;
-    nPadded += Math.ceil(count[c]! / S) * S;
-    colEnd[c] = nPadded;
-  }
-  const atomOf = fresh(Int32Array, nPadded, opts.shared).fill(-1);
-  const slotOf = fresh(Int32Array, n, opts.shared);
-  const x = fresh(Float64Array, 3 * nPadded, opts.shared).fill(DUMMY_COORD);
-  const lj = opts.ljFirst && M <= N ? opts.ljFirst : undefined;
-  /** Atom a into slot p. */
-  const put = (a: number, p: number): void => {
-    atomOf[p] = a;
-    slotOf[a] = p;
-    x[3 * p] = w[3 * a]!;
-    x[3 * p + 1] = w[3 * a + 1]!;
-    x[3 * p + 2] = w[3 * a + 2]!;
+  const lj = opts.ljFirst && M <= N ? ljFlagBytes(opts.ljFirst, split !== undefined) : undefined;
+  // A split clustering places atoms into arrays made before the padding is known: room for
+  // every column padded, the layout's arrays views of its first nPadded slots.
+  const room = split ? n + ncol * (S - 1) : 0;
+  const job: ClusterJob = {
+    n, S, M, box: [Lx, Ly, Lz], ncx, ncy,
+    X: split ? shareF64(sys.x) : sys.x, w, col,
+    counts: new Int32Array(ncol),
+    bad: fresh(Int32Array, 1, split !== undefined).fill(n),
+    byCol, first: fresh(Int32Array, ncol + 1, split !== undefined), colStart: fresh(Int32Array, ncol, split !== undefined), colEnd: fresh(Int32Array, ncol, split !== undefined),
+    lj,
+    atomOf: split ? fresh(Int32Array, room, shared) : new Int32Array(0),
+    slotOf: fresh(Int32Array, n, shared),
+    x: split ? fresh(Float64Array, 3 * room, shared) : new Float64Array(0),
   };
-  for (let c = 0; c < ncol; c++) {
-    const m0 = first[c]!;
-    const m1 = first[c + 1]!;
-    sortOnZ(byCol.subarray(m0, m1), w);
-    const p0 = colStart[c]! - m0;
-    if (!lj) {
-      for (let k = m0; k < m1; k++) put(byCol[k]!, p0 + k);
-      continue;
+  let nPadded = 0;
+  // Between the passes: counts by column, the counting sort of atoms by column, each column's
+  // slots in memory order of the columns.
+  const middle = (): void => {
+    const bad = job.bad[0]!;
+    if (bad < n) throw new Error(`atom ${bad + 1}: coordinate is not finite`);
+    const { counts, first } = job;
+    const count = counts.subarray(0, ncol);
+    for (let r = ncol; r < counts.length; r += ncol) for (let c = 0; c < ncol; c++) count[c]! += counts[r + c]!;
+    for (let c = 0; c < ncol; c++) first[c + 1] = first[c]! + count[c]!;
+    const fill = first.slice(0, ncol);
+    if (!(opts.orderHint && fillInOrder(opts.orderHint, n, col, fill, byCol, clusterScratch!.seen))) {
+      fill.set(first.subarray(0, ncol));
+      for (let i = 0; i < n; i++) byCol[fill[col[i]!]!++] = i;
     }
-    // Within each M-slot i-cluster, atoms with LJ first when at most half of its atoms have LJ
-    // (stable): written in that order (a pass over the written slots cost more than the writes).
-    for (let c0 = m0; c0 < m1; c0 += M) {
-      const end = Math.min(m1, c0 + M);
-      let nlj = 0;
-      for (let k = c0; k < end; k++) if (lj[byCol[k]!]) nlj++;
-      let p = p0 + c0;
-      if (nlj === 0 || nlj === end - c0 || 2 * nlj > M) {
-        for (let k = c0; k < end; k++) put(byCol[k]!, p++);
-        continue;
-      }
-      for (let k = c0; k < end; k++) if (lj[byCol[k]!]) put(byCol[k]!, p++);
-      for (let k = c0; k < end; k++) if (!lj[byCol[k]!]) put(byCol[k]!, p++);
+    for (const c of columns) {
+      job.colStart[c] = nPadded;
+      nPadded += Math.ceil(count[c]! / S) * S;
+      job.colEnd[c] = nPadded;
     }
+    if (!split) {
+      job.atomOf = fresh(Int32Array, nPadded, shared);
+      job.x = fresh(Float64Array, 3 * nPadded, shared);
+    }
+  };
+  if (!split?.(job, middle)) {
+    clusterAtoms(job, 0, n, job.counts.subarray(0, ncol));
+    middle();
+    clusterColumns(job, 0, ncol);
   }
-  return { M, N, nPadded, atomOf, slotOf, x, grid: { ncx, ncy, sx: Lx / ncx, sy: Ly / ncy, columns, colStart, colEnd } };
+  const atomOf = job.atomOf.subarray(0, nPadded);
+  const x = job.x.subarray(0, 3 * nPadded);
+  return { M, N, nPadded, atomOf, slotOf: job.slotOf, x, grid: { ncx, ncy, sx: Lx / ncx, sy: Ly / ncy, columns, colStart: job.colStart, colEnd: job.colEnd } };
+}
+
+/** x itself where it is in shared memory, else a shared copy. */
+function shareF64(x: Float64Array): Float64Array {
+  if (typeof SharedArrayBuffer !== 'function' || x.buffer instanceof SharedArrayBuffer) return x;
+  const y = new Float64Array(new SharedArrayBuffer(x.byteLength));
+  y.set(x);
+  return y;
 }
 
 /**

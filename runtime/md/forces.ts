@@ -187,8 +187,9 @@ export class NonbondedForce {
   rebuild(x: Float64Array): void {
     const t0 = performance.now();
     const sys: MdSystem = { ...this.topology, x };
-    // With worker threads the pair search is split over them too (the same list).
+    // With worker threads the clustering and the pair search are split over them too (the same layout and list).
     const split = this.kernels.par?.search;
+    const cluster = this.kernels.par?.cluster;
     // The last layout's atom order: atoms moved little since, so each column is nearly z-sorted in it.
     const orderHint = this.problem?.layout.atomOf;
     // The particles' packing and the image offsets need the layout only: with worker threads,
@@ -197,7 +198,7 @@ export class NonbondedForce {
       p.particles(this.precision);
       this.writeOffsets(p.layout, x);
     };
-    this.problem = new MdProblem(sys, this.settings, this.M, this.N, this.rlist, { full: this.full, columnOrder: this.search.columnOrder, split, join: split && this.joinBuffers, orderHint, meanwhile });
+    this.problem = new MdProblem(sys, this.settings, this.M, this.N, this.rlist, { full: this.full, columnOrder: this.search.columnOrder, cluster, split, join: split && this.joinBuffers, orderHint, meanwhile });
     this.args = this.problem.args(this.precision);
     const L = this.problem.layout;
     const off = this.offset!;

@@ -3,7 +3,7 @@
 // (padded forces, energies, shift forces) into atom forces, energies and the virial.
 import type { MdArgs, MdParams, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import type { MdSystem } from './system.ts';
-import { buildClusters, buildPairList, ljAtoms, type ClusterLayout, type ClusterOptions, type ColumnSplit, type ListBuffers, type PairList } from './clusters.ts';
+import { buildClusters, buildPairList, ljAtoms, type ClusterLayout, type ClusterOptions, type ClusterSplit, type ColumnSplit, type ListBuffers, type PairList } from './clusters.ts';
 import { toFullList } from './fulllist.ts';
 import { derive, selfEnergy, tableC6C12, ewaldCorrection, type Derived, type MdSettings } from './interaction.ts';
 import type { MdResult } from './reference.ts';
@@ -86,15 +86,16 @@ export class MdProblem {
     readonly rlist = settings.rc,
     /**
      * full: hold a full list (each ordered pair once, runtime/md/fulllist.ts) for the `list: full`
-     * variants; columnOrder: memory order of the grid columns (data orderings, seed 004); split:
+     * variants; columnOrder: memory order of the grid columns (data orderings, seed 004); cluster:
+     * the clustering's passes on worker threads (same layout); split:
      * search column ranges on worker threads (same list), joined into `join` where given (the
      * list is then overwritten two searches later); orderHint: an earlier layout's atomOf
      * of the same atoms, which makes the clustering's sorts cheaper (same layout).
      */
-    opts: { full?: boolean; columnOrder?: ClusterOptions['columnOrder']; split?: ColumnSplit; join?: ListBuffers; orderHint?: Int32Array; meanwhile?: (p: MdProblem) => void } = {},
+    opts: { full?: boolean; columnOrder?: ClusterOptions['columnOrder']; cluster?: ClusterSplit; split?: ColumnSplit; join?: ListBuffers; orderHint?: Int32Array; meanwhile?: (p: MdProblem) => void } = {},
   ) {
     this.d = derive(settings);
-    this.layout = buildClusters(sys, M, N, { columnOrder: opts.columnOrder, ljFirst: ljFlags(sys), orderHint: opts.orderHint, shared: opts.split !== undefined });
+    this.layout = buildClusters(sys, M, N, { columnOrder: opts.columnOrder, ljFirst: ljFlags(sys), orderHint: opts.orderHint, shared: opts.split !== undefined, split: opts.cluster });
     // meanwhile: work on the layout alone (the particles' packing, say), done while worker threads search.
     const meanwhile = opts.meanwhile;
     const half = buildPairList(sys, this.layout, rlist, { split: opts.split, join: opts.join, meanwhile: meanwhile && (() => meanwhile(this)) });

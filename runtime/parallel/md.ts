@@ -21,7 +21,7 @@
 import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import { need, type PolledChannel } from '../platform.ts';
 import { Pool, toShared, type Task } from './pool.ts';
-import { chunkArenas, columnRanges, columnWork, searchColumnChunks, type ChunkPart, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
+import { chunkArenas, clusterAtoms, clusterColumns, columnRanges, columnWork, searchColumnChunks, type ChunkPart, type ClusterJob, type ClusterSplit, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
 import { blocksOf, wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList, type WasmMd, type WasmReals } from '../md/wasm.ts';
 import { mdShape } from '../md/kernels.ts';
 import { SETTLE_ACC_WORDS, settleRange, type SettleJob, type SettleSplit } from '../md/settle.ts';
@@ -40,11 +40,12 @@ const ERR_BYTES = 4096;
 const STEP_TIMEOUT_MS = 600_000;
 
 /**
- * Per worker, two words of a shared array: its state and the argument of a claimed step (1:
- * energies). After a force call a worker spins for the next one for up to WORKER_SPIN_MS instead
+ * Per worker, a word of a shared array: its state, and a claim's step (the op) with it. After a force call a worker spins for the next one for up to WORKER_SPIN_MS instead
  * of going back to its event loop: a thread woken from sleep every step (after the caller's
  * update) starts late and, on this VM, slow (measured: 1.3x instead of 1.8x on 2 threads). The
- * caller claims a spinning worker through shared memory, or posts a message to an idle one.
+ * caller claims a spinning worker through shared memory (SPIN_SPINNING -> SPIN_CLAIMED + op, in
+ * one compare-exchange: a claim that fails leaves another's op alone), or posts a message to an
+ * idle one.
  */
 export const SPIN_IDLE = 0;
 export const SPIN_SPINNING = 1;
@@ -60,6 +61,12 @@ export const OP_UPDATE = 3;
 export const OP_WITH_MESH = 4;
 /** Added to OP_FORCES: the threads sum the forces into the caller's shared array, each a range of atoms (MdWasmThreads.sumShare). */
 export const OP_SUM = 8;
+/**
+ * Not a step: run the tasks posted to this worker (MdWorkers.takePosted), all of them, in order,
+ * from the spin loop where the worker's platform reads posted messages synchronously (setRunPosted),
+ * else back in the event loop.
+ */
+export const OP_TASKS = 16;
 /** The caller spins this long for the workers' results before it sleeps. */
 const CALLER_SPIN_MS = 20;
 
@@ -80,7 +87,7 @@ export interface MdSetupArgs {
   energy: Float64Array;
   fshift: Float64Array;
   ctl: Int32Array;
-  /** The spin words (two per worker) and this worker's index. */
+  /** The spin words (one per worker) and this worker's index. */
   spin: Int32Array;
   w: number;
 }
@@ -199,12 +206,29 @@ export abstract class MdWorkers {
     readonly threads: number,
     protected readonly pool: Pool,
   ) {
-    this.spin = new Int32Array(new SharedArrayBuffer(8 * Math.max(1, threads - 1)));
+    this.spin = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, threads - 1)));
   }
 
-  /** Send spinning workers back to their event loops (before posting them other tasks). */
+  /**
+   * Send spinning workers back to their event loops, which then run the tasks posted them (in
+   * order, before any later step). Called after the posts: a worker that got back to its event
+   * loop before a message arrived would sleep there, and waking it costs about 0.1 ms.
+   */
   protected stopSpinning(): void {
-    for (let w = 0; w < this.threads - 1; w++) Atomics.store(this.spin, 2 * w, SPIN_IDLE);
+    for (let w = 0; w < this.threads - 1; w++) Atomics.store(this.spin, w, SPIN_IDLE);
+  }
+
+  /**
+   * Have the workers run the tasks just posted them (synchronous tasks only), in order before
+   * any later step: a spinning worker is claimed for them (OP_TASKS) and runs them in its spin
+   * loop, where its platform can, then spins on; the others run them from their event loops.
+   * Starting a task from the event loop took 0.1-0.2 ms here, from the spin loop a few
+   * microseconds.
+   */
+  protected takePosted(): void {
+    for (let w = 0; w < this.threads - 1; w++) {
+      Atomics.compareExchange(this.spin, w, SPIN_SPINNING, SPIN_CLAIMED + OP_TASKS);
+    }
   }
 
   protected static async startPool(threads: number, load: Task): Promise<Pool> {
@@ -262,6 +286,39 @@ export abstract class MdWorkers {
     return parts;
   };
 
+  /**
+   * The clustering before each pair search over the threads (issue 16): its pass by atoms and its
+   * pass by columns in CLUSTER_CHUNKS_PER_THREAD chunks per thread each, claimed from shared
+   * counters by this thread and the workers as they go (clusterPart); between them this thread
+   * alone sorts the atoms by column (`middle`). The same layout as on one thread.
+   */
+  readonly cluster: ClusterSplit = (job, middle) => {
+    const ctl = this.clusterCtl;
+    ctl.fill(0);
+    const chunks = this.threads * CLUSTER_CHUNKS_PER_THREAD;
+    const atoms = toShared(Int32Array.from({ length: chunks + 1 }, (_, k) => Math.round((job.n * k) / chunks)));
+    const columns = new Int32Array(new SharedArrayBuffer(4 * (chunks + 1)));
+    // A row of counts per thread (the caller's first).
+    job.counts = new Int32Array(new SharedArrayBuffer(4 * this.threads * job.ncx * job.ncy));
+    const args: MdClusterArgs = { job, ctl, atoms, columns, row: 0, ctlDone: this.ctl };
+    this.dispatch('md-cluster', (w) => ({ ...args, row: w + 1 }) as unknown as Record<string, unknown>, () => {
+      clusterPart(args, () => {
+        middle();
+        // The columns' ranges of about equal atom counts, from the counting sort's starts.
+        const ncol = job.ncx * job.ncy;
+        for (let k = 1, c = 0; k < chunks; k++) {
+          while (c < ncol && job.first[c]! < (job.n * k) / chunks) c++;
+          columns[k] = c;
+        }
+        columns[chunks] = ncol;
+      });
+    });
+    return true;
+  };
+
+  /** The clustering's claim counters and flags (clusterPart). */
+  private readonly clusterCtl = new Int32Array(new SharedArrayBuffer(4 * CLUSTER_CTL_WORDS));
+
   /** This thread's arenas for its chunks of the pair search (joined before the next search). */
   private readonly searchArenas = chunkArenas();
 
@@ -287,11 +344,11 @@ export abstract class MdWorkers {
       const par = new Float64Array(new SharedArrayBuffer(3 * 8));
       const accs = Array.from({ length: t }, () => new Float64Array(new SharedArrayBuffer(SETTLE_ACC_WORDS * 8)));
       const mols = toShared(job.mols);
-      this.stopSpinning();
       for (let w = 0; w < t - 1; w++) {
         const a: MdSettleSetupArgs = { job: { ...job, mols }, m0: b[w + 1]!, m1: b[w + 2]!, acc: accs[w + 1]!, par };
         this.pool.post(w, { task: 'md-settle-setup', args: a as unknown as Record<string, unknown> });
       }
+      this.takePosted();
       this.settleState = { job: { ...job }, nMols, par, accs };
     }
     const { par, accs } = this.settleState!;
@@ -332,12 +389,12 @@ export abstract class MdWorkers {
       if (plan) {
         ws.holdMols(job.mols);
         // Each worker's range (in order before the next claimed or posted step).
-        this.stopSpinning();
         for (let w = 0; w < this.threads - 1; w++) {
           const k = w + 1;
           const a: MdUpdateSetupArgs = { memory: ws.memory, nAtoms: ws.nAtoms, a0: plan.a[k]!, a1: plan.a[k + 1]!, m0: plan.m[k]!, m1: plan.m[k + 1]!, k, par: st.par };
           this.pool.post(w, { task: 'md-update-setup', args: a as unknown as Record<string, unknown> });
         }
+        this.takePosted();
       }
     }
     const { plan, par, sums } = st;
@@ -381,8 +438,7 @@ export abstract class MdWorkers {
     Atomics.store(this.ctl, MD_CTL_ERROR, 0);
     const spin = this.spin;
     for (let w = 0; w < this.threads - 1; w++) {
-      Atomics.store(spin, 2 * w + 1, op);
-      if (Atomics.compareExchange(spin, 2 * w, SPIN_SPINNING, SPIN_CLAIMED) !== SPIN_SPINNING) this.pool.post(w, { task, args: { op } });
+      if (!claim(spin, w, op)) this.pool.post(w, { task, args: { op } });
     }
     this.finish(mine);
   }
@@ -398,8 +454,7 @@ export abstract class MdWorkers {
     const spin = this.spin;
     const idle: number[] = [];
     for (let w = 0; w < this.threads - 1; w++) {
-      Atomics.store(spin, 2 * w + 1, op);
-      if (Atomics.compareExchange(spin, 2 * w, SPIN_SPINNING, SPIN_CLAIMED) !== SPIN_SPINNING) idle.push(w);
+      if (!claim(spin, w, op)) idle.push(w);
     }
     this.finish(() => {
       mine();
@@ -411,10 +466,10 @@ export abstract class MdWorkers {
   /** Post `task` to every worker (`args` per worker), run `mine` here, and return once all workers are done (rethrowing any error). */
   protected dispatch(task: string, args: Record<string, unknown> | ((w: number) => Record<string, unknown>), mine: () => void): void {
     this.checkOpen();
-    this.stopSpinning();
     Atomics.store(this.ctl, MD_CTL_DONE, 0);
     Atomics.store(this.ctl, MD_CTL_ERROR, 0);
     for (let w = 0; w < this.threads - 1; w++) this.pool.post(w, { task, args: typeof args === 'function' ? args(w) : args });
+    this.takePosted();
     this.finish(mine);
   }
 
@@ -493,12 +548,12 @@ export class MdThreads extends MdWorkers {
         fshift: new Float64Array(new SharedArrayBuffer(81 * 8)),
       });
     }
-    this.stopSpinning();
     for (let w = 0; w < this.threads - 1; w++) {
       const c = this.chunks[w + 1]!;
       const s: MdSetupArgs = { keyF: this.keyF, keyE: this.keyE, args: { ...args, ci: c.ci }, f: c.f, energy: c.energy, fshift: c.fshift, ctl: this.ctl, spin: this.spin, w };
       this.pool.post(w, { task: 'md-setup', args: s as unknown as Record<string, unknown> });
     }
+    this.takePosted();
   }
 
   /**
@@ -576,7 +631,7 @@ export interface MdWasmSetupArgs {
   sum: MdSumShare | undefined;
   gate: Int32Array;
   ctl: Int32Array;
-  /** The spin words (two per worker) and this worker's index. */
+  /** The spin words (one per worker) and this worker's index. */
   spin: Int32Array;
   w: number;
 }
@@ -689,7 +744,6 @@ export class MdWasmThreads extends MdWorkers {
     this.setups++;
     this.chunks0 = this.chunks;
     this.chunks = [];
-    this.stopSpinning();
     for (let w = 0; w < this.threads - 1; w++) {
       const old = this.chunks0[w];
       const c: MdWasmChunk = {
@@ -706,6 +760,7 @@ export class MdWasmThreads extends MdWorkers {
       const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, list: shared, nPadded, bounds: this.bounds, next: this.next, xq: this.xq, x: this.x, ...atoms, ...this.chunks[w]!, slotOf: slots, sum: this.sumOf(w + 1), gate: this.gate, ctl: this.ctl, spin: this.spin, w };
       this.pool.post(w, { task: 'md-wasm-setup', args: s as unknown as Record<string, unknown> });
     }
+    this.takePosted();
   }
 
   /** Atoms of the last list. */
@@ -738,8 +793,8 @@ export class MdWasmThreads extends MdWorkers {
     this.fSum = f;
     this.ownSum = this.sumOf(0);
     // The workers' shares (in order before the next claimed or posted step).
-    this.stopSpinning();
     for (let w = 0; w < this.threads - 1; w++) this.pool.post(w, { task: 'md-wasm-sum', args: { sum: this.sumOf(w + 1) } });
+    this.takePosted();
     return true;
   }
 
@@ -773,9 +828,10 @@ export class MdWasmThreads extends MdWorkers {
     const args: MdMeshSetupArgs = { ...m, recipe: { ...recipe, q: toShared(recipe.q) } };
     // Built before any claimed step (a spinning worker reads no messages). Where worker 0 cannot
     // build it, the caller keeps computing it.
-    this.stopSpinning();
     try {
-      await this.pool.run([{ task: 'md-mesh-setup', args: args as unknown as Record<string, unknown> }]);
+      const built = this.pool.run([{ task: 'md-mesh-setup', args: args as unknown as Record<string, unknown> }]);
+      this.stopSpinning();
+      await built;
     } catch {
       return false;
     }
@@ -800,6 +856,75 @@ export class MdWasmThreads extends MdWorkers {
     this.dispatchStep('md-wasm-step', (energies ? OP_ENERGIES : OP_FORCES) | (this.longRange ? OP_WITH_MESH : 0) | (sum ? OP_SUM : 0), mine);
     return this.chunks;
   }
+}
+
+/** Chunks per thread of each of the clustering's passes (MdWorkers.cluster). */
+export const CLUSTER_CHUNKS_PER_THREAD = 8;
+
+/**
+ * The clustering's shared control words: the next chunk of atoms to claim and the chunks of
+ * atoms done; the go flag (1: the columns' ranges are set, 2: stop, the caller failed); the next
+ * chunk of columns and the chunks of columns done.
+ */
+const CLUSTER_CTL_WORDS = 5;
+const CL_NEXT_A = 0;
+const CL_DONE_A = 1;
+const CL_GO = 2;
+const CL_NEXT_C = 3;
+const CL_DONE_C = 4;
+
+/** One thread's view of a split clustering (md-cluster): the job, its control words, the chunks' bounds (atoms; columns, set by the caller between the passes), this thread's row of counts. */
+export interface MdClusterArgs {
+  job: ClusterJob;
+  ctl: Int32Array;
+  atoms: Int32Array;
+  columns: Int32Array;
+  row: number;
+  /** The workers' step control block (mdStepDone). */
+  ctlDone: Int32Array;
+}
+
+/**
+ * One thread's part of a split clustering: chunks of atoms (clusterAtoms) while any are left;
+ * then on the calling thread (`middle` given), once all are done, `middle` and the go flag; on
+ * the others, a wait for the flag; then chunks of columns (clusterColumns) while any are left. A
+ * chunk counts as done even when it fails, and the flag is set even when `middle` fails, so no
+ * thread waits for ever; the calling thread returns once all chunks of columns are done.
+ */
+export function clusterPart(a: MdClusterArgs, middle?: () => void): void {
+  const { job, ctl, atoms, columns } = a;
+  const ncol = job.ncx * job.ncy;
+  const count = job.counts.subarray(a.row * ncol, (a.row + 1) * ncol);
+  const nA = atoms.length - 1;
+  for (let k = Atomics.add(ctl, CL_NEXT_A, 1); k < nA; k = Atomics.add(ctl, CL_NEXT_A, 1)) {
+    try {
+      clusterAtoms(job, atoms[k]!, atoms[k + 1]!, count);
+    } finally {
+      Atomics.add(ctl, CL_DONE_A, 1);
+      Atomics.notify(ctl, CL_DONE_A);
+    }
+  }
+  if (middle) {
+    let go = 2;
+    try {
+      if (awaitCount(ctl, CL_DONE_A, nA) < nA) throw new Error(`MD worker threads: the clustering's atoms were not all binned within ${STEP_TIMEOUT_MS / 1000} s`);
+      middle();
+      go = 1;
+    } finally {
+      Atomics.store(ctl, CL_GO, go);
+      Atomics.notify(ctl, CL_GO);
+    }
+  } else if (awaitCount(ctl, CL_GO, 1) !== 1) return;
+  const nC = columns.length - 1;
+  for (let k = Atomics.add(ctl, CL_NEXT_C, 1); k < nC; k = Atomics.add(ctl, CL_NEXT_C, 1)) {
+    try {
+      clusterColumns(job, columns[k]!, columns[k + 1]!);
+    } finally {
+      Atomics.add(ctl, CL_DONE_C, 1);
+      Atomics.notify(ctl, CL_DONE_C);
+    }
+  }
+  if (middle && awaitCount(ctl, CL_DONE_C, nC) < nC) throw new Error(`MD worker threads: the clustering's columns were not all placed within ${STEP_TIMEOUT_MS / 1000} s`);
 }
 
 /** The ranges of a split update: range k has atoms [a[k], a[k + 1]) and molecules [m[k], m[k + 1]). */
@@ -835,20 +960,55 @@ export function updateRanges(nAtoms: number, parts: number, mols: Int32Array): U
 }
 
 /**
+ * Claim worker w for a step (`op`) if it spins: true when claimed. A claim for posted tasks that
+ * the worker has not taken yet (OP_TASKS) is waited out first: those tasks come before the step.
+ */
+function claim(spin: Int32Array, w: number, op: number): boolean {
+  // A spinning worker takes its tasks within microseconds; one that never does has failed (its
+  // step, posted instead, then times out in the caller's wait).
+  const giveUp = performance.now() + CALLER_SPIN_MS;
+  for (;;) {
+    const state = Atomics.compareExchange(spin, w, SPIN_SPINNING, SPIN_CLAIMED + op);
+    if (state === SPIN_SPINNING) return true;
+    if (state !== SPIN_CLAIMED + OP_TASKS || performance.now() > giveUp) return false;
+  }
+}
+
+/**
+ * How this worker runs the tasks posted to it without returning to its event loop: every message
+ * queued, in order (the Node worker entry, runtime/parallel/worker.ts: receiveMessageOnPort).
+ * Unset (a browser worker): the tasks wait for the event loop.
+ */
+let runPosted: (() => void) | undefined;
+
+/** The worker entry's synchronous runner of posted tasks (see OP_TASKS); undefined: none. */
+export function setRunPosted(f: (() => void) | undefined): void {
+  runPosted = f;
+}
+
+/**
  * Worker side, after a force call: spin for the next one (claimed by the caller through `spin`)
  * for up to WORKER_SPIN_MS, running each with `step`; return to the event loop when none comes
  * or the caller sends the worker back (SPIN_IDLE). `step` reports its own end (mdStepDone).
+ * Claimed for OP_TASKS, the worker runs the tasks posted to it here and spins on (or, where it
+ * cannot read them here, returns to its event loop, which runs them).
  */
 export function spinForSteps(spin: Int32Array, w: number, step: (op: number) => void): void {
   for (;;) {
     const until = performance.now() + WORKER_SPIN_MS;
-    let state = Atomics.load(spin, 2 * w);
-    while (state === SPIN_SPINNING && performance.now() < until) state = Atomics.load(spin, 2 * w);
-    if (state === SPIN_SPINNING) state = Atomics.compareExchange(spin, 2 * w, SPIN_SPINNING, SPIN_IDLE);
-    if (state !== SPIN_CLAIMED) return;
+    let state = Atomics.load(spin, w);
+    while (state === SPIN_SPINNING && performance.now() < until) state = Atomics.load(spin, w);
+    if (state === SPIN_SPINNING) state = Atomics.compareExchange(spin, w, SPIN_SPINNING, SPIN_IDLE);
+    if (state < SPIN_CLAIMED) return;
+    const op = state - SPIN_CLAIMED;
+    if (op === OP_TASKS && !runPosted) {
+      Atomics.store(spin, w, SPIN_IDLE);
+      return;
+    }
     // Spinning again before the step reports done: the caller only claims or stops a worker after that.
-    Atomics.store(spin, 2 * w, SPIN_SPINNING);
-    step(Atomics.load(spin, 2 * w + 1));
+    Atomics.store(spin, w, SPIN_SPINNING);
+    if (op === OP_TASKS) runPosted!();
+    else step(op);
   }
 }
 

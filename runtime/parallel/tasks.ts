@@ -6,7 +6,7 @@ import type { GemTsModule } from '../gem/run.ts';
 import type { GemParams } from '../gem/model.ts';
 import type { ConvTsModule } from '../bigdft/conv.ts';
 import type { MdTsModule } from '../md/kernels.ts';
-import { addSumShare, arriveAtSums, mdStepDone, runSettlePart, runUpdatePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_SETTLE, OP_SUM, OP_UPDATE, OP_WITH_MESH, SPIN_SPINNING, type MdMeshSetupArgs, type MdSettleSetupArgs, type MdSetupArgs, type MdUpdateSetupArgs, type MdWasmSetupArgs } from './md.ts';
+import { addSumShare, arriveAtSums, clusterPart, mdStepDone, runSettlePart, runUpdatePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_SETTLE, OP_SUM, OP_UPDATE, OP_WITH_MESH, SPIN_SPINNING, type MdClusterArgs, type MdMeshSetupArgs, type MdSettleSetupArgs, type MdSetupArgs, type MdUpdateSetupArgs, type MdWasmSetupArgs } from './md.ts';
 import { UpdateRanges } from '../md/settle-simd.ts';
 import type { PmeMesh } from '../pme/prepared.ts';
 
@@ -39,7 +39,7 @@ async function serveForceCalls<K>(s: { ctl: Int32Array; spin: Int32Array; w: num
     }
     mdStepDone(s.ctl, err);
   };
-  Atomics.store(s.spin, 2 * s.w, SPIN_SPINNING);
+  Atomics.store(s.spin, s.w, SPIN_SPINNING);
   step(op);
   spinForSteps(s.spin, s.w, step);
 }
@@ -158,13 +158,25 @@ export const TASKS: Record<string, TaskFn> = {
   'md-step': async (args) => {
     const cur = md;
     if (!cur) throw new Error('md-step before md-setup');
-    const { s } = cur;
-    await serveForceCalls(s, Number(args.op), cur.mods, (mods, energies) => {
+    await serveForceCalls(cur.s, Number(args.op), cur.mods, (mods, energies) => {
+      // The setup as of this call (a new list's md-setup may have run in the spin loop since).
+      const { s } = md!;
       s.f.fill(0);
       s.energy.fill(0);
       s.fshift.fill(0);
       mods[energies ? 1 : 0].kernel({ ...s.args, f: s.f, energy: s.energy, fshift: s.fshift });
     });
+  },
+  // This worker's chunks of the clustering before a pair search (runtime/parallel/md.ts clusterPart).
+  'md-cluster': (args) => {
+    const a = args as unknown as MdClusterArgs;
+    let err: unknown;
+    try {
+      clusterPart(a);
+    } catch (e) {
+      err = e ?? new Error('unknown error');
+    }
+    mdStepDone(a.ctlDone, err);
   },
   'md-search-port': (a) => {
     searchPort = a.port as MessagePort;
@@ -223,11 +235,13 @@ export const TASKS: Record<string, TaskFn> = {
   // Copy the caller's particle block in, compute this worker's share, copy the outputs out; then spin
   // for the next force calls (runtime/parallel/md.ts: spinForSteps).
   'md-wasm-step': async (args) => {
-    const s = mdWasm;
-    if (!s) throw new Error('md-wasm-step before md-wasm-setup');
-    const m = mesh;
-    const inst = Promise.all([wasmInstance(s.keyF), wasmInstance(s.keyE)]);
-    await serveForceCalls(s, Number(args.op), inst, ([wf, we], energies, op) => {
+    const s0 = mdWasm;
+    if (!s0) throw new Error('md-wasm-step before md-wasm-setup');
+    const inst = Promise.all([wasmInstance(s0.keyF), wasmInstance(s0.keyE)]);
+    await serveForceCalls(s0, Number(args.op), inst, ([wf, we], energies, op) => {
+      // The setup as of this call (a new list's md-wasm-setup may have run in the spin loop since).
+      const s = mdWasm!;
+      const m = mesh;
       // With the sums over the threads (OP_SUM), this thread arrives at them however its part ends.
       const sum = !energies && (op & OP_SUM) !== 0;
       try {

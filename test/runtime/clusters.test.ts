@@ -1,7 +1,7 @@
 // Cluster layout and cluster-pair list: the exclusion-mask convention (bit i*N+j set = the
 // pair interacts), each atom pair within rlist exactly once, padding, periodic shifts, errors.
 import { describe, it, expect } from 'vitest';
-import { buildClusters, buildPairList, buildPairListBrute, DUMMY_COORD, CENTRAL_SHIFT } from '../../runtime/md/clusters.ts';
+import { buildClusters, buildPairList, buildPairListBrute, clusterAtoms, clusterColumns, DUMMY_COORD, CENTRAL_SHIFT, type ClusterSplit } from '../../runtime/md/clusters.ts';
 import { randomSystem, waterBox } from '../../runtime/md/system.ts';
 
 const sys = randomSystem({ n: 157, box: [2.0, 2.2, 2.1], seed: 9, exclusionFraction: 0.4 });
@@ -133,6 +133,54 @@ describe('clustering from an earlier layout\'s order', () => {
     const short = hint.filter((a) => a !== 5);
     const outOfRange = Int32Array.from(hint, (a) => (a === 7 ? w.q.length + 3 : a));
     for (const bad of [dup, short, outOfRange, new Int32Array(0)]) same(plain, buildClusters(moved, 4, 4, { orderHint: bad }));
+  });
+});
+
+describe('the clustering split into its passes, as worker threads run it', () => {
+  const w = waterBox(300, 5);
+  const moved = { ...w, x: Float64Array.from(w.x, (v, i) => v + 0.09 * Math.sin(1.7 * i + 0.3)) };
+  const lj = Array.from(w.type, (t) => w.ljTypes[t]!.epsilon !== 0);
+  /**
+   * A split as threads run it, here in one thread: the atoms in `parts` ranges, each counted into
+   * its own row, taken in reverse order; then middle; then the columns in `parts` ranges, reversed.
+   */
+  const splitInto = (parts: number): ClusterSplit => (job, middle) => {
+    const ncol = job.ncx * job.ncy;
+    job.counts = new Int32Array(parts * ncol);
+    const cut = (k: number, n: number) => Math.round((n * k) / parts);
+    for (let k = parts - 1; k >= 0; k--) clusterAtoms(job, cut(k, job.n), cut(k + 1, job.n), job.counts.subarray(k * ncol, (k + 1) * ncol));
+    middle();
+    for (let k = parts - 1; k >= 0; k--) clusterColumns(job, cut(k, ncol), cut(k + 1, ncol));
+    return true;
+  };
+  it.each([[4, 4], [4, 8], [8, 4], [2, 2], [1, 1]])('%ix%i: the same layout in 2 and 5 parts as in one pass, with and without LJ-first and the hint', (M, N) => {
+    const hint = buildClusters(w, M, N, { ljFirst: lj }).atomOf;
+    for (const o of [{}, { ljFirst: lj }, { ljFirst: lj, orderHint: hint }]) {
+      const plain = buildClusters(moved, M, N, o);
+      for (const parts of [2, 5]) {
+        const s = buildClusters(moved, M, N, { ...o, split: splitInto(parts) });
+        expect(s.nPadded).toBe(plain.nPadded);
+        expect(Array.from(s.atomOf)).toEqual(Array.from(plain.atomOf));
+        expect(Array.from(s.slotOf)).toEqual(Array.from(plain.slotOf));
+        expect(Array.from(s.x)).toEqual(Array.from(plain.x));
+        expect(Array.from(s.grid.colStart)).toEqual(Array.from(plain.grid.colStart));
+        expect(Array.from(s.grid.colEnd)).toEqual(Array.from(plain.grid.colEnd));
+        expect(s.x.buffer).toBeInstanceOf(SharedArrayBuffer);
+      }
+    }
+  });
+  it('names the first atom with a non-finite coordinate, whichever part meets it', () => {
+    const bad = { ...moved, x: Float64Array.from(moved.x) };
+    bad.x[3 * 700 + 2] = Infinity;
+    bad.x[3 * 41 + 1] = NaN;
+    expect(() => buildClusters(bad, 4, 4, { split: splitInto(5) })).toThrow(/^atom 42: coordinate is not finite$/);
+    expect(() => buildClusters(bad, 4, 4)).toThrow(/^atom 42: coordinate is not finite$/);
+  });
+  it('a split that declines leaves the clustering to the caller (the same layout)', () => {
+    const plain = buildClusters(moved, 4, 4, { ljFirst: lj });
+    const s = buildClusters(moved, 4, 4, { ljFirst: lj, split: () => false });
+    expect(Array.from(s.atomOf)).toEqual(Array.from(plain.atomOf));
+    expect(Array.from(s.x)).toEqual(Array.from(plain.x));
   });
 });
 

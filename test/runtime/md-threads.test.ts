@@ -14,7 +14,8 @@ import { MdInputError } from '../../runtime/md/errors.ts';
 import { registerMd } from '../../cli/commands/md.ts';
 import { runMdWorkload } from '../../runtime/md/workload.ts';
 import { maxThreads } from '../../runtime/parallel/pool.ts';
-import { guidedFractions, splitAtWork, splitByWork } from '../../runtime/parallel/md.ts';
+import { guidedFractions, MdWasmThreads, OP_ENERGIES, OP_TASKS, setRunPosted, spinForSteps, SPIN_CLAIMED, SPIN_IDLE, splitAtWork, splitByWork } from '../../runtime/parallel/md.ts';
+import { buildClusters, ljAtoms, type ClusterSplit } from '../../runtime/md/clusters.ts';
 
 const WATER = new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname;
 const quiet = () => {};
@@ -58,7 +59,8 @@ async function forces(o: MdOptions, threads: number) {
   const f3 = new Float64Array(3 * n);
   nb.compute(x, f3, false);
   const { ci, cj, excl } = nb.list;
-  return { keyF: r.keyF, f0, e0, f1, f2, e2, f3, nci: nb.list.ci.length / 4, list: { ci: Array.from(ci), cj: Array.from(cj), excl: Array.from(excl) } };
+  const L = nb.layout;
+  return { keyF: r.keyF, f0, e0, f1, f2, e2, f3, nci: nb.list.ci.length / 4, list: { ci: Array.from(ci), cj: Array.from(cj), excl: Array.from(excl) }, layout: { atomOf: Array.from(L.atomOf), x: Array.from(L.x) } };
 }
 
 describe('non-bonded forces over threads equal the single-thread ones to round-off', () => {
@@ -81,7 +83,8 @@ describe('non-bonded forces over threads equal the single-thread ones to round-o
       for (const t of [2, 3]) {
         const par = await forces(o, t);
         expect(par.nci).toBe(one.nci);
-        // The pair search split over the threads (column ranges) gives the same list, entry for entry.
+        // The clustering and the pair search split over the threads give the same layout and list, entry for entry.
+        expect(par.layout).toEqual(one.layout);
         expect(par.list).toEqual(one.list);
         for (const [a, b] of [[par.f0, one.f0], [par.f1, one.f1], [par.f2, one.f2], [par.f3, one.f3]] as const) expect(rel(a, b)).toBeLessThan(tol.f);
         // Force-only and energy calls agree with each other as they do single-threaded.
@@ -94,6 +97,71 @@ describe('non-bonded forces over threads equal the single-thread ones to round-o
       }
     });
   }
+});
+
+describe('the clustering over worker threads', () => {
+  it('gives the layout of one thread, the worker binning chunks of the atoms', async () => {
+    const p = await prepareRun({ system: 'lj', cells: 12, target: 'wasm', cluster: '4x4' });
+    const r = p.run;
+    const par = await MdWasmThreads.create(2, r.keyF, r.keyE);
+    try {
+      const sys = { ...r.topology, x: Float64Array.from(r.x, (xi, i) => xi + 0.05 * Math.sin(1.3 * i)) };
+      const ljFirst = ljAtoms(sys);
+      const plain = buildClusters(sys, 4, 4, { ljFirst });
+      let workerBinned = 0;
+      const split: ClusterSplit = (job, middle) => {
+        const done = par.cluster(job, middle);
+        const ncol = job.ncx * job.ncy;
+        if (job.counts.subarray(ncol, 2 * ncol).some((c) => c > 0)) workerBinned++;
+        return done;
+      };
+      for (let k = 0; k < 10; k++) {
+        const s = buildClusters(sys, 4, 4, { ljFirst, split, orderHint: k > 0 ? plain.atomOf : undefined });
+        expect(s.nPadded).toBe(plain.nPadded);
+        expect(Array.from(s.atomOf)).toEqual(Array.from(plain.atomOf));
+        expect(Array.from(s.slotOf)).toEqual(Array.from(plain.slotOf));
+        expect(Array.from(s.x)).toEqual(Array.from(plain.x));
+      }
+      // The worker took part (it claims chunks as it comes, so not necessarily in every call).
+      expect(workerBinned).toBeGreaterThan(0);
+      // A non-finite coordinate is named as on one thread, and the threads stay usable.
+      const bad = { ...sys, x: Float64Array.from(sys.x) };
+      bad.x[3 * 5000] = NaN;
+      expect(() => buildClusters(bad, 4, 4, { ljFirst, split })).toThrow(/^atom 5001: coordinate is not finite$/);
+      expect(Array.from(buildClusters(sys, 4, 4, { ljFirst, split }).atomOf)).toEqual(Array.from(plain.atomOf));
+    } finally {
+      await par.close();
+    }
+  });
+});
+
+describe('a spinning worker claimed for its posted tasks (OP_TASKS)', () => {
+  it('runs them from its spin loop where it can read them there, then takes the next claim; else goes back to its event loop', () => {
+    const spin = new Int32Array(new SharedArrayBuffer(8));
+    const seen: string[] = [];
+    try {
+      // Claimed for the tasks before it looks: it runs them (the Node worker entry reads them
+      // with receiveMessageOnPort), spins on, and takes a step claimed after them.
+      setRunPosted(() => {
+        seen.push('tasks');
+        Atomics.store(spin, 1, SPIN_CLAIMED + OP_ENERGIES);
+      });
+      Atomics.store(spin, 1, SPIN_CLAIMED + OP_TASKS);
+      spinForSteps(spin, 1, (op) => seen.push(`step ${op}`));
+      expect(seen).toEqual(['tasks', `step ${OP_ENERGIES}`]);
+      // Nothing claimed it again: it stopped spinning (idle) after WORKER_SPIN_MS.
+      expect(Atomics.load(spin, 1)).toBe(SPIN_IDLE);
+      // Without a synchronous reader (a browser worker) it leaves the loop for its event loop at once.
+      setRunPosted(undefined);
+      seen.length = 0;
+      Atomics.store(spin, 1, SPIN_CLAIMED + OP_TASKS);
+      spinForSteps(spin, 1, (op) => seen.push(`step ${op}`));
+      expect(seen).toEqual([]);
+      expect(Atomics.load(spin, 1)).toBe(SPIN_IDLE);
+    } finally {
+      setRunPosted(undefined);
+    }
+  });
 });
 
 describe('splitByWork', () => {
