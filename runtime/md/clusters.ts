@@ -103,10 +103,13 @@ export interface ClusterJob {
   colEnd: Int32Array;
   /** Per atom 1 where it has LJ parameters, when each i-cluster holds those first (ClusterOptions.ljFirst). */
   lj: Uint8Array | undefined;
-  /** The layout's arrays (at least nPadded slots). */
+  /** The layout's arrays (at least nPadded slots), and its clusters' bounding boxes (of size M; of size N, the same array when N = M). */
   atomOf: Int32Array;
   slotOf: Int32Array;
   x: Float64Array;
+  bbI: Float64Array;
+  bbJ: Float64Array;
+  N: number;
 }
 
 /**
@@ -146,7 +149,7 @@ export function clusterAtoms(job: ClusterJob, i0: number, i1: number, count: Int
  * slots made dummies.
  */
 export function clusterColumns(job: ClusterJob, c0: number, c1: number): void {
-  const { w, byCol, first, colStart, colEnd, atomOf, slotOf, x, lj, M } = job;
+  const { w, byCol, first, colStart, colEnd, atomOf, slotOf, x, lj, M, N, bbI, bbJ } = job;
   /** Atom a into slot p. */
   const put = (a: number, p: number): void => {
     atomOf[p] = a;
@@ -180,6 +183,36 @@ export function clusterColumns(job: ClusterJob, c0: number, c1: number): void {
       for (let k = k0; k < end; k++) if (lj[byCol[k]!]) put(byCol[k]!, p++);
       for (let k = k0; k < end; k++) if (!lj[byCol[k]!]) put(byCol[k]!, p++);
     }
+  }
+  // The column's clusters' boxes while its slots are in cache (whole clusters of either size:
+  // a column's slots are a multiple of max(M, N)).
+  for (let c = c0; c < c1; c++) {
+    clusterBoxes(x, atomOf, bbI, M, colStart[c]!, colEnd[c]!);
+    if (bbJ !== bbI) clusterBoxes(x, atomOf, bbJ, N, colStart[c]!, colEnd[c]!);
+  }
+}
+
+/** Bounding boxes (ClusterLayoutWithGrid.boxes) of the clusters of `size` slots in slots [p0, p1). */
+function clusterBoxes(xs: Float64Array, atomOf: Int32Array, bb: Float64Array, size: number, p0: number, p1: number): void {
+  for (let c = p0 / size; c < p1 / size; c++) {
+    let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
+    for (let p = c * size; p < (c + 1) * size; p++) {
+      if (atomOf[p]! < 0) continue;
+      const x = xs[3 * p]!, y = xs[3 * p + 1]!, z = xs[3 * p + 2]!;
+      if (x < lx) lx = x;
+      if (x > hx) hx = x;
+      if (y < ly) ly = y;
+      if (y > hy) hy = y;
+      if (z < lz) lz = z;
+      if (z > hz) hz = z;
+    }
+    const o = 6 * c;
+    bb[o] = lx;
+    bb[o + 1] = ly;
+    bb[o + 2] = lz;
+    bb[o + 3] = hx;
+    bb[o + 4] = hy;
+    bb[o + 5] = hz;
   }
 }
 
@@ -222,6 +255,12 @@ export function ljAtoms(sys: MdSystem): boolean[] {
 
 export interface ClusterLayoutWithGrid extends ClusterLayout {
   grid: ClusterGrid;
+  /**
+   * The clusters' bounding boxes, six numbers per cluster (lo x, y, z, hi x, y, z; an all-dummy
+   * cluster +Infinity, -Infinity), made as each column was placed: of the i-clusters (M) and of
+   * the j-clusters (N; the same array when N = M). The pair search reads them.
+   */
+  boxes: { bbI: Float64Array; bbJ: Float64Array };
 }
 
 /**
@@ -255,7 +294,7 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
   // every column padded, the layout's arrays views of its first nPadded slots.
   const room = split ? n + ncol * (S - 1) : 0;
   const job: ClusterJob = {
-    n, S, M, box: [Lx, Ly, Lz], ncx, ncy,
+    n, S, M, N, box: [Lx, Ly, Lz], ncx, ncy,
     X: split ? shareF64(sys.x) : sys.x, w, col,
     counts: new Int32Array(ncol),
     bad: fresh(Int32Array, 1, split !== undefined).fill(n),
@@ -264,7 +303,13 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
     atomOf: split ? fresh(Int32Array, room, shared) : new Int32Array(0),
     slotOf: fresh(Int32Array, n, shared),
     x: split ? fresh(Float64Array, 3 * room, shared) : new Float64Array(0),
+    bbI: new Float64Array(0),
+    bbJ: new Float64Array(0),
   };
+  if (split) {
+    job.bbI = fresh(Float64Array, 6 * Math.ceil(room / M), shared);
+    job.bbJ = N === M ? job.bbI : fresh(Float64Array, 6 * Math.ceil(room / N), shared);
+  }
   let nPadded = 0;
   // Between the passes: counts by column, the counting sort of atoms by column, each column's
   // slots in memory order of the columns.
@@ -288,6 +333,8 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
     if (!split) {
       job.atomOf = fresh(Int32Array, nPadded, shared);
       job.x = fresh(Float64Array, 3 * nPadded, shared);
+      job.bbI = fresh(Float64Array, (6 * nPadded) / M, shared);
+      job.bbJ = N === M ? job.bbI : fresh(Float64Array, (6 * nPadded) / N, shared);
     }
   };
   if (!split?.(job, middle)) {
@@ -297,7 +344,9 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
   }
   const atomOf = job.atomOf.subarray(0, nPadded);
   const x = job.x.subarray(0, 3 * nPadded);
-  return { M, N, nPadded, atomOf, slotOf: job.slotOf, x, grid: { ncx, ncy, sx: Lx / ncx, sy: Ly / ncy, columns, colStart: job.colStart, colEnd: job.colEnd } };
+  const bbI = job.bbI.subarray(0, (6 * nPadded) / M);
+  const boxes = { bbI, bbJ: N === M ? bbI : job.bbJ.subarray(0, (6 * nPadded) / N) };
+  return { M, N, nPadded, atomOf, slotOf: job.slotOf, x, grid: { ncx, ncy, sx: Lx / ncx, sy: Ly / ncy, columns, colStart: job.colStart, colEnd: job.colEnd }, boxes };
 }
 
 /** x itself where it is in shared memory, else a shared copy. */
@@ -500,34 +549,6 @@ export function buildPairListBrute(sys: MdSystem, L: ClusterLayout, rlist: numbe
   };
 }
 
-/** Per-cluster bounding boxes as flat arrays: lo x,y,z, hi x,y,z; empty clusters get lo > hi. */
-function flatBoxes(L: ClusterLayout, size: number, shared?: boolean): Float64Array {
-  const nc = L.nPadded / size;
-  const bb = fresh(Float64Array, 6 * nc, shared);
-  const { atomOf, x: xs } = L;
-  for (let c = 0; c < nc; c++) {
-    let lx = Infinity, ly = Infinity, lz = Infinity, hx = -Infinity, hy = -Infinity, hz = -Infinity;
-    for (let p = c * size; p < (c + 1) * size; p++) {
-      if (atomOf[p]! < 0) continue;
-      const x = xs[3 * p]!, y = xs[3 * p + 1]!, z = xs[3 * p + 2]!;
-      if (x < lx) lx = x;
-      if (x > hx) hx = x;
-      if (y < ly) ly = y;
-      if (y > hy) hy = y;
-      if (z < lz) lz = z;
-      if (z > hz) hz = z;
-    }
-    const o = 6 * c;
-    bb[o] = lx;
-    bb[o + 1] = ly;
-    bb[o + 2] = lz;
-    bb[o + 3] = hx;
-    bb[o + 4] = hy;
-    bb[o + 5] = hz;
-  }
-  return bb;
-}
-
 /**
  * The diagonal of box c of flat boxes `bb` (six numbers per box: lo x, y, z, hi x, y, z), as
  * sqrt(dx^2 + dy^2 + dz^2): Math.hypot, which guards against overflow these lengths cannot
@@ -604,10 +625,12 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
     opts.meanwhile?.();
     return atomPairList(sys, L, rlist, shiftVec);
   }
-  // Where the search is split over threads, its inputs are made in shared memory (no copies for the workers).
+  // Where the search is split over threads, its inputs are in shared memory (no copies for the
+  // workers): the clustering's boxes are where its layout is (ClusterOptions.shared).
   const shared = opts.split !== undefined;
-  const bbI = flatBoxes(L, M, shared);
-  const bbJ = N === M ? bbI : flatBoxes(L, N, shared);
+  const shareBoxes = (b: Float64Array): Float64Array => (shared && typeof SharedArrayBuffer === 'function' && !(b.buffer instanceof SharedArrayBuffer) ? shareF64(b) : b);
+  const bbI = shareBoxes(L.boxes.bbI);
+  const bbJ = N === M ? bbI : shareBoxes(L.boxes.bbJ);
   const nci = L.nPadded / M;
   const rl2 = rlist * rlist;
   let rbb = opts.rbb;

@@ -137,7 +137,8 @@ describe('clustering from an earlier layout\'s order', () => {
 });
 
 describe('the clustering split into its passes, as worker threads run it', () => {
-  const w = waterBox(300, 5);
+  // 301 molecules: 903 atoms, an odd count (the split's arrays are sized before the padding is known).
+  const w = waterBox(301, 5);
   const moved = { ...w, x: Float64Array.from(w.x, (v, i) => v + 0.09 * Math.sin(1.7 * i + 0.3)) };
   const lj = Array.from(w.type, (t) => w.ljTypes[t]!.epsilon !== 0);
   /**
@@ -153,10 +154,27 @@ describe('the clustering split into its passes, as worker threads run it', () =>
     for (let k = parts - 1; k >= 0; k--) clusterColumns(job, cut(k, ncol), cut(k + 1, ncol));
     return true;
   };
-  it.each([[4, 4], [4, 8], [8, 4], [2, 2], [1, 1]])('%ix%i: the same layout in 2 and 5 parts as in one pass, with and without LJ-first and the hint', (M, N) => {
+  /** Bounding boxes of the clusters of `size` slots, from the layout's slots (lo x, y, z, hi x, y, z; none: +-Infinity). */
+  const boxesOf = (L: ReturnType<typeof buildClusters>, size: number): number[] => {
+    const out: number[] = [];
+    for (let c = 0; c < L.nPadded / size; c++) {
+      const lo = [Infinity, Infinity, Infinity];
+      const hi = [-Infinity, -Infinity, -Infinity];
+      for (let p = c * size; p < (c + 1) * size; p++) {
+        if (L.atomOf[p]! < 0) continue;
+        for (let d = 0; d < 3; d++) (lo[d] = Math.min(lo[d]!, L.x[3 * p + d]!), hi[d] = Math.max(hi[d]!, L.x[3 * p + d]!));
+      }
+      out.push(...lo, ...hi);
+    }
+    return out;
+  };
+  it.each([[4, 4], [4, 8], [8, 4], [2, 2], [1, 1]])('%ix%i: the same layout in 2 and 5 parts as in one pass, with and without LJ-first and the hint; the clusters\' boxes', (M, N) => {
     const hint = buildClusters(w, M, N, { ljFirst: lj }).atomOf;
     for (const o of [{}, { ljFirst: lj }, { ljFirst: lj, orderHint: hint }]) {
       const plain = buildClusters(moved, M, N, o);
+      expect(Array.from(plain.boxes.bbI)).toEqual(boxesOf(plain, M));
+      expect(Array.from(plain.boxes.bbJ)).toEqual(boxesOf(plain, N));
+      expect(plain.boxes.bbJ === plain.boxes.bbI).toBe(M === N);
       for (const parts of [2, 5]) {
         const s = buildClusters(moved, M, N, { ...o, split: splitInto(parts) });
         expect(s.nPadded).toBe(plain.nPadded);
@@ -165,6 +183,8 @@ describe('the clustering split into its passes, as worker threads run it', () =>
         expect(Array.from(s.x)).toEqual(Array.from(plain.x));
         expect(Array.from(s.grid.colStart)).toEqual(Array.from(plain.grid.colStart));
         expect(Array.from(s.grid.colEnd)).toEqual(Array.from(plain.grid.colEnd));
+        expect(Array.from(s.boxes.bbI)).toEqual(Array.from(plain.boxes.bbI));
+        expect(Array.from(s.boxes.bbJ)).toEqual(Array.from(plain.boxes.bbJ));
         expect(s.x.buffer).toBeInstanceOf(SharedArrayBuffer);
       }
     }
