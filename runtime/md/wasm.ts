@@ -343,15 +343,27 @@ export function adoptWasmModule(key: string, module: WebAssembly.Module): void {
   if (!adopted.has(key)) adopted.set(key, module);
 }
 
+/** The instances made so far, by key (readyWasmInstance). */
+const ready = new Map<string, WasmMd>();
+
 /** The instance of a variant in this thread (one per key, shared by its users; bind() before each use). */
 export async function wasmInstance(key: string): Promise<WasmMd> {
   let p = instances.get(key);
   if (!p) {
-    p = Promise.all([wasmModule(key), mdShape(key)]).then(([m, shape]) => WasmMd.instantiate(m, shape.precision));
+    p = Promise.all([wasmModule(key), mdShape(key)]).then(async ([m, shape]) => {
+      const w = await WasmMd.instantiate(m, shape.precision);
+      ready.set(key, w);
+      return w;
+    });
     p.catch(() => instances.delete(key));
     instances.set(key, p);
   }
   return p;
+}
+
+/** wasmInstance's instance of `key` where it is made already (else undefined), without waiting. */
+export function readyWasmInstance(key: string): WasmMd | undefined {
+  return ready.get(key);
 }
 
 /** One call through the TS kernel interface: bind, copy xq, run, add the outputs into a.f, a.energy, a.fshift. */

@@ -43,7 +43,7 @@ async function serveForceCalls<K>(s: { ctl: Int32Array; spin: Int32Array; w: num
   step(op);
   spinForSteps(s.spin, s.w, step);
 }
-import { adoptWasmModule, wasmInstance } from '../md/wasm.ts';
+import { adoptWasmModule, readyWasmInstance, wasmInstance, type WasmMd } from '../md/wasm.ts';
 import { chunkArenas, searchColumnChunks, type ChunkArenas, type SearchInput } from '../md/clusters.ts';
 import type { MessagePort } from 'node:worker_threads';
 
@@ -112,6 +112,8 @@ let searchPort: MessagePort | undefined;
 let searchArenas: ChunkArenas | undefined;
 /** The same for the WebAssembly variants (instances are per thread: runtime/md/wasm.ts). */
 let mdWasm: MdWasmSetupArgs | undefined;
+/** The instances that hold the current setup's particle block (copied in at their first call on it). */
+let xqHeld = new Set<WasmMd>();
 /** The PME mesh this worker computes before its share of the force calls (worker 0; MdWasmThreads.overlapLongRange). */
 let mesh: { s: MdMeshSetupArgs; mesh: PmeMesh } | undefined;
 /** This worker's part of the SETTLE calls (runtime/parallel/md.ts: MdWorkers.settle), run when a step's op is OP_SETTLE. */
@@ -216,8 +218,13 @@ export const TASKS: Record<string, TaskFn> = {
     if (!ranges) throw new Error('md-update-setup: no WebAssembly SIMD module on a shared memory in this worker');
     update = { ...a, ranges };
   },
+  // The force variant's instance takes the new list at once (beside the caller taking it into its
+  // own), not at the first call: its particle block comes with that call (the caller writes it then).
   'md-wasm-setup': (args) => {
-    mdWasm = args as unknown as MdWasmSetupArgs;
+    const s = args as unknown as MdWasmSetupArgs;
+    mdWasm = s;
+    xqHeld = new Set();
+    readyWasmInstance(s.keyF)?.bindList(s.list, s.nPadded);
   },
   'md-wasm-sum': (args) => {
     if (!mdWasm) throw new Error('md-wasm-sum before md-wasm-setup');
@@ -257,7 +264,11 @@ export const TASKS: Record<string, TaskFn> = {
         }
         const w = energies ? we : wf;
         // A new list: its particle block (charges, LJ parameters, dummies); every call: the positions.
-        if (w.bindList(s.list, s.nPadded)) w.xqBlock.set(s.xq);
+        w.bindList(s.list, s.nPadded);
+        if (!xqHeld.has(w)) {
+          w.xqBlock.set(s.xq);
+          xqHeld.add(w);
+        }
         w.positions(s.x, s.atomOf, s.offset);
         runWasmShare(w, s.list.params, s.bounds, s.next, s.w + 1);
         // Force-only steps: into atom order here, beside the caller gathering its own block.
