@@ -74,14 +74,15 @@ function fresh<T extends Float64Array | Int32Array | Uint32Array | Uint8Array>(A
  * The clustering's data, as its two passes read and write it: plain numbers and typed arrays, so
  * a pass can run on ranges on other threads (shared memory). Pass 1 (clusterAtoms, by atoms)
  * wraps positions into the box and bins atoms into columns; the caller then sorts the atoms by
- * column (clusterMiddle); pass 2 (clusterColumns, by columns) z-sorts each column and places its
- * atoms, padding included, in the layout.
+ * column (buildClusters's `middle`); pass 2 (clusterColumns, by columns) z-sorts each column and
+ * places its atoms, padding included, in the layout, and makes the clusters' boxes.
  */
 export interface ClusterJob {
   n: number;
-  /** Cluster size max(M, N), and the i-cluster size M (LJ-first blocks). */
+  /** Cluster size max(M, N); the i- and j-cluster sizes (LJ-first blocks, boxes). */
   S: number;
   M: number;
+  N: number;
   box: [number, number, number];
   ncx: number;
   ncy: number;
@@ -109,7 +110,6 @@ export interface ClusterJob {
   x: Float64Array;
   bbI: Float64Array;
   bbJ: Float64Array;
-  N: number;
 }
 
 /**
@@ -184,8 +184,8 @@ export function clusterColumns(job: ClusterJob, c0: number, c1: number): void {
       for (let k = k0; k < end; k++) if (!lj[byCol[k]!]) put(byCol[k]!, p++);
     }
   }
-  // The column's clusters' boxes while its slots are in cache (whole clusters of either size:
-  // a column's slots are a multiple of max(M, N)).
+  // The boxes of these columns' clusters while their slots are still in cache (whole clusters of
+  // either size: a column's slots are a multiple of max(M, N)).
   for (let c = c0; c < c1; c++) {
     clusterBoxes(x, atomOf, bbI, M, colStart[c]!, colEnd[c]!);
     if (bbJ !== bbI) clusterBoxes(x, atomOf, bbJ, N, colStart[c]!, colEnd[c]!);
@@ -222,7 +222,8 @@ function clusterBoxes(xs: Float64Array, atomOf: Int32Array, bb: Float64Array, si
  * once all are done, then clusterColumns on ranges that together cover the columns [0, ncol);
  * returns once all are done. False: nothing done (cluster here). The job's arrays are in shared
  * memory, the layout's with room for every column padded (n + ncol (S - 1) slots), except
- * job.counts: the split sets it, with a row per part that counts apart.
+ * job.X (the split shares it where it is not) and job.counts (the split sets it, with a row per
+ * part that counts apart).
  */
 export type ClusterSplit = (job: ClusterJob, middle: () => void) => boolean;
 
@@ -295,7 +296,7 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
   const room = split ? n + ncol * (S - 1) : 0;
   const job: ClusterJob = {
     n, S, M, N, box: [Lx, Ly, Lz], ncx, ncy,
-    X: split ? shareF64(sys.x) : sys.x, w, col,
+    X: sys.x, w, col,
     counts: new Int32Array(ncol),
     bad: fresh(Int32Array, 1, split !== undefined).fill(n),
     byCol, first: fresh(Int32Array, ncol + 1, split !== undefined), colStart: fresh(Int32Array, ncol, split !== undefined), colEnd: fresh(Int32Array, ncol, split !== undefined),
@@ -347,14 +348,6 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
   const bbI = job.bbI.subarray(0, (6 * nPadded) / M);
   const boxes = { bbI, bbJ: N === M ? bbI : job.bbJ.subarray(0, (6 * nPadded) / N) };
   return { M, N, nPadded, atomOf, slotOf: job.slotOf, x, grid: { ncx, ncy, sx: Lx / ncx, sy: Ly / ncy, columns, colStart: job.colStart, colEnd: job.colEnd }, boxes };
-}
-
-/** x itself where it is in shared memory, else a shared copy. */
-function shareF64(x: Float64Array): Float64Array {
-  if (typeof SharedArrayBuffer !== 'function' || x.buffer instanceof SharedArrayBuffer) return x;
-  const y = new Float64Array(new SharedArrayBuffer(x.byteLength));
-  y.set(x);
-  return y;
 }
 
 /**
@@ -625,12 +618,8 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
     opts.meanwhile?.();
     return atomPairList(sys, L, rlist, shiftVec);
   }
-  // Where the search is split over threads, its inputs are in shared memory (no copies for the
-  // workers): the clustering's boxes are where its layout is (ClusterOptions.shared).
-  const shared = opts.split !== undefined;
-  const shareBoxes = (b: Float64Array): Float64Array => (shared && typeof SharedArrayBuffer === 'function' && !(b.buffer instanceof SharedArrayBuffer) ? shareF64(b) : b);
-  const bbI = shareBoxes(L.boxes.bbI);
-  const bbJ = N === M ? bbI : shareBoxes(L.boxes.bbJ);
+  // The clustering's boxes (a split search shares what is not in shared memory yet: MdWorkers.search).
+  const { bbI, bbJ } = L.boxes;
   const nci = L.nPadded / M;
   const rl2 = rlist * rlist;
   let rbb = opts.rbb;

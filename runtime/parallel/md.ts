@@ -40,11 +40,12 @@ const ERR_BYTES = 4096;
 const STEP_TIMEOUT_MS = 600_000;
 
 /**
- * Per worker, a word of a shared array: its state, and a claim's step (the op) with it. After a force call a worker spins for the next one for up to WORKER_SPIN_MS instead
- * of going back to its event loop: a thread woken from sleep every step (after the caller's
- * update) starts late and, on this VM, slow (measured: 1.3x instead of 1.8x on 2 threads). The
- * caller claims a spinning worker through shared memory (SPIN_SPINNING -> SPIN_CLAIMED + op, in
- * one compare-exchange: a claim that fails leaves another's op alone), or posts a message to an
+ * Per worker, a word of a shared array: its state, and a claim's step (the op) with it. After a
+ * force call a worker spins for the next one for up to WORKER_SPIN_MS instead of going back to
+ * its event loop: a thread woken from sleep every step (after the caller's update) starts late
+ * and, on this VM, slow (measured: 1.3x instead of 1.8x on 2 threads). The caller claims a
+ * spinning worker through shared memory (SPIN_SPINNING -> SPIN_CLAIMED + op, in one
+ * compare-exchange: a claim that fails leaves another's op alone), or posts a message to an
  * idle one.
  */
 export const SPIN_IDLE = 0;
@@ -298,6 +299,7 @@ export abstract class MdWorkers {
     const chunks = this.threads * CLUSTER_CHUNKS_PER_THREAD;
     const atoms = toShared(Int32Array.from({ length: chunks + 1 }, (_, k) => Math.round((job.n * k) / chunks)));
     const columns = new Int32Array(new SharedArrayBuffer(4 * (chunks + 1)));
+    job.X = toShared(job.X);
     // A row of counts per thread (the caller's first).
     job.counts = new Int32Array(new SharedArrayBuffer(4 * this.threads * job.ncx * job.ncy));
     const args: MdClusterArgs = { job, ctl, atoms, columns, row: 0, ctlDone: this.ctl };

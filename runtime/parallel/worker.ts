@@ -7,29 +7,23 @@ import { setRunPosted } from './md.ts';
 const port = parentPort!;
 type TaskMessage = { id: number; task: string; args: Record<string, unknown> };
 const fail = (m: TaskMessage, e: unknown): void => port.postMessage({ id: m.id, error: (e as Error).message ?? String(e), stack: (e as Error).stack });
-port.on('message', async (m: TaskMessage) => {
+
+/** Run the task a message names and reply with its result or error (once a promise settles). */
+function handle(m: TaskMessage): void {
   try {
     const f = TASKS[m.task];
     if (!f) throw new Error(`unknown task ${m.task}`);
-    const result = await f(m.args);
-    port.postMessage({ id: m.id, result });
+    const result = f(m.args);
+    if (result instanceof Promise) result.then((v) => port.postMessage({ id: m.id, result: v }), (e) => fail(m, e));
+    else port.postMessage({ id: m.id, result });
   } catch (e) {
     fail(m, e);
   }
-});
+}
+
+port.on('message', handle);
 // The MD workers' spin loop runs the tasks posted to it without returning here (OP_TASKS): every
-// message queued, in order; the tasks sent so are synchronous (a promise is answered when it settles).
+// message queued, in order; the tasks sent so are synchronous.
 setRunPosted(() => {
-  for (let r = receiveMessageOnPort(port); r; r = receiveMessageOnPort(port)) {
-    const m = r.message as TaskMessage;
-    try {
-      const f = TASKS[m.task];
-      if (!f) throw new Error(`unknown task ${m.task}`);
-      const result = f(m.args);
-      if (result instanceof Promise) result.then((v) => port.postMessage({ id: m.id, result: v }), (e) => fail(m, e));
-      else port.postMessage({ id: m.id, result });
-    } catch (e) {
-      fail(m, e);
-    }
-  }
+  for (let r = receiveMessageOnPort(port); r; r = receiveMessageOnPort(port)) handle(r.message as TaskMessage);
 });
