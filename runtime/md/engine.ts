@@ -195,11 +195,12 @@ export class MdEngine {
   }
 
   /** `xFinite`: the positions are known to be finite (the displacement check measured them): only the forces are looked at. */
-  private guard(step: number, x: Float64Array, f: Float64Array, lastGood: { step: number; x: Float64Array; v: Float64Array }, xFinite = false, ws?: UpdateWorkspace): void {
+  private guard(step: number, x: Float64Array, f: Float64Array, lastGood: { step: number; x: Float64Array; v: Float64Array }, xFinite = false, ws?: UpdateWorkspace, sumSq?: number): void {
     const fmax = this.run.maxForce ?? (this.run.units === 'lj' ? 1e6 : 1e7);
     // Where the displacement check saw finite positions, the forces alone (the sum of their
-    // squares first, in the workspace's module where there is one; see forcesWithin).
-    if (xFinite && ws ? ws.sumSqForces() <= 0.5 * fmax * fmax || largestWithin(f, fmax) : xFinite ? forcesWithin(f, fmax) : quickCheck(f, x, fmax)) return;
+    // squares first: as the threads summed the forces (sumSq), or in the workspace's module
+    // where there is one; see forcesWithin).
+    if (xFinite && ws ? (sumSq ?? ws.sumSqForces()) <= 0.5 * fmax * fmax || largestWithin(f, fmax) : xFinite ? forcesWithin(f, fmax) : quickCheck(f, x, fmax)) return;
     for (let i = 0; i < f.length; i++) {
       const fi = f[i]!;
       if (!(Math.abs(fi) <= fmax) || !Number.isFinite(x[i]!)) {
@@ -248,8 +249,11 @@ export class MdEngine {
       try {
         ws.x.set(run.x);
         ws.v.set(run.v);
+        // Velocity Verlet's second half kick by the threads that sum the forces, where they do.
+        if (run.integrator === 'vv' && ws.shared) nb.kickInSums({ v: ws.v, h: ws.h3 });
         return { ...this.steps(nsteps, cb, ws.x, ws.v, undefined, ws), x: run.x, v: run.v };
       } finally {
+        nb.kickInSums(undefined);
         run.x.set(ws.x);
         run.v.set(ws.v);
         ws.release();
@@ -385,12 +389,15 @@ export class MdEngine {
       const energies = isEnergyStep(next);
       const r = forces(x, energies);
       if (r) e = r;
-      this.guard(next, x, f, lastGood, xFinite, ws);
+      this.guard(next, x, f, lastGood, xFinite, ws, nb.forcesSumSq);
       const t2 = performance.now();
       if (run.integrator === 'vv') {
         cvir.fill(0);
-        if (ws) ws.kick();
-        else kick(v, halfDtIm, f);
+        // The threads that summed the forces may have kicked already (NonbondedForce.kickInSums).
+        if (!nb.kicked) {
+          if (ws) ws.kick();
+          else kick(v, halfDtIm, f);
+        }
         run.constraints?.velocities(x, v, cvir);
         if (run.thermostat) {
           const ek = this.kinetic(v);

@@ -11,7 +11,7 @@ import type { MdSettings } from './interaction.ts';
 import type { MdSystem } from './system.ts';
 import { MdInputError } from './errors.ts';
 import { addWasmForces, wasmInstance, type WasmMd } from './wasm.ts';
-import { MdThreads, MdWasmThreads, type MdWorkers } from '../parallel/md.ts';
+import { MdThreads, MdWasmThreads, type MdKick, type MdWorkers } from '../parallel/md.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 import type { SettleSplit } from './settle.ts';
 import type { LongRangeEnergy, LongRangeForce } from './long-range.ts';
@@ -61,6 +61,25 @@ export class NonbondedForce {
   private readonly fshiftSum = new Float64Array(81);
   /** The list (MdWasmThreads.setups) whose charges and LJ parameters the workers' shared particle block holds (wasm threads). */
   private xqSetup = -1;
+  /** The kick fused into the threads' force sums (kickInSums), if any. */
+  private kick: MdKick | undefined;
+  /**
+   * Whether the last compute() kicked the velocities given to kickInSums (a force-only call whose
+   * forces the threads summed); the caller kicks them itself otherwise.
+   */
+  kicked = false;
+  /** The sum of the squares of the last compute()'s forces where the threads summed them (a force-only call), else undefined: the engine's guard takes it instead of a pass of its own. */
+  forcesSumSq: number | undefined;
+
+  /**
+   * From the next force-only call on, where the worker threads sum the forces (into shared
+   * forces: MdWasmThreads.sumInto), they also kick `k.v` with them (velocity Verlet's second
+   * half kick, MdKick), unless the long-range part is added after the sums; `kicked` tells
+   * whether a call did. undefined: no more kicks.
+   */
+  kickInSums(k: MdKick | undefined): void {
+    this.kick = k;
+  }
   readonly timers: NonbondedTimers = { search: 0, kernel: 0, searches: 0, calls: 0 };
 
   private constructor(
@@ -261,6 +280,8 @@ export class NonbondedForce {
    */
   compute(x: Float64Array, f: Float64Array, energies: boolean): NonbondedEnergies | null {
     const t0 = performance.now();
+    this.kicked = false;
+    this.forcesSumSq = undefined;
     const k = this.kernels;
     if (k.kind === 'wasm') {
       const res = this.computeWasm(k, x, f, energies);
@@ -387,16 +408,18 @@ export class NonbondedForce {
       if (mesh && mesh.x !== par.x) mesh.x.set(x);
       // Force-only calls on forces in shared memory (the update workspace's): the threads add the
       // workers' forces, each for a range of atoms (MdWasmThreads.sumInto).
-      const sum = !energies && par.sumInto(f);
+      const sum = !energies && par.sumInto(f, mesh ? undefined : this.kick);
       const mine = (): void => {
         inst.positions(x, L.atomOf, this.offset);
         par.share(inst, args.params);
-        // This thread's forces into atom order while each worker gathers its own (force-only
-        // steps); the workers' are added after, in worker order: the same f64 sums, in the same
-        // order, as summing all blocks at the end.
-        if (!energies) inst.forcesToAtoms(L.slotOf, f);
+        // Force-only steps without the sums on the threads: this thread's forces into atom order
+        // while each worker gathers its own; the workers' are added after, in worker order: the
+        // same f64 sums, in the same order, as summing all blocks at the end (as sumBlocks does).
+        if (!energies && !sum) inst.forcesToAtoms(L.slotOf, f);
       };
-      par.run(energies, sum ? () => par.sumHere(mine) : mine, sum);
+      par.run(energies, sum ? () => par.sumHere(() => (mine(), inst.forces)) : mine, sum);
+      this.kicked = sum && !mesh && this.kick !== undefined;
+      this.forcesSumSq = sum && !mesh ? par.sumSq() : undefined;
       if (!energies) {
         if (!sum) for (const c of par.chunks) addAtomForces(f, c.fAtoms);
         if (mesh) addAtomForces(f, mesh.f);

@@ -757,6 +757,8 @@ export class MdWasmThreads extends MdWorkers {
       this.chunks.push(c);
     }
     this.nAtoms = slotOf.length;
+    this.slotOf = slots;
+    if (this.ownBlock.length !== WASM_F_WORDS * nc) this.ownBlock = reals(WASM_F_WORDS * nc);
     this.ownSum = this.sumOf(0);
     for (let w = 0; w < this.threads - 1; w++) {
       const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, list: shared, nPadded, bounds: this.bounds, next: this.next, xq: this.xq, x: this.x, ...atoms, ...this.chunks[w]!, slotOf: slots, sum: this.sumOf(w + 1), gate: this.gate, ctl: this.ctl, spin: this.spin, w };
@@ -771,6 +773,10 @@ export class MdWasmThreads extends MdWorkers {
   private fSum: Float64Array | undefined;
   private readonly gate = new Int32Array(new SharedArrayBuffer(4));
 
+  /** The slots' atoms (shared) of the last list, and this thread's forces in the wasm layout where the threads sum them (MdSumShare.blocks[0]). */
+  private slotOf: Int32Array = new Int32Array(0);
+  private ownBlock: WasmReals = new Float32Array(0);
+
   /** This thread's share of the sums (sumOf(0)), made when fSum or the chunks change. */
   private ownSum: MdSumShare | undefined;
 
@@ -779,20 +785,39 @@ export class MdWasmThreads extends MdWorkers {
     if (!this.fSum) return undefined;
     const n = this.nAtoms;
     const cut = (j: number): number => Math.round((n * j) / this.threads);
-    return { f: this.fSum, parts: this.chunks.map((c) => c.fAtoms), a0: cut(k), a1: cut(k + 1), parties: this.threads };
+    return { f: this.fSum, blocks: [this.ownBlock, ...this.chunks.map((c) => c.f)], own: k, slotOf: this.slotOf, a0: cut(k), a1: cut(k + 1), parties: this.threads, kick: this.kick, sq: this.sq };
+  }
+
+  /** The velocities' kick fused into the sums (sumInto), if any. */
+  private kick: MdKick | undefined;
+  /** Each thread's sum of the squares of the forces it summed (slot k: thread k), this thread's first. */
+  private readonly sq = new Float64Array(new SharedArrayBuffer(8 * this.threads));
+
+  /**
+   * The sum of the squares of the last force-only call's forces as the threads summed them
+   * (their partial sums added in thread order): the engine's guard takes it for its own pass
+   * over the forces (engine.ts forcesWithin). A NaN or infinite force makes it NaN or infinite.
+   */
+  sumSq(): number {
+    let t = 0;
+    for (let k = 0; k < this.threads; k++) t += this.sq[k]!;
+    return t;
   }
 
   /**
    * From the next force-only call on `f` (shared, 3 per atom of the list) on, the threads sum the
-   * forces there: each adds the workers' forces in atom order (in worker order: the numbers of
-   * adding them all here) for a range of atoms. Returns whether they do; false where f is not
-   * shared or not of the list's atoms (the caller then adds them after run()).
+   * forces there: each sums every thread's block (in thread order: the numbers of gathering them
+   * all here) for a range of atoms, and with `kick` (shared too) kicks those atoms' velocities
+   * with the sums (MdKick). Returns whether they do; false where f or the kick's arrays are not
+   * shared or not of the list's atoms (the caller then adds the forces after run(), and kicks).
    */
-  sumInto(f: Float64Array): boolean {
-    if (f === this.fSum) return true;
-    if (!(f.buffer instanceof SharedArrayBuffer) || f.length !== 3 * this.nAtoms) return false;
+  sumInto(f: Float64Array, kick?: MdKick): boolean {
+    if (f === this.fSum && kick === this.kick) return true;
+    const fits = (a: Float64Array) => a.buffer instanceof SharedArrayBuffer && a.length === 3 * this.nAtoms;
+    if (!fits(f) || (kick && !(fits(kick.v) && fits(kick.h)))) return false;
     this.checkOpen();
     this.fSum = f;
+    this.kick = kick;
     this.ownSum = this.sumOf(0);
     // The workers' shares (in order before the next claimed or posted step).
     for (let w = 0; w < this.threads - 1; w++) this.pool.post(w, { task: 'md-wasm-sum', args: { sum: this.sumOf(w + 1) } });
@@ -801,13 +826,14 @@ export class MdWasmThreads extends MdWorkers {
   }
 
   /**
-   * This thread's side of a force-only call run with `sum` (run()'s `mine`): `forces` puts this
-   * thread's forces into fSum; then, once every thread has its forces in place, this thread adds
-   * the workers' for its range of atoms.
+   * This thread's side of a force-only call run with `sum` (run()'s `mine`): `forces` computes
+   * this thread's share and returns its forces (the instance's block), copied into this thread's
+   * shared block; once every thread has its block in place, this thread sums all of them for its
+   * range of atoms into fSum.
    */
-  sumHere(forces: () => void): void {
+  sumHere(forces: () => WasmReals): void {
     try {
-      forces();
+      this.ownBlock.set(forces());
     } finally {
       arriveAtSums(this.gate);
     }
@@ -1014,14 +1040,35 @@ export function spinForSteps(spin: Int32Array, w: number, step: (op: number) => 
   }
 }
 
-/** A thread's share of the force sums (MdWasmThreads.sumInto): atoms [a0, a1) of f get the workers' forces in atom order (`parts`, in worker order) added. */
+/**
+ * Velocity Verlet's second half kick, v += h F (h: dt/(2m) per coordinate), done by the threads
+ * that sum the forces, each for its atoms as it sums them: runtime/md/engine.ts kick's numbers
+ * (the same product and sum per coordinate), without a pass of its own over the arrays.
+ */
+export interface MdKick {
+  v: Float64Array;
+  h: Float64Array;
+}
+
+/**
+ * A thread's share of the force sums (MdWasmThreads.sumInto): atoms [a0, a1) of f get the sum of
+ * every thread's forces, read from the threads' blocks in the wasm layout (`blocks`, in thread
+ * order: the caller's first) through slotOf. Each thread copies its own block in (blocks[own])
+ * before it arrives at the sums.
+ */
 export interface MdSumShare {
   f: Float64Array;
-  parts: Float64Array[];
+  blocks: WasmReals[];
+  own: number;
+  slotOf: Int32Array;
   a0: number;
   a1: number;
   /** Threads taking part (all of them). */
   parties: number;
+  /** The kick fused into the sums, if any. */
+  kick: MdKick | undefined;
+  /** Where the sum of the squares of this share's forces goes (slot `own`). */
+  sq: Float64Array;
 }
 
 /** A thread has its forces in place for the sums (with an error too: the others must not wait for it). */
@@ -1035,14 +1082,53 @@ export function addSumShare(s: MdSumShare, gate: Int32Array): void {
   const parties = s.parties;
   const c = awaitCount(gate, 0, parties);
   if (c < parties) throw new Error(`MD worker threads: ${parties - c} of ${parties} threads did not reach the force sums within ${STEP_TIMEOUT_MS / 1000} s`);
-  const { f, a0, a1 } = s;
-  for (const g of s.parts) {
-    for (let i = 3 * a0; i < 3 * a1; i += 3) {
-      f[i] += g[i]!;
-      f[i + 1] += g[i + 1]!;
-      f[i + 2] += g[i + 2]!;
+  s.sq[s.own] = sumBlocks(s.f, s.blocks, s.slotOf, s.a0, s.a1, s.kick);
+}
+
+/**
+ * f (3 per atom) = the sum of the blocks' forces (wasm layout, WASM_F_WORDS per cluster) for
+ * atoms [a0, a1), atom a's from slot slotOf[a], added in block order: the f64 numbers of gathering
+ * the first block into atom order and adding the others' gathered forces to it. With `kick`, then
+ * v += h f for those coordinates. Returns the sum of the squares of the forces written. One pass:
+ * the gather of a thread's whole block and the sums of the gathered blocks were two, and the kick
+ * and the guard's sum of squares two more on the calling thread (docs/performance.md, run S).
+ */
+export function sumBlocks(f: Float64Array, blocks: WasmReals[], slotOf: Int32Array, a0: number, a1: number, kick?: MdKick): number {
+  const W = WASM_F_WORDS;
+  const nb = blocks.length;
+  const b0 = blocks[0]!;
+  const b1 = blocks[nb > 1 ? 1 : 0]!;
+  let ss = 0;
+  for (let a = a0; a < a1; a++) {
+    const p = slotOf[a]!;
+    const k = W * (p >> 2) + (p & 3);
+    let x = b0[k]!;
+    let y = b0[k + 4]!;
+    let z = b0[k + 8]!;
+    if (nb > 1) {
+      x += b1[k]!;
+      y += b1[k + 4]!;
+      z += b1[k + 8]!;
+      for (let b = 2; b < nb; b++) {
+        const g = blocks[b]!;
+        x += g[k]!;
+        y += g[k + 4]!;
+        z += g[k + 8]!;
+      }
+    }
+    const i = 3 * a;
+    f[i] = x;
+    f[i + 1] = y;
+    f[i + 2] = z;
+    ss += x * x + y * y + z * z;
+    if (kick) {
+      const { v, h } = kick;
+      v[i] = v[i]! + h[i]! * x;
+      v[i + 1] = v[i + 1]! + h[i + 1]! * y;
+      v[i + 2] = v[i + 2]! + h[i + 2]! * z;
     }
   }
+  return ss;
 }
 
 /**

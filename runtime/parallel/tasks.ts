@@ -271,8 +271,10 @@ export const TASKS: Record<string, TaskFn> = {
         }
         w.positions(s.x, s.atomOf, s.offset);
         runWasmShare(w, s.list.params, s.bounds, s.next, s.w + 1);
-        // Force-only steps: into atom order here, beside the caller gathering its own block.
-        if (energies) s.f.set(w.forces);
+        // Energy steps, and force-only steps with the sums on the threads: the block as it is
+        // (this worker's MdSumShare.blocks entry); else into atom order here, beside the caller
+        // gathering its own block.
+        if (energies || sum) s.f.set(w.forces);
         else w.forcesToAtoms(s.slotOf, s.fAtoms);
         s.energy.set(w.energy);
         s.fshift.set(w.fshift);

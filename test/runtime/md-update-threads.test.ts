@@ -89,6 +89,43 @@ describe('the update split over the worker threads', () => {
     }
   });
 
+  it('velocity Verlet on 2 threads: the kick done by the threads summing the forces gives the positions and velocities of the engine\'s own kick, bit for bit; the guard takes their sum of squares', async () => {
+    const run = async (fused: boolean) => {
+      const p = await prepareRun({ system: 'lj', cells: 6, target: 'wasm', cluster: '4x4', threads: 2, reproducible: true, nstcalcenergy: 10 });
+      expect(p.run.integrator).toBe('vv');
+      const eng = await MdEngine.create(p.run);
+      const nb = eng.nb;
+      const kicks: boolean[] = [];
+      const sumSq: [number, number][] = [];
+      const compute = nb.compute.bind(nb);
+      nb.compute = (x, f, energies) => {
+        const r = compute(x, f, energies);
+        kicks.push(nb.kicked);
+        if (nb.forcesSumSq !== undefined) sumSq.push([nb.forcesSumSq, f.reduce((s, fi) => s + fi * fi, 0)]);
+        return r;
+      };
+      if (!fused) nb.kickInSums = () => {};
+      try {
+        const out = eng.simulate(30);
+        return { x: Float64Array.from(out.x), v: Float64Array.from(out.v), T: out.thermo.map((row) => row.T), kicks, sumSq };
+      } finally {
+        await eng.close();
+      }
+    };
+    const [a, b] = [await run(false), await run(true)];
+    // The engine kicked on every call without the fusion; with it, the threads kicked on the
+    // force-only calls (not the energy steps 10, 20, 30, nor the first call).
+    expect(a.kicks.some((k) => k)).toBe(false);
+    expect(b.kicks.filter((k) => k).length).toBe(27);
+    expect(Array.from(b.x)).toEqual(Array.from(a.x));
+    expect(Array.from(b.v)).toEqual(Array.from(a.v));
+    expect(b.T).toEqual(a.T);
+    expect(a.T[3]).not.toBeCloseTo(a.T[0]!, 3);
+    // The threads' sum of squares is the forces' own, up to the order of the additions.
+    expect(b.sumSq.length).toBe(27);
+    for (const [got, want] of b.sumSq) expect(Math.abs(got - want)).toBeLessThan(1e-12 * want);
+  });
+
   it('a 30-step water run on 2 threads (wasm, leap-frog and velocity Verlet) gives the thermo of 1 thread to round-off', async () => {
     for (const integrator of ['leapfrog', 'vv'] as const) {
       const run = async (threads: number) => {
