@@ -305,7 +305,10 @@ export class MdEngine {
     /** update(), then SETTLE on the new positions (the virial into `vir`, if given). */
     const advance = (lambda: number, scale: number, vir: Float64Array | undefined): void => {
       const c = run.constraints;
-      if (updateSplit) {
+      if (updateSplit && !c) {
+        // Without constraints: the kick and drift alone, each thread on the atoms whose forces it summed.
+        if (updateSplit(ws!, lambda, scale, dt, false, undefined)) return;
+      } else if (updateSplit) {
         const job = c?.job?.(xOld, x, v, 1 / dt, vir !== undefined);
         const parts = job && updateSplit(ws!, lambda, scale, dt, true, job);
         if (parts) {

@@ -377,19 +377,20 @@ export abstract class MdWorkers {
    * ranges of atoms.
    */
   readonly update = (ws: UpdateWorkspace, lambda: number, scale: number, dt: number, keep: boolean, job: SettleJob | undefined): Float64Array[] | undefined => {
-    // Without SETTLE the step is not split: the kick and drift alone are bound by memory
-    // bandwidth (LJ fluid, 32,000 atoms, 2 threads: 0.10 ms/step on one, 0.125 split).
-    if (!job || !ws.shared || this.threads > UPDATE_MAX_RANGES) return undefined;
-    if (job.xOld !== ws.xOld || job.xNew !== ws.x || (job.doV && job.v !== ws.v)) return undefined;
+    if (!ws.shared || this.threads > UPDATE_MAX_RANGES) return undefined;
+    if (job && (job.xOld !== ws.xOld || job.xNew !== ws.x || (job.doV && job.v !== ws.v))) return undefined;
+    const mols = job?.mols ?? NO_MOLECULES;
     let st = this.updateState;
-    if (!st || st.ws !== ws || st.mols !== job.mols) {
-      const plan = updateRanges(ws.nAtoms, this.threads, job.mols);
+    if (!st || st.ws !== ws || st.mols !== mols) {
+      // Without SETTLE, the atoms cut as the force sums cut them (MdSumShare): each thread kicks
+      // and drifts the atoms whose forces it summed.
+      const plan = job ? updateRanges(ws.nAtoms, this.threads, mols) : { a: Array.from({ length: this.threads + 1 }, (_, k) => Math.round((ws.nAtoms * k) / this.threads)), m: new Array<number>(this.threads + 1).fill(0) };
       // Each range's sums in the workspace, then (fewer than 4 molecules left) the last ones' here.
       const sums = Array.from({ length: this.threads }, (_, k) => ws.ranges.accOf(k));
-      if (plan && plan.m[this.threads]! < job.mols.length / 3) sums.push(new Float64Array(SETTLE_ACC_WORDS));
-      st = this.updateState = { ws, mols: job.mols, plan, par: new Float64Array(new SharedArrayBuffer(8 * UPDATE_PAR_WORDS)), sums };
+      if (plan && plan.m[this.threads]! < mols.length / 3) sums.push(new Float64Array(SETTLE_ACC_WORDS));
+      st = this.updateState = { ws, mols, plan, par: new Float64Array(new SharedArrayBuffer(8 * UPDATE_PAR_WORDS)), sums };
       if (plan) {
-        ws.holdMols(job.mols);
+        if (job) ws.holdMols(mols);
         // Each worker's range (in order before the next claimed or posted step).
         for (let w = 0; w < this.threads - 1; w++) {
           const k = w + 1;
@@ -404,7 +405,7 @@ export abstract class MdWorkers {
     updatePar(par, lambda, scale, dt, keep, job);
     const range = (k: number): void => ws.ranges.run(par, plan.a[k]!, plan.a[k + 1]!, plan.m[k]!, plan.m[k + 1]!, k);
     this.updateOnWorkers += this.claimSpinning(OP_UPDATE, (w) => range(w + 1), () => range(0));
-    if (sums.length > this.threads) settleRange(job, plan.m[this.threads]!, job.mols.length / 3, sums[this.threads]!);
+    if (job && sums.length > this.threads) settleRange(job, plan.m[this.threads]!, job.mols.length / 3, sums[this.threads]!);
     return sums;
   };
 
@@ -885,6 +886,9 @@ export class MdWasmThreads extends MdWorkers {
     return this.chunks;
   }
 }
+
+/** The molecules of an update without SETTLE (MdWorkers.update). */
+const NO_MOLECULES = new Int32Array(0);
 
 /** Chunks per thread of each of the clustering's passes (MdWorkers.cluster). */
 export const CLUSTER_CHUNKS_PER_THREAD = 8;

@@ -89,7 +89,7 @@ describe('the update split over the worker threads', () => {
     }
   });
 
-  it('velocity Verlet on 2 threads: the kick done by the threads summing the forces gives the positions and velocities of the engine\'s own kick, bit for bit; the guard takes their sum of squares', async () => {
+  it('velocity Verlet on 2 threads: the kick done by the threads summing the forces, and the kick and drift split over them, give the positions and velocities of the engine\'s own passes, bit for bit; the guard takes their sum of squares', async () => {
     const run = async (fused: boolean) => {
       const p = await prepareRun({ system: 'lj', cells: 6, target: 'wasm', cluster: '4x4', threads: 2, reproducible: true, nstcalcenergy: 10 });
       expect(p.run.integrator).toBe('vv');
@@ -104,10 +104,13 @@ describe('the update split over the worker threads', () => {
         if (nb.forcesSumSq !== undefined) sumSq.push([nb.forcesSumSq, f.reduce((s, fi) => s + fi * fi, 0)]);
         return r;
       };
-      if (!fused) nb.kickInSums = () => {};
+      if (!fused) {
+        nb.kickInSums = () => {};
+        Object.defineProperty(nb, 'updateSplit', { get: () => undefined });
+      }
       try {
         const out = eng.simulate(30);
-        return { x: Float64Array.from(out.x), v: Float64Array.from(out.v), T: out.thermo.map((row) => row.T), kicks, sumSq };
+        return { x: Float64Array.from(out.x), v: Float64Array.from(out.v), T: out.thermo.map((row) => row.T), kicks, sumSq, split: nb.updateOnWorkers };
       } finally {
         await eng.close();
       }
@@ -117,6 +120,9 @@ describe('the update split over the worker threads', () => {
     // force-only calls (not the energy steps 10, 20, 30, nor the first call).
     expect(a.kicks.some((k) => k)).toBe(false);
     expect(b.kicks.filter((k) => k).length).toBe(27);
+    // The worker ran its range of the kick and drift (of the 30 steps, those it was still spinning for).
+    expect(a.split).toBe(0);
+    expect(b.split).toBeGreaterThan(20);
     expect(Array.from(b.x)).toEqual(Array.from(a.x));
     expect(Array.from(b.v)).toEqual(Array.from(a.v));
     expect(b.T).toEqual(a.T);
