@@ -77,6 +77,11 @@ describe('runs that go wrong stop with the step, the atom or quantity and the bo
     expectRefused(dir, r, /step 1: atom \d+ moved [\d.e+]+ sigma since the pair search at step 0, more than 0\.775 sigma \(allowed: \(rlist - rc\/2\)\/2 = \(2\.8 - 2\.5\/2\)\/2, .*\); the system blew up.*; last good frame \(step 0\) written to .*final\.lastgood\.gro$/, true);
     expect(readGro(readFileSync(join(dir, 'final.lastgood.gro'), 'utf8')).atoms).toHaveLength(256);
   }, 30_000);
+  it('the same on 2 threads (wasm): the threads measure the displacement as they drift the atoms, and the run stops the same way', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kf-md-'));
+    const r = cli(dir, '--cells', '4', '--dt', '3', '--force-dt', '--steps', '100', '--threads', '2', '--target', 'wasm');
+    expectRefused(dir, r, /step 1: atom \d+ moved [\d.e+]+ sigma since the pair search at step 0, more than 0\.775 sigma \(allowed: \(rlist - rc\/2\)\/2 = \(2\.8 - 2\.5\/2\)\/2, .*\); the system blew up.*; last good frame \(step 0\) written to .*final\.lastgood\.gro$/, true);
+  }, 30_000);
   it('water at --dt 0.01 --force-dt: the conserved energy jumps between thermo samples', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kf-md-'));
     const r = cli(dir, '--gro', WATER, '--dt', '0.01', '--force-dt', '--steps', '200', '--thermo', '100');

@@ -302,15 +302,18 @@ export class MdEngine {
     };
     // The kick and drift and SETTLE split over the worker threads, on a shared workspace (with SETTLE only: MdWorkers.update).
     const updateSplit = ws?.shared ? nb.updateSplit : undefined;
-    /** update(), then SETTLE on the new positions (the virial into `vir`, if given). */
-    const advance = (lambda: number, scale: number, vir: Float64Array | undefined): void => {
+    /**
+     * update(), then SETTLE on the new positions (the virial into `vir`, if given). `measure`:
+     * the displacement check follows (a split update measures it on the threads).
+     */
+    const advance = (lambda: number, scale: number, vir: Float64Array | undefined, measure: boolean): void => {
       const c = run.constraints;
       if (updateSplit && !c) {
         // Without constraints: the kick and drift alone, each thread on the atoms whose forces it summed.
-        if (updateSplit(ws!, lambda, scale, dt, false, undefined)) return;
+        if (updateSplit(ws!, lambda, scale, dt, false, undefined, measure)) return;
       } else if (updateSplit) {
         const job = c?.job?.(xOld, x, v, 1 / dt, vir !== undefined);
-        const parts = job && updateSplit(ws!, lambda, scale, dt, true, job);
+        const parts = job && updateSplit(ws!, lambda, scale, dt, true, job, measure);
         if (parts) {
           c!.positions(xOld, x, v, 1 / dt, vir, () => parts);
           return;
@@ -335,6 +338,8 @@ export class MdEngine {
       sampleGood.x.set(xs);
       sampleGood.v.set(vs);
     };
+    /** Whether step s's positions get the displacement check (not a search step). */
+    const checked = (s: number): boolean => checks !== undefined && (s - step0) % nstlist !== 0;
     const isEnergyStep = (s: number): boolean => s === step0 || s === step0 + nsteps || (nste > 0 && s % nste === 0);
 
     // Forces at the start.
@@ -356,7 +361,7 @@ export class MdEngine {
       if (run.integrator === 'vv') {
         // v(t + dt/2) = v(t) + dt/2 F(t)/m; x(t + dt) = x(t) + dt v(t + dt/2); constrain.
         // The positions' constraint virial is not used here: the thermo of vv takes the velocities' one.
-        advance(1, 1, undefined);
+        advance(1, 1, undefined, checked(next));
       } else {
         // Leap-frog: v(t + dt/2) = lambda (v(t - dt/2) + dt F(t)/m); x(t + dt) = x(t) + dt v(t + dt/2).
         let lambda = 1;
@@ -366,7 +371,7 @@ export class MdEngine {
         }
         // The constraint virial only where the thermo of step s reads it (as GROMACS computes the
         // virial on energy steps only).
-        advance(lambda, 2, isEnergyStep(s) ? cvir : undefined);
+        advance(lambda, 2, isEnergyStep(s) ? cvir : undefined, checked(next));
         const ekinHalf = run.thermostat || isEnergyStep(s) || isEnergyStep(next) ? this.kinetic(v) : NaN;
         if (isEnergyStep(s)) {
           // Thermo of step s: kinetic energy as the average of the half steps around it.

@@ -99,13 +99,15 @@ export const UPDATE_MAX_RANGES = 64;
 
 /**
  * Byte layout of nAtoms atoms' arrays: x, v, xOld, f, h3, xList (3 f64 each per atom), the
- * molecules (at most nAtoms / 3 triples of i32), 10 sums per range of a split update (the first: one thread's).
+ * molecules (at most nAtoms / 3 triples of i32), 10 sums per range of a split update (the first:
+ * one thread's), and the largest displacement since the search per range of a split update.
  */
 function layout(nAtoms: number) {
   const a = 24 * nAtoms;
   const mols = 6 * a;
   const acc = mols + 8 * Math.ceil((4 * nAtoms) / 8);
-  return { x: 0, v: a, xOld: 2 * a, f: 3 * a, h: 4 * a, xList: 5 * a, mols, acc, bytes: acc + 80 * UPDATE_MAX_RANGES };
+  const d2 = acc + 80 * UPDATE_MAX_RANGES;
+  return { x: 0, v: a, xOld: 2 * a, f: 3 * a, h: 4 * a, xList: 5 * a, mols, acc, d2, bytes: d2 + 8 * UPDATE_MAX_RANGES };
 }
 
 /** Run SETTLE's pairs (molecules [0, 4 floor(nMols / 4))) on an instance whose memory holds the job's molecules and arrays; acc set to their sums; returns how many molecules it took. */
@@ -259,10 +261,27 @@ export class UpdateWorkspace {
     return this.inst.sumSq(this.L.f, 3 * this.nAtoms);
   }
 
-  /** sanity.ts maxDisplacement2(x, xList), the same number, for x the workspace's positions. */
+  /**
+   * sanity.ts maxDisplacement2(x, xList), the same number, for x the workspace's positions: as a
+   * split update measured it on the threads for its ranges (`measured`, taken once), else here.
+   */
   maxDisplacement2(x: Float64Array): number {
     if (x !== this.x) throw new Error('UpdateWorkspace.maxDisplacement2: x is not the workspace\'s positions');
-    return this.inst.maxDisp2(this.L.x, this.L.xList, this.nAtoms);
+    const m = this.measured;
+    this.measured = undefined;
+    return m ?? this.inst.maxDisp2(this.L.x, this.L.xList, this.nAtoms);
+  }
+
+  /**
+   * The largest squared displacement since the search that the last split update measured over
+   * its ranges (runtime/parallel/md.ts MdWorkers.update with `measure`), for the next
+   * maxDisplacement2 call, which takes it; undefined: none.
+   */
+  measured: number | undefined;
+
+  /** Range k's largest squared displacement as a split update measured it (UpdateRanges.run). */
+  measuredOf(k: number): number {
+    return new Float64Array(this.inst.mem.buffer, this.L.d2 + 8 * k, 1)[0]!;
   }
 
   /** engine.ts kick (v += h F) on the workspace's arrays (h3 set by the caller). */
@@ -280,12 +299,14 @@ export class UpdateWorkspace {
 /**
  * The scalars of one split update (UpdateRanges.run), in this order in a shared Float64Array:
  * the kick and drift's lambda, scale, dt and keep (xOld kept: 1), then whether SETTLE runs (1),
- * and SETTLE's mO, mH, ra, rb, rc, invdt, doV (1) and virial (1).
+ * and SETTLE's mO, mH, ra, rb, rc, invdt, doV (1) and virial (1), then whether each range
+ * measures its displacement since the search (1).
  */
 export const UPDATE_PAR_WORDS = 14;
 
 /** The update's scalars (UPDATE_PAR_WORDS) written into `par`. */
-export function updatePar(par: Float64Array, lambda: number, scale: number, dt: number, keep: boolean, job: SettleJob | undefined): void {
+export function updatePar(par: Float64Array, lambda: number, scale: number, dt: number, keep: boolean, job: SettleJob | undefined, measure = false): void {
+  par[13] = measure ? 1 : 0;
   par[0] = lambda;
   par[1] = scale;
   par[2] = dt;
@@ -326,11 +347,17 @@ export class UpdateRanges {
 
   /**
    * Kick and drift atoms [a0, a1); then, if par[4], SETTLE molecules [m0, m1) (a multiple of 4,
-   * their atoms among those; the triples in the workspace: holdMols), its sums into range k's.
+   * their atoms among those; the triples in the workspace: holdMols), its sums into range k's;
+   * then, if par[13], the atoms' largest squared displacement since the search into range k's
+   * slot (UpdateWorkspace.measuredOf; sanity.ts maxDisplacement2's number for these atoms).
    */
   run(par: Float64Array, a0: number, a1: number, m0: number, m1: number, k: number): void {
     this.kickDrift(a0, a1, par[0]!, par[1]!, par[2]!, par[3] === 1);
     if (par[4] === 1) this.settle(m0, m1, k, par[5]!, par[6]!, par[7]!, par[8]!, par[9]!, par[10]!, par[11] === 1, par[12] === 1);
+    if (par[13] === 1) {
+      const L = this.L;
+      new Float64Array(this.inst.mem.buffer, L.d2 + 8 * k, 1)[0] = this.inst.maxDisp2(L.x + 24 * a0, L.xList + 24 * a0, a1 - a0);
+    }
   }
 
   /** engine.ts kickDrift on atoms [a0, a1) of the workspace's arrays (h3 set by the caller), xOld kept when `keep`. */

@@ -365,9 +365,12 @@ export abstract class MdWorkers {
   settleOnWorkers = 0;
 
   /**
-   * A step's kick and drift, then SETTLE, on a shared update workspace, split over the threads
-   * (issue 16): range k takes atoms [a_k, a_k+1) and the molecules whose atoms lie there (in
-   * blocks of 4, as the module takes them). This thread runs range 0;
+   * A step's kick and drift, then SETTLE (`job`, if any), on a shared update workspace, split
+   * over the threads (issue 16): range k takes atoms [a_k, a_k+1) and the molecules whose atoms
+   * lie there (in blocks of 4, as the module takes them); without SETTLE, the atoms of the force
+   * sums' range k. With `measure`, each range also measures its atoms' largest displacement
+   * since the search, for the run's check before the next force call (UpdateWorkspace.measured;
+   * not where molecules are left to constrain here). This thread runs range 0;
    * the workers that still spin after the last force call run theirs (claimed through shared
    * memory), and this thread runs the ranges of the others. The last molecules (fewer than 4)
    * are constrained here after, in TypeScript. Positions and velocities are those of one thread
@@ -376,7 +379,7 @@ export abstract class MdWorkers {
    * shared, the job's arrays are not the workspace's, or the molecules do not lie in contiguous
    * ranges of atoms.
    */
-  readonly update = (ws: UpdateWorkspace, lambda: number, scale: number, dt: number, keep: boolean, job: SettleJob | undefined): Float64Array[] | undefined => {
+  readonly update = (ws: UpdateWorkspace, lambda: number, scale: number, dt: number, keep: boolean, job: SettleJob | undefined, measure = false): Float64Array[] | undefined => {
     if (!ws.shared || this.threads > UPDATE_MAX_RANGES) return undefined;
     if (job && (job.xOld !== ws.xOld || job.xNew !== ws.x || (job.doV && job.v !== ws.v))) return undefined;
     const mols = job?.mols ?? NO_MOLECULES;
@@ -402,10 +405,17 @@ export abstract class MdWorkers {
     }
     const { plan, par, sums } = st;
     if (!plan) return undefined;
-    updatePar(par, lambda, scale, dt, keep, job);
+    // The displacement measured by the ranges, unless molecules are left to constrain here after.
+    const leftover = job !== undefined && sums.length > this.threads;
+    updatePar(par, lambda, scale, dt, keep, job, measure && !leftover);
     const range = (k: number): void => ws.ranges.run(par, plan.a[k]!, plan.a[k + 1]!, plan.m[k]!, plan.m[k + 1]!, k);
     this.updateOnWorkers += this.claimSpinning(OP_UPDATE, (w) => range(w + 1), () => range(0));
-    if (job && sums.length > this.threads) settleRange(job, plan.m[this.threads]!, job.mols.length / 3, sums[this.threads]!);
+    if (leftover) settleRange(job, plan.m[this.threads]!, job.mols.length / 3, sums[this.threads]!);
+    else if (measure) {
+      let d2 = 0;
+      for (let k = 0; k < this.threads; k++) d2 = Math.max(d2, ws.measuredOf(k));
+      ws.measured = d2;
+    }
     return sums;
   };
 

@@ -82,6 +82,27 @@ describe('the update split over the worker threads', () => {
         for (let q = 0; q < 9; q++) expect(Math.abs(vir2[q]! - vir1[q]!)).toBeLessThan(1e-12 * m);
       }
       expect(nb.updateOnWorkers).toBeGreaterThan(0);
+      // Without SETTLE: the kick and drift alone, and with `measure` each range's largest
+      // displacement since the search: the number of one pass over all atoms, taken once.
+      ws.xList.set(r.x);
+      init();
+      ws.kickDrift(1, 1, dt, false);
+      const xb = Float64Array.from(ws.x);
+      const d2 = ws.maxDisplacement2(ws.x);
+      expect(d2).toBeGreaterThan(0);
+      init();
+      expect(split(ws, 1, 1, dt, false, undefined, true)).toBeDefined();
+      expect(Array.from(ws.x)).toEqual(Array.from(xb));
+      expect(ws.measured).toBe(d2);
+      expect(ws.maxDisplacement2(ws.x)).toBe(d2);
+      expect(ws.measured).toBeUndefined();
+      // Not measured where molecules are left to constrain on this thread after the ranges.
+      init();
+      const left = settle.job(ws.xOld, ws.x, ws.v, 1 / dt, false);
+      if ((left.mols.length / 3) % 4 !== 0) {
+        split(ws, lambda, 2, dt, true, left, true);
+        expect(ws.measured).toBeUndefined();
+      }
       // Arrays other than the workspace's are not split.
       expect(split(ws, lambda, 2, dt, true, settle.job(Float64Array.from(ws.xOld), ws.x, ws.v, 1 / dt, false))).toBeUndefined();
     } finally {
