@@ -576,7 +576,7 @@ export interface PairListOptions {
  * One per searcher (NonbondedForce) whose lists are dropped two searches later.
  */
 export interface ListBuffers {
-  gen: { ci: Int32Array; cj: Int32Array; excl: Uint32Array }[];
+  gen: ListArrays[];
   turn: number;
 }
 
@@ -663,12 +663,14 @@ export function buildPairList(sys: MdSystem, L: ClusterLayoutWithGrid | ClusterL
     full0: fullMask[0]! | 0,
     full1: maskWords > 1 ? fullMask[1]! | 0 : 0,
   };
-  let parts = opts.split?.(inp, opts.meanwhile);
+  // The generation of the join buffers this list goes into (joinParts moves on to the other).
+  const split = opts.split?.(inp, opts.meanwhile, opts.join?.gen[opts.join.turn]);
+  let parts = split?.parts;
   if (!parts) {
     opts.meanwhile?.();
     parts = [searchColumns(inp, 0, g.columns.length)];
   }
-  return joinParts(parts, M, N, maskWords, shiftVec, rlist, opts.join);
+  return joinParts(parts, M, N, maskWords, shiftVec, rlist, opts.join, split?.joined);
 }
 
 /**
@@ -705,14 +707,31 @@ export interface ListPart {
   bbChecks: number;
 }
 
+/** A list's arrays: i-entries, j-entries and masks. */
+export interface ListArrays {
+  ci: Int32Array;
+  cj: Int32Array;
+  excl: Uint32Array;
+}
+
 /**
- * Searches the columns in `parts` ranges (ListPart per range, in column order, together all
- * columns); buildPairList joins them into the list a single search gives. `meanwhile`: the
- * caller's work that needs no list, run on the calling thread once the others have started
- * searching (before it searches chunks itself). Undefined: nothing done (meanwhile not run
- * either); search here.
+ * A split search's parts (ListPart per range, in column order, together all columns), and where
+ * the threads copied them into the arrays handed to the split themselves (each thread its own
+ * parts), those arrays cut to the list's length: the list joinParts would make.
  */
-export type ColumnSplit = (inp: SearchInput, meanwhile?: () => void) => ListPart[] | undefined;
+export interface SplitParts {
+  parts: ListPart[];
+  joined?: ListArrays;
+}
+
+/**
+ * Searches the columns in ranges; buildPairList joins the parts into the list a single search
+ * gives. `meanwhile`: the caller's work that needs no list, run on the calling thread once the
+ * others have started searching (before it searches chunks itself). `into`: shared arrays the
+ * threads may join the parts into, if the list fits (SplitParts.joined). Undefined: nothing done
+ * (meanwhile not run either); search here.
+ */
+export type ColumnSplit = (inp: SearchInput, meanwhile?: () => void, into?: ListArrays) => SplitParts | undefined;
 
 /**
  * Boundaries 0 = b[0] <= ... <= b[parts] = columns of column ranges (memory order) with about
@@ -913,11 +932,25 @@ const scratch: { tmpJ: Int32Array; ciPerCluster: number; cjPerCluster: number } 
   cjPerCluster: 64,
 };
 
-/** One list from the parts of consecutive column ranges: j-entry indices offset by the parts before. */
-function joinParts(parts: ListPart[], M: number, N: number, maskWords: number, shiftVec: Float64Array, rlist: number, into?: ListBuffers): PairList {
+/**
+ * One list from the parts of consecutive column ranges: j-entry indices offset by the parts
+ * before (joinPart). `joined`: the threads of a split search joined them already, into the
+ * current generation of `into`.
+ */
+function joinParts(parts: ListPart[], M: number, N: number, maskWords: number, shiftVec: Float64Array, rlist: number, into?: ListBuffers, joined?: ListArrays): PairList {
   if (parts.length === 1 && !into) {
     const p = parts[0]!;
     return { M, N, maskWords, ci: p.ci, cj: p.cj, excl: p.excl, shiftVec, rlist, stats: { clusterPairs: p.cj.length, computedPairs: p.computedPairs, bbChecks: p.bbChecks } };
+  }
+  if (joined && into) {
+    into.turn = 1 - into.turn;
+    let computedPairs = 0;
+    let bbChecks = 0;
+    for (const p of parts) {
+      computedPairs += p.computedPairs;
+      bbChecks += p.bbChecks;
+    }
+    return { M, N, maskWords, ...joined, shiftVec, rlist, stats: { clusterPairs: joined.cj.length, computedPairs, bbChecks } };
   }
   let nci4 = 0;
   let ncj = 0;
@@ -948,19 +981,25 @@ function joinParts(parts: ListPart[], M: number, N: number, maskWords: number, s
   let computedPairs = 0;
   let bbChecks = 0;
   for (const p of parts) {
-    ci.set(p.ci, oi);
-    for (let e = oi; e < oi + p.ci.length; e += 4) {
-      ci[e + 2]! += oj;
-      ci[e + 3]! += oj;
-    }
-    cj.set(p.cj, oj);
-    excl.set(p.excl, oj * maskWords);
+    joinPart(p, { ci, cj, excl }, oi, oj, maskWords);
     oi += p.ci.length;
     oj += p.cj.length;
     computedPairs += p.computedPairs;
     bbChecks += p.bbChecks;
   }
   return { M, N, maskWords, ci, cj, excl, shiftVec, rlist, stats: { clusterPairs: ncj, computedPairs, bbChecks } };
+}
+
+/** Part p into the list's arrays `to` from i-entry word oi and j-entry oj on (its j-entry indices offset by oj). */
+export function joinPart(p: ListPart, to: ListArrays, oi: number, oj: number, maskWords: number): void {
+  const { ci } = to;
+  ci.set(p.ci, oi);
+  for (let e = oi; e < oi + p.ci.length; e += 4) {
+    ci[e + 2]! += oj;
+    ci[e + 3]! += oj;
+  }
+  to.cj.set(p.cj, oj);
+  to.excl.set(p.excl, oj * maskWords);
 }
 
 /** What the grid search keeps across columns: inputs, scratch and the growing outputs. */

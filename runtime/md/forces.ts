@@ -412,12 +412,12 @@ export class NonbondedForce {
       const mine = (): void => {
         inst.positions(x, L.atomOf, this.offset);
         par.share(inst, args.params);
-        // Force-only steps without the sums on the threads: this thread's forces into atom order
-        // while each worker gathers its own; the workers' are added after, in worker order: the
-        // same f64 sums, in the same order, as summing all blocks at the end (as sumBlocks does).
-        if (!energies && !sum) inst.forcesToAtoms(L.slotOf, f);
+        // This thread's forces into atom order while each worker gathers its own (force-only
+        // steps); the workers' are added after, in worker order: the same f64 sums, in the same
+        // order, as summing all blocks at the end.
+        if (!energies) inst.forcesToAtoms(L.slotOf, f);
       };
-      par.run(energies, sum ? () => par.sumHere(() => (mine(), inst.forces)) : mine, sum);
+      par.run(energies, sum ? () => par.sumHere(mine) : mine, sum);
       this.kicked = sum && !mesh && this.kick !== undefined;
       this.forcesSumSq = sum && !mesh ? par.sumSq() : undefined;
       if (!energies) {

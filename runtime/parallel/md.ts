@@ -21,7 +21,7 @@
 import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import { need, type PolledChannel } from '../platform.ts';
 import { Pool, toShared, type Task } from './pool.ts';
-import { chunkArenas, clusterAtoms, clusterColumns, columnRanges, columnWork, searchColumnChunks, type ChunkPart, type ClusterJob, type ClusterSplit, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
+import { chunkArenas, clusterAtoms, clusterColumns, columnRanges, columnWork, joinPart, searchColumnChunks, type ChunkPart, type ListArrays, type ClusterJob, type ClusterSplit, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
 import { blocksOf, wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList, type WasmMd, type WasmReals } from '../md/wasm.ts';
 import { mdShape } from '../md/kernels.ts';
 import { SETTLE_ACC_WORDS, settleRange, type SettleJob, type SettleSplit } from '../md/settle.ts';
@@ -253,10 +253,13 @@ export abstract class MdWorkers {
    * about equal work (the last search's, else atom counts), claimed from a shared counter by this
    * thread and the workers as they go (inputs in shared memory, the workers' parts back through
    * a port each); this thread runs `meanwhile` before it claims any. The parts joined in chunk
-   * order are the list one thread makes.
+   * order are the list one thread makes: each thread copies its own parts into `into` once all
+   * are searched, where the list fits there (joinOwnParts; else the caller joins them all).
    */
-  readonly search: ColumnSplit = (inp, meanwhile) => {
+  readonly search: ColumnSplit = (inp, meanwhile, into) => {
     const bounds = toShared(Int32Array.from(columnRanges(inp.grid, this.threads * CHUNKS_PER_THREAD, this.work)));
+    const nChunks = bounds.length - 1;
+    const join: MdSearchJoin | undefined = into && isSharedArray(into.ci) && isSharedArray(into.cj) && isSharedArray(into.excl) ? { ...into, sizes: new Int32Array(new SharedArrayBuffer(8 * nChunks)), ctl: new Int32Array(new SharedArrayBuffer(8)), maskWords: inp.maskWords } : undefined;
     const next = this.searchNext;
     Atomics.store(next, 0, 0);
     const claim = (): number => Atomics.add(next, 0, 1);
@@ -268,10 +271,16 @@ export abstract class MdWorkers {
       grid: { ...g, columns: toShared(g.columns), colStart: toShared(g.colStart), colEnd: toShared(g.colEnd) },
     };
     const chunks: ChunkPart[] = [];
-    this.dispatch('md-search', { inp: shared, bounds, next, ctl: this.ctl }, () => {
-      // The caller's other work first: the workers take more chunks meanwhile.
-      meanwhile?.();
-      chunks.push(...searchColumnChunks(inp, bounds, claim, this.searchArenas));
+    this.dispatch('md-search', { inp: shared, bounds, next, ctl: this.ctl, join }, () => {
+      try {
+        // The caller's other work first: the workers take more chunks meanwhile.
+        meanwhile?.();
+        chunks.push(...searchColumnChunks(inp, bounds, claim, this.searchArenas));
+      } catch (e) {
+        if (join) abortJoin(join);
+        throw e;
+      }
+      if (join) joinOwnParts(chunks, join);
     });
     // Each worker sent one message per chunk it searched, all before it reported done.
     for (const port of this.ports) {
@@ -284,8 +293,14 @@ export abstract class MdWorkers {
     if (chunks.length !== bounds.length - 1 || chunks.some((c, k) => c.chunk !== k)) throw new Error(`MD worker threads: ${chunks.length} of ${bounds.length - 1} pair-search chunks came back`);
     const parts = chunks.map((c) => c.part);
     this.work = columnWork(inp.grid, inp.M, parts);
-    return parts;
+    const t = join && joinTotals(join);
+    if (!t?.fits) return { parts };
+    this.searchesJoinedHere++;
+    return { parts, joined: { ci: join!.ci.subarray(0, t.ci), cj: join!.cj.subarray(0, t.cj), excl: join!.excl.subarray(0, t.cj * join!.maskWords) } };
   };
+
+  /** Split searches whose parts the threads joined themselves (the others: the caller joined them). */
+  searchesJoinedHere = 0;
 
   /**
    * The clustering before each pair search over the threads (issue 16): its pass by atoms and its
@@ -768,8 +783,6 @@ export class MdWasmThreads extends MdWorkers {
       this.chunks.push(c);
     }
     this.nAtoms = slotOf.length;
-    this.slotOf = slots;
-    if (this.ownBlock.length !== WASM_F_WORDS * nc) this.ownBlock = reals(WASM_F_WORDS * nc);
     this.ownSum = this.sumOf(0);
     for (let w = 0; w < this.threads - 1; w++) {
       const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, list: shared, nPadded, bounds: this.bounds, next: this.next, xq: this.xq, x: this.x, ...atoms, ...this.chunks[w]!, slotOf: slots, sum: this.sumOf(w + 1), gate: this.gate, ctl: this.ctl, spin: this.spin, w };
@@ -784,10 +797,6 @@ export class MdWasmThreads extends MdWorkers {
   private fSum: Float64Array | undefined;
   private readonly gate = new Int32Array(new SharedArrayBuffer(4));
 
-  /** The slots' atoms (shared) of the last list, and this thread's forces in the wasm layout where the threads sum them (MdSumShare.blocks[0]). */
-  private slotOf: Int32Array = new Int32Array(0);
-  private ownBlock: WasmReals = new Float32Array(0);
-
   /** This thread's share of the sums (sumOf(0)), made when fSum or the chunks change. */
   private ownSum: MdSumShare | undefined;
 
@@ -796,7 +805,7 @@ export class MdWasmThreads extends MdWorkers {
     if (!this.fSum) return undefined;
     const n = this.nAtoms;
     const cut = (j: number): number => Math.round((n * j) / this.threads);
-    return { f: this.fSum, blocks: [this.ownBlock, ...this.chunks.map((c) => c.f)], own: k, slotOf: this.slotOf, a0: cut(k), a1: cut(k + 1), parties: this.threads, kick: this.kick, sq: this.sq };
+    return { f: this.fSum, parts: this.chunks.map((c) => c.fAtoms), own: k, a0: cut(k), a1: cut(k + 1), parties: this.threads, kick: this.kick, sq: this.sq };
   }
 
   /** The velocities' kick fused into the sums (sumInto), if any. */
@@ -817,8 +826,8 @@ export class MdWasmThreads extends MdWorkers {
 
   /**
    * From the next force-only call on `f` (shared, 3 per atom of the list) on, the threads sum the
-   * forces there: each sums every thread's block (in thread order: the numbers of gathering them
-   * all here) for a range of atoms, and with `kick` (shared too) kicks those atoms' velocities
+   * forces there: each adds the workers' forces in atom order (in worker order: the numbers of
+   * adding them all here) for a range of atoms, and with `kick` (shared too) kicks those atoms' velocities
    * with the sums (MdKick). Returns whether they do; false where f or the kick's arrays are not
    * shared or not of the list's atoms (the caller then adds the forces after run(), and kicks).
    */
@@ -837,14 +846,13 @@ export class MdWasmThreads extends MdWorkers {
   }
 
   /**
-   * This thread's side of a force-only call run with `sum` (run()'s `mine`): `forces` computes
-   * this thread's share and returns its forces (the instance's block), copied into this thread's
-   * shared block; once every thread has its block in place, this thread sums all of them for its
-   * range of atoms into fSum.
+   * This thread's side of a force-only call run with `sum` (run()'s `mine`): `forces` puts this
+   * thread's forces into fSum; then, once every thread has its forces in place, this thread adds
+   * the workers' for its range of atoms (and kicks them: sumInto).
    */
-  sumHere(forces: () => WasmReals): void {
+  sumHere(forces: () => void): void {
     try {
-      this.ownBlock.set(forces());
+      forces();
     } finally {
       arriveAtSums(this.gate);
     }
@@ -894,6 +902,66 @@ export class MdWasmThreads extends MdWorkers {
     Atomics.store(this.gate, 0, 0);
     this.dispatchStep('md-wasm-step', (energies ? OP_ENERGIES : OP_FORCES) | (this.longRange ? OP_WITH_MESH : 0) | (sum ? OP_SUM : 0), mine);
     return this.chunks;
+  }
+}
+
+/**
+ * The join of a split search by its threads (MdWorkers.search): the list's arrays (shared, of
+ * some capacity), each chunk's i-entry words and j-entries (sizes[2c], sizes[2c + 1]), and the
+ * control words: ctl[0] the chunks searched so far, ctl[1] 1 once a thread failed.
+ */
+export interface MdSearchJoin extends ListArrays {
+  sizes: Int32Array;
+  ctl: Int32Array;
+  maskWords: number;
+}
+
+const isSharedArray = (a: Int32Array | Uint32Array): boolean => typeof SharedArrayBuffer === 'function' && a.buffer instanceof SharedArrayBuffer;
+
+/** A thread failed in the search: the others stop waiting for its chunks (joinOwnParts). */
+export function abortJoin(j: MdSearchJoin): void {
+  Atomics.store(j.ctl, 1, 1);
+  Atomics.notify(j.ctl, 0);
+}
+
+/** The list's lengths from the chunks' sizes, and whether it fits the join's arrays (every chunk searched, none failed). */
+function joinTotals(j: MdSearchJoin): { ci: number; cj: number; fits: boolean } {
+  let ci = 0;
+  let cj = 0;
+  for (let k = 0; k < j.sizes.length; k += 2) {
+    ci += j.sizes[k]!;
+    cj += j.sizes[k + 1]!;
+  }
+  return { ci, cj, fits: Atomics.load(j.ctl, 0) === j.sizes.length / 2 && Atomics.load(j.ctl, 1) === 0 && ci <= j.ci.length && cj <= j.cj.length && cj * j.maskWords <= j.excl.length };
+}
+
+/**
+ * One thread's side of the join of a split search (MdWorkers.search): its chunks' sizes in, then,
+ * once every chunk is searched, its own parts copied into the list's arrays at their place in
+ * chunk order (joinPart: the list joinParts makes), if the list fits; nothing where a thread
+ * failed (the caller reports it).
+ */
+export function joinOwnParts(own: ChunkPart[], j: MdSearchJoin): void {
+  for (const { chunk, part } of own) {
+    j.sizes[2 * chunk] = part.ci.length;
+    j.sizes[2 * chunk + 1] = part.cj.length;
+  }
+  Atomics.add(j.ctl, 0, own.length);
+  const n = j.sizes.length / 2;
+  // Wait for the other threads' chunks (or a failure), spinning: they are searching their last ones.
+  const deadline = performance.now() + STEP_TIMEOUT_MS;
+  while (Atomics.load(j.ctl, 0) < n && Atomics.load(j.ctl, 1) === 0) {
+    if (performance.now() > deadline) return;
+  }
+  if (own.length === 0 || !joinTotals(j).fits) return;
+  const mine = new Map(own.map((c) => [c.chunk, c.part]));
+  let oi = 0;
+  let oj = 0;
+  for (let c = 0; c < n; c++) {
+    const p = mine.get(c);
+    if (p) joinPart(p, j, oi, oj, j.maskWords);
+    oi += j.sizes[2 * c]!;
+    oj += j.sizes[2 * c + 1]!;
   }
 }
 
@@ -1065,16 +1133,15 @@ export interface MdKick {
 }
 
 /**
- * A thread's share of the force sums (MdWasmThreads.sumInto): atoms [a0, a1) of f get the sum of
- * every thread's forces, read from the threads' blocks in the wasm layout (`blocks`, in thread
- * order: the caller's first) through slotOf. Each thread copies its own block in (blocks[own])
- * before it arrives at the sums.
+ * A thread's share of the force sums (MdWasmThreads.sumInto): atoms [a0, a1) of f get the
+ * workers' forces in atom order (`parts`, in worker order) added, and with `kick` the atoms'
+ * velocities kicked with the sums.
  */
 export interface MdSumShare {
   f: Float64Array;
-  blocks: WasmReals[];
+  parts: Float64Array[];
+  /** This thread's index (0: the caller). */
   own: number;
-  slotOf: Int32Array;
   a0: number;
   a1: number;
   /** Threads taking part (all of them). */
@@ -1096,53 +1163,71 @@ export function addSumShare(s: MdSumShare, gate: Int32Array): void {
   const parties = s.parties;
   const c = awaitCount(gate, 0, parties);
   if (c < parties) throw new Error(`MD worker threads: ${parties - c} of ${parties} threads did not reach the force sums within ${STEP_TIMEOUT_MS / 1000} s`);
-  s.sq[s.own] = sumBlocks(s.f, s.blocks, s.slotOf, s.a0, s.a1, s.kick);
+  s.sq[s.own] = sumParts(s.f, s.parts, 3 * s.a0, 3 * s.a1, s.kick);
 }
 
 /**
- * f (3 per atom) = the sum of the blocks' forces (wasm layout, WASM_F_WORDS per cluster) for
- * atoms [a0, a1), atom a's from slot slotOf[a], added in block order: the f64 numbers of gathering
- * the first block into atom order and adding the others' gathered forces to it. With `kick`, then
- * v += h f for those coordinates. Returns the sum of the squares of the forces written. One pass:
- * the gather of a thread's whole block and the sums of the gathered blocks were two, and the kick
- * and the guard's sum of squares two more on the calling thread (docs/performance.md, run S).
+ * f[i] += each part's g[i] (in part order: the f64 numbers of adding the parts one after the
+ * other) for i in [i0, i1), whole atoms (i0, i1 multiples of 3); with `kick`, then
+ * v[i] += h[i] f[i] (engine.ts kick's numbers).
+ * Returns the sum of the squares of the new f[i]. One pass over the range: the kick and the
+ * guard's sum of squares were two more on the calling thread (docs/performance.md, run S).
  */
-export function sumBlocks(f: Float64Array, blocks: WasmReals[], slotOf: Int32Array, a0: number, a1: number, kick?: MdKick): number {
-  const W = WASM_F_WORDS;
-  const nb = blocks.length;
-  const b0 = blocks[0]!;
-  const b1 = blocks[nb > 1 ? 1 : 0]!;
+export function sumParts(f: Float64Array, parts: Float64Array[], i0: number, i1: number, kick?: MdKick): number {
+  if (parts.length === 1) return kick ? addKicked(f, parts[0]!, i0, i1, kick.v, kick.h) : addPart(f, parts[0]!, i0, i1);
+  // 3 threads or more: element by element.
   let ss = 0;
-  for (let a = a0; a < a1; a++) {
-    const p = slotOf[a]!;
-    const k = W * (p >> 2) + (p & 3);
-    let x = b0[k]!;
-    let y = b0[k + 4]!;
-    let z = b0[k + 8]!;
-    if (nb > 1) {
-      x += b1[k]!;
-      y += b1[k + 4]!;
-      z += b1[k + 8]!;
-      for (let b = 2; b < nb; b++) {
-        const g = blocks[b]!;
-        x += g[k]!;
-        y += g[k + 4]!;
-        z += g[k + 8]!;
-      }
-    }
-    const i = 3 * a;
+  for (let i = i0; i < i1; i++) {
+    let x = f[i]!;
+    for (const p of parts) x += p[i]!;
+    f[i] = x;
+    ss += x * x;
+    if (kick) kick.v[i] = kick.v[i]! + kick.h[i]! * x;
+  }
+  return ss;
+}
+
+// Two threads (sumParts): whole atoms a time, with three sums of squares (a single chain would
+// wait on its last addition at every element), in functions of their own (V8 compiles them
+// apart from the general loop): 0.04 and 0.05 ms for 16,000 atoms against 0.06 and 0.10.
+
+function addPart(f: Float64Array, g: Float64Array, i0: number, i1: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  for (let i = i0; i < i1; i += 3) {
+    const x = f[i]! + g[i]!;
+    const y = f[i + 1]! + g[i + 1]!;
+    const z = f[i + 2]! + g[i + 2]!;
     f[i] = x;
     f[i + 1] = y;
     f[i + 2] = z;
-    ss += x * x + y * y + z * z;
-    if (kick) {
-      const { v, h } = kick;
-      v[i] = v[i]! + h[i]! * x;
-      v[i + 1] = v[i + 1]! + h[i + 1]! * y;
-      v[i + 2] = v[i + 2]! + h[i + 2]! * z;
-    }
+    s0 += x * x;
+    s1 += y * y;
+    s2 += z * z;
   }
-  return ss;
+  return s0 + s1 + s2;
+}
+
+function addKicked(f: Float64Array, g: Float64Array, i0: number, i1: number, v: Float64Array, h: Float64Array): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  for (let i = i0; i < i1; i += 3) {
+    const x = f[i]! + g[i]!;
+    const y = f[i + 1]! + g[i + 1]!;
+    const z = f[i + 2]! + g[i + 2]!;
+    f[i] = x;
+    f[i + 1] = y;
+    f[i + 2] = z;
+    s0 += x * x;
+    s1 += y * y;
+    s2 += z * z;
+    v[i] = v[i]! + h[i]! * x;
+    v[i + 1] = v[i + 1]! + h[i + 1]! * y;
+    v[i + 2] = v[i + 2]! + h[i + 2]! * z;
+  }
+  return s0 + s1 + s2;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { GemTsModule } from '../gem/run.ts';
 import type { GemParams } from '../gem/model.ts';
 import type { ConvTsModule } from '../bigdft/conv.ts';
 import type { MdTsModule } from '../md/kernels.ts';
-import { addSumShare, arriveAtSums, clusterPart, mdStepDone, runSettlePart, runUpdatePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_SETTLE, OP_SUM, OP_UPDATE, OP_WITH_MESH, SPIN_SPINNING, type MdClusterArgs, type MdMeshSetupArgs, type MdSettleSetupArgs, type MdSetupArgs, type MdUpdateSetupArgs, type MdWasmSetupArgs } from './md.ts';
+import { abortJoin, addSumShare, arriveAtSums, clusterPart, joinOwnParts, mdStepDone, runSettlePart, runUpdatePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_SETTLE, OP_SUM, OP_UPDATE, OP_WITH_MESH, SPIN_SPINNING, type MdClusterArgs, type MdMeshSetupArgs, type MdSearchJoin, type MdSettleSetupArgs, type MdSetupArgs, type MdUpdateSetupArgs, type MdWasmSetupArgs } from './md.ts';
 import { UpdateRanges } from '../md/settle-simd.ts';
 import type { PmeMesh } from '../pme/prepared.ts';
 
@@ -186,19 +186,23 @@ export const TASKS: Record<string, TaskFn> = {
   // Chunks of grid columns of the pair search, claimed from the shared counter as this worker
   // goes; their entries go back through the port (moved, not copied).
   'md-search': (args) => {
-    const a = args as unknown as { inp: SearchInput; bounds: Int32Array; next: Int32Array; ctl: Int32Array };
+    const a = args as unknown as { inp: SearchInput; bounds: Int32Array; next: Int32Array; ctl: Int32Array; join: MdSearchJoin | undefined };
     let err: unknown;
     try {
       if (!searchPort) throw new Error('md-search before md-search-port');
+      const own = searchColumnChunks(a.inp, a.bounds, () => Atomics.add(a.next, 0, 1), (searchArenas ??= chunkArenas()));
+      // This worker's parts into the list, beside the other threads (before its arrays move).
+      if (a.join) joinOwnParts(own, a.join);
       // One flat message per chunk (what a polled channel carries: runtime/platform/shared-channel.ts):
-      // views on this worker's shared chunk arenas, which the caller joins before the next search;
-      // an array that outgrew its arena view is a plain one, moved.
-      for (const { chunk, part } of searchColumnChunks(a.inp, a.bounds, () => Atomics.add(a.next, 0, 1), (searchArenas ??= chunkArenas()))) {
+      // views on this worker's shared chunk arenas, valid until its next search; an array that
+      // outgrew its arena view is a plain one, moved.
+      for (const { chunk, part } of own) {
         const moved = [part.ci.buffer, part.cj.buffer, part.excl.buffer].filter((b): b is ArrayBuffer => !(typeof SharedArrayBuffer === 'function' && b instanceof SharedArrayBuffer));
         searchPort.postMessage({ chunk, ...part }, [...new Set(moved)]);
       }
     } catch (e) {
       err = e ?? new Error('unknown error');
+      if (a.join) abortJoin(a.join);
     }
     mdStepDone(a.ctl, err);
   },
@@ -271,10 +275,8 @@ export const TASKS: Record<string, TaskFn> = {
         }
         w.positions(s.x, s.atomOf, s.offset);
         runWasmShare(w, s.list.params, s.bounds, s.next, s.w + 1);
-        // Energy steps, and force-only steps with the sums on the threads: the block as it is
-        // (this worker's MdSumShare.blocks entry); else into atom order here, beside the caller
-        // gathering its own block.
-        if (energies || sum) s.f.set(w.forces);
+        // Force-only steps: into atom order here, beside the caller gathering its own block.
+        if (energies) s.f.set(w.forces);
         else w.forcesToAtoms(s.slotOf, s.fAtoms);
         s.energy.set(w.energy);
         s.fshift.set(w.fshift);

@@ -47,7 +47,10 @@ async function forces(o: MdOptions, threads: number) {
   const n = r.mass.length;
   // Off the lattice (the perfect fcc crystal has forces of round-off size only).
   const x = Float64Array.from(r.x, (xi, i) => xi + 1e-2 * Math.cos(3 * i));
-  nb.rebuild(x);
+  // Three searches: the list buffers grow in the first two (each joined on the calling thread);
+  // from the third on the threads join their own parts into them.
+  for (let k = 0; k < 3; k++) nb.rebuild(x);
+  const joinedHere = (nb as unknown as { kernels: { par?: { searchesJoinedHere?: number } } }).kernels.par?.searchesJoinedHere ?? 0;
   const f0 = new Float64Array(3 * n);
   const e0 = nb.compute(x, f0, true)!;
   const f1 = new Float64Array(3 * n);
@@ -60,7 +63,7 @@ async function forces(o: MdOptions, threads: number) {
   nb.compute(x, f3, false);
   const { ci, cj, excl } = nb.list;
   const L = nb.layout;
-  return { keyF: r.keyF, f0, e0, f1, f2, e2, f3, nci: nb.list.ci.length / 4, list: { ci: Array.from(ci), cj: Array.from(cj), excl: Array.from(excl) }, layout: { atomOf: Array.from(L.atomOf), x: Array.from(L.x) } };
+  return { keyF: r.keyF, joinedHere, f0, e0, f1, f2, e2, f3, nci: nb.list.ci.length / 4, list: { ci: Array.from(ci), cj: Array.from(cj), excl: Array.from(excl) }, layout: { atomOf: Array.from(L.atomOf), x: Array.from(L.x) } };
 }
 
 describe('non-bonded forces over threads equal the single-thread ones to round-off', () => {
@@ -83,7 +86,9 @@ describe('non-bonded forces over threads equal the single-thread ones to round-o
       for (const t of [2, 3]) {
         const par = await forces(o, t);
         expect(par.nci).toBe(one.nci);
-        // The clustering and the pair search split over the threads give the same layout and list, entry for entry.
+        // The clustering and the pair search split over the threads give the same layout and list,
+        // entry for entry (the third list joined by the threads, each copying its own parts).
+        if (!name.includes('full list')) expect(par.joinedHere).toBe(1);
         expect(par.layout).toEqual(one.layout);
         expect(par.list).toEqual(one.list);
         for (const [a, b] of [[par.f0, one.f0], [par.f1, one.f1], [par.f2, one.f2], [par.f3, one.f3]] as const) expect(rel(a, b)).toBeLessThan(tol.f);

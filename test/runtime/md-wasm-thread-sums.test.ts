@@ -1,7 +1,7 @@
 // WebAssembly non-bonded forces on 2 threads (runtime/md/forces.ts computeWasm): the calling
 // thread gathers its own force block into atom order while the worker gathers its own, then adds
-// the worker's; into forces in shared memory, each thread copies its block out and sums both
-// blocks for half of the atoms (sumBlocks). With the fixed split (`reproducible`) the result must be, bit for bit, the f64 sum
+// the worker's (into forces in shared memory: each thread adds them for half of the atoms,
+// sumParts). With the fixed split (`reproducible`) the result must be, bit for bit, the f64 sum
 // per atom of the two ranges' blocks (this thread's i-entries [0, b), the worker's [b, n)), each
 // range computed here on one thread with the same instance: the same sums in the same order as
 // summing both blocks at the end. By default the threads claim chunks of the list as they go
@@ -10,7 +10,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
 import { NonbondedForce } from '../../runtime/md/forces.ts';
 import { wasmInstance, WASM_F_WORDS, type WasmMd } from '../../runtime/md/wasm.ts';
-import { runWasmShare, sumBlocks } from '../../runtime/parallel/md.ts';
+import { runWasmShare, sumParts } from '../../runtime/parallel/md.ts';
 
 const WATER = new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname;
 const open: NonbondedForce[] = [];
@@ -58,9 +58,9 @@ describe('wasm forces on 2 threads', () => {
         for (let d = 0; d < 3; d++) want[3 * i + d] = a[k + 4 * d]! + b[k + 4 * d]!;
       }
       expect(Array.from(f)).toEqual(Array.from(want));
-      // Forces in shared memory (as the engine's update workspace holds them): the threads sum
-      // both blocks, each for a range of atoms (MdWasmThreads.sumInto); the same numbers, call
-      // after call.
+      // Forces in shared memory (as the engine's update workspace holds them): the threads add
+      // the worker's block, each for a range of atoms (MdWasmThreads.sumInto); the same numbers,
+      // call after call.
       const fs = new Float64Array(new SharedArrayBuffer(24 * n));
       for (let k = 0; k < 3; k++) {
         fs.fill(k);
@@ -72,30 +72,23 @@ describe('wasm forces on 2 threads', () => {
     }, 60_000);
   }
 
-  it('sumBlocks: each atom of the range gets the sum of its slot in every block, added in block order (2 blocks, and the general loop for 3)', () => {
-    const slotOf = Int32Array.from([5, 0, 7, 2, 1]);
-    const nb = 2;
-    // Values whose f64 sums depend on the order: 1, 1e16 and -1e16.
-    const blocks = [1, 1e16, -1e16].map((v, b) => Float64Array.from({ length: WASM_F_WORDS * nb }, (_, k) => v * (1 + k + 100 * b)));
-    for (const used of [2, 3]) {
-      const bs = blocks.slice(0, used);
-      const f = new Float64Array(3 * slotOf.length).fill(-7);
-      sumBlocks(f, bs, slotOf, 1, 4);
-      for (let a = 0; a < slotOf.length; a++) {
-        const p = slotOf[a]!;
-        const k = WASM_F_WORDS * (p >> 2) + (p & 3);
-        for (let d = 0; d < 3; d++) {
-          let want = bs[0]![k + 4 * d]!;
-          for (let b = 1; b < used; b++) want += bs[b]![k + 4 * d]!;
-          expect(f[3 * a + d]).toBe(a >= 1 && a < 4 ? want : -7);
-        }
+  it('sumParts: adds the parts in order for the range of atoms, kicks with the sums, and returns their sum of squares (one part: 2 threads; two parts: the general loop)', () => {
+    // Three atoms; the range is the second: values whose f64 sums depend on the order (3, 1e16, -1e16).
+    const big = (x: number) => Float64Array.of(0, 0, 0, x, x, x, 0, 0, 0);
+    const s = 3 + 1e16 - 1e16; // (3 + 1e16) - 1e16 rounds to 4, not 3 + (1e16 - 1e16)
+    expect(s).toBe(4);
+    for (const parts of [[big(1e16)], [big(1e16), big(-1e16)]]) {
+      const want = parts.length === 1 ? 3 + 1e16 : s;
+      for (const kicked of [false, true]) {
+        const f = Float64Array.of(7, 7, 7, 3, 3, 3, 7, 7, 7);
+        const v = Float64Array.of(1, 1, 1, 1, 2, 3, 1, 1, 1);
+        const h = Float64Array.of(9, 9, 9, 0.5, 0.25, 2, 9, 9, 9);
+        const ss = sumParts(f, parts, 3, 6, kicked ? { v, h } : undefined);
+        expect(Array.from(f)).toEqual([7, 7, 7, want, want, want, 7, 7, 7]);
+        expect(Array.from(v)).toEqual(kicked ? [1, 1, 1, 1 + 0.5 * want, 2 + 0.25 * want, 3 + 2 * want, 1, 1, 1] : [1, 1, 1, 1, 2, 3, 1, 1, 1]);
+        expect(ss).toBe(want * want + want * want + want * want);
       }
     }
-    // In block order: (1 + 1e16) - 1e16 rounds, 1 + (1e16 - 1e16) would not.
-    const f = new Float64Array(3);
-    sumBlocks(f, [Float64Array.of(3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), Float64Array.of(1e16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), Float64Array.of(-1e16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)], Int32Array.of(0), 0, 1);
-    expect(f[0]).toBe(3 + 1e16 - 1e16);
-    expect(f[0]).not.toBe(3);
   });
 
   it('runWasmShare: a thread zeroes its outputs, then computes the chunks it claims until none is left; with the fixed split its own range', () => {

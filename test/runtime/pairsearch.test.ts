@@ -5,7 +5,7 @@
 import { describe, it, expect } from 'vitest';
 import {
   buildClusters, buildPairList, buildPairListBrute, chunkArenas, columnRanges, listBuffers, searchColumnChunks, searchColumns,
-  type ClusterLayout, type ListPart, type PairList, type SearchInput,
+  type ClusterLayout, type PairList, type SearchInput, type SplitParts,
 } from '../../runtime/md/clusters.ts';
 import { randomSystem, type MdSystem } from '../../runtime/md/system.ts';
 import { seededRng as rng } from '../../runtime/tune/strategies.ts';
@@ -124,11 +124,11 @@ describe('grid pair search on randomized boxes against the brute-force list', ()
     expect(calls).toBe(1);
     // A split that runs meanwhile first, then searches two column ranges here.
     const order: string[] = [];
-    const split = (inp: SearchInput, mw?: () => void): ListPart[] => {
+    const split = (inp: SearchInput, mw?: () => void): SplitParts => {
       mw?.();
       order.push('search');
       const b = columnRanges(inp.grid, 2);
-      return [searchColumns(inp, b[0]!, b[1]!), searchColumns(inp, b[1]!, b[2]!)];
+      return { parts: [searchColumns(inp, b[0]!, b[1]!), searchColumns(inp, b[1]!, b[2]!)] };
     };
     const joined = buildPairList(sys, L, rlist, { split, meanwhile: () => { calls++; order.push('meanwhile'); } });
     expect(calls).toBe(2);
@@ -180,9 +180,9 @@ describe('grid pair search on randomized boxes against the brute-force list', ()
         const whole = buildPairList(sys, L, rlist);
         for (const parts of [2, 3, 5]) {
           let ranges: number[] = [];
-          const split = (inp: SearchInput): ListPart[] => {
+          const split = (inp: SearchInput): SplitParts => {
             ranges = columnRanges(inp.grid, parts);
-            return ranges.slice(0, -1).map((m0, k) => searchColumns(inp, m0, ranges[k + 1]!));
+            return { parts: ranges.slice(0, -1).map((m0, k) => searchColumns(inp, m0, ranges[k + 1]!)) };
           };
           same(buildPairList(sys, L, rlist, { split }), whole);
           expect(ranges.length).toBe(parts + 1);
@@ -196,7 +196,7 @@ describe('grid pair search on randomized boxes against the brute-force list', ()
         const L = buildClusters(sys, M, N);
         const whole = buildPairList(sys, L, rlist);
         let taken: number[][] = [];
-        const split = (inp: SearchInput): ListPart[] => {
+        const split = (inp: SearchInput): SplitParts => {
           const bounds = columnRanges(inp.grid, 7);
           // A claims chunk 0, B chunks 1 and 2, A the rest: a counter shared the way threads share it
           let next = 0;
@@ -205,7 +205,7 @@ describe('grid pair search on randomized boxes against the brute-force list', ()
           next = 1;
           const b = searchColumnChunks(inp, bounds, () => (next <= 2 ? next++ : bounds.length));
           taken = [a.map((c) => c.chunk), b.map((c) => c.chunk)];
-          return [...a, ...b].sort((x, y) => x.chunk - y.chunk).map((c) => c.part);
+          return { parts: [...a, ...b].sort((x, y) => x.chunk - y.chunk).map((c) => c.part) };
         };
         same(buildPairList(sys, L, rlist, { split }), whole);
         expect(taken).toEqual([[0, 3, 4, 5, 6], [1, 2]]);
@@ -223,7 +223,7 @@ describe('grid pair search on randomized boxes against the brute-force list', ()
         const whole = buildPairList(sys, L, rlist);
         // three searches in a row on the same arenas (the second and third overwrite the first's views)
         for (let rep = 0; rep < 3; rep++) {
-          const split = (inp: SearchInput): ListPart[] => {
+          const split = (inp: SearchInput): SplitParts => {
             const bounds = columnRanges(inp.grid, 9);
             let next = 0;
             const a = searchColumnChunks(inp, bounds, () => (next < 5 ? next++ : bounds.length), A);
@@ -231,7 +231,7 @@ describe('grid pair search on randomized boxes against the brute-force list', ()
             const parts = [...a, ...b].sort((x, y) => x.chunk - y.chunk).map((c) => c.part);
             for (const p of a.map((c) => c.part)) expect(p.cj.buffer).toBeInstanceOf(SharedArrayBuffer);
             bufsA = a.map((c) => c.part.cj.buffer);
-            return parts;
+            return { parts };
           };
           same(buildPairList(sys, L, rlist, { split }), whole);
         }
@@ -243,10 +243,10 @@ describe('grid pair search on randomized boxes against the brute-force list', ()
 
   it('joined into list buffers, a list stays intact through the next search and shares its arrays with the one after', () => {
     const [, sys, rlist] = boxes()[0]!;
-    const split = (inp: SearchInput): ListPart[] => {
+    const split = (inp: SearchInput): SplitParts => {
       const bounds = columnRanges(inp.grid, 5);
       let next = 0;
-      return searchColumnChunks(inp, bounds, () => next++).map((c) => c.part);
+      return { parts: searchColumnChunks(inp, bounds, () => next++).map((c) => c.part) };
     };
     const join = listBuffers();
     const L = buildClusters(sys, 4, 4);

@@ -6,7 +6,7 @@
 // bytes are the generator's.
 import { readFileSync } from 'node:fs';
 import { describe, it, expect, afterEach } from 'vitest';
-import { buildClusters, buildPairList, columnRanges, searchColumns, type ListPart, type PairList, type SearchInput } from '../../runtime/md/clusters.ts';
+import { buildClusters, buildPairList, columnRanges, searchColumns, type PairList, type SearchInput, type SplitParts } from '../../runtime/md/clusters.ts';
 import { prefilterBounds, searchWorkspace, setSearchSimd } from '../../runtime/md/search-simd.ts';
 import { randomSystem, type MdSystem } from '../../runtime/md/system.ts';
 import { searchBytesModule } from '../../generator/md-search-wat.ts';
@@ -107,9 +107,9 @@ describe('pair search in WebAssembly SIMD against the TypeScript search', () => 
         const ts = buildPairList(sys, L, rlist);
         setSearchSimd(true);
         for (const parts of [2, 3]) {
-          const split = (inp: SearchInput): ListPart[] => {
+          const split = (inp: SearchInput): SplitParts => {
             const b = columnRanges(inp.grid, parts);
-            return b.slice(0, -1).map((m0, k) => searchColumns(inp, m0, b[k + 1]!));
+            return { parts: b.slice(0, -1).map((m0, k) => searchColumns(inp, m0, b[k + 1]!)) };
           };
           expect(flat(buildPairList(sys, L, rlist, { split })), `${name} ${M}x${N} ${parts}`).toEqual(flat(ts));
         }
