@@ -402,7 +402,7 @@ export abstract class MdWorkers {
     if (!st || st.ws !== ws || st.mols !== mols) {
       // Without SETTLE, the atoms cut as the force sums cut them (MdSumShare): each thread kicks
       // and drifts the atoms whose forces it summed.
-      const plan = job ? updateRanges(ws.nAtoms, this.threads, mols) : { a: Array.from({ length: this.threads + 1 }, (_, k) => Math.round((ws.nAtoms * k) / this.threads)), m: new Array<number>(this.threads + 1).fill(0) };
+      const plan = job ? updateRanges(ws.nAtoms, this.threads, mols) : { a: Array.from({ length: this.threads + 1 }, (_, k) => atomCut(ws.nAtoms, this.threads, k)), m: new Array<number>(this.threads + 1).fill(0) };
       // Each range's sums in the workspace, then (fewer than 4 molecules left) the last ones' here.
       const sums = Array.from({ length: this.threads }, (_, k) => ws.ranges.accOf(k));
       if (plan && plan.m[this.threads]! < mols.length / 3) sums.push(new Float64Array(SETTLE_ACC_WORDS));
@@ -804,8 +804,7 @@ export class MdWasmThreads extends MdWorkers {
   private sumOf(k: number): MdSumShare | undefined {
     if (!this.fSum) return undefined;
     const n = this.nAtoms;
-    const cut = (j: number): number => Math.round((n * j) / this.threads);
-    return { f: this.fSum, parts: this.chunks.map((c) => c.fAtoms), own: k, a0: cut(k), a1: cut(k + 1), parties: this.threads, kick: this.kick, sq: this.sq };
+    return { f: this.fSum, parts: this.chunks.map((c) => c.fAtoms), own: k, a0: atomCut(n, this.threads, k), a1: atomCut(n, this.threads, k + 1), parties: this.threads, kick: this.kick, sq: this.sq };
   }
 
   /** The velocities' kick fused into the sums (sumInto), if any. */
@@ -963,6 +962,11 @@ export function joinOwnParts(own: ChunkPart[], j: MdSearchJoin): void {
     oi += j.sizes[2 * c]!;
     oj += j.sizes[2 * c + 1]!;
   }
+}
+
+/** Where thread k's atoms start when n atoms are cut into `parts` ranges of about equal size: the force sums' ranges (MdSumShare), and a split update's without SETTLE. */
+function atomCut(n: number, parts: number, k: number): number {
+  return Math.round((n * k) / parts);
 }
 
 /** The molecules of an update without SETTLE (MdWorkers.update). */
