@@ -249,8 +249,9 @@ export class MdEngine {
       try {
         ws.x.set(run.x);
         ws.v.set(run.v);
-        // Velocity Verlet's second half kick by the threads that sum the forces, where they do.
-        if (run.integrator === 'vv' && ws.shared) nb.kickInSums({ v: ws.v, h: ws.h3 });
+        // Velocity Verlet's second half kick by the threads that sum the forces, where they do
+        // (not with a long-range part: its forces are added after the sums).
+        if (run.integrator === 'vv' && ws.shared && !run.longRange) nb.kickInSums({ v: ws.v, h: ws.h3 });
         return { ...this.steps(nsteps, cb, ws.x, ws.v, undefined, ws), x: run.x, v: run.v };
       } finally {
         nb.kickInSums(undefined);
@@ -300,7 +301,7 @@ export class MdEngine {
       if (ws) ws.kickDrift(lambda, scale, dt, run.constraints !== undefined);
       else kickDrift(v, x, run.constraints ? xOld : undefined, halfDtIm, f, lambda, scale, dt);
     };
-    // The kick and drift and SETTLE split over the worker threads, on a shared workspace (with SETTLE only: MdWorkers.update).
+    // The kick and drift (and SETTLE, the displacement check) split over the worker threads, on a shared workspace (MdWorkers.update).
     const updateSplit = ws?.shared ? nb.updateSplit : undefined;
     /**
      * update(), then SETTLE on the new positions (the virial into `vir`, if given). `measure`:
@@ -397,7 +398,8 @@ export class MdEngine {
       const energies = isEnergyStep(next);
       const r = forces(x, energies);
       if (r) e = r;
-      this.guard(next, x, f, lastGood, xFinite, ws, nb.forcesSumSq);
+      // The threads' sum of squares is of the short-range forces: not with a long-range part added after.
+      this.guard(next, x, f, lastGood, xFinite, ws, lr ? undefined : nb.forcesSumSq);
       const t2 = performance.now();
       if (run.integrator === 'vv') {
         cvir.fill(0);

@@ -153,6 +153,32 @@ describe('the update split over the worker threads', () => {
     for (const [got, want] of b.sumSq) expect(Math.abs(got - want)).toBeLessThan(1e-12 * want);
   });
 
+  it('velocity Verlet with PME on 2 threads (the mesh on this thread: --reproducible): the threads do not kick (the mesh\'s forces come after their sums), and the run keeps the thermo of 1 thread to round-off', async () => {
+    const run = async (threads: number) => {
+      const p = await prepareRun({ system: 'water', gro: 'salt-water', coulomb: 'pme', target: 'wasm', precision: 'f64', tuned: false, threads, reproducible: true, integrator: 'vv', nstcalcenergy: 5 });
+      const eng = await MdEngine.create(p.run);
+      const nb = eng.nb;
+      let kicked = 0;
+      const compute = nb.compute.bind(nb);
+      nb.compute = (x, f, energies) => {
+        const r = compute(x, f, energies);
+        if (nb.kicked) kicked++;
+        return r;
+      };
+      try {
+        return { thermo: eng.simulate(10).thermo, kicked };
+      } finally {
+        await eng.close();
+      }
+    };
+    const [a, b] = [await run(1), await run(2)];
+    expect(b.kicked).toBe(0);
+    expect(b.thermo.map((row) => row.step)).toEqual([0, 5, 10]);
+    for (let k = 0; k < a.thermo.length; k++) {
+      for (const q of ['T', 'etot', 'recip'] as const) expect(Math.abs(b.thermo[k]![q] - a.thermo[k]![q])).toBeLessThan(1e-6 * Math.abs(a.thermo[k]![q]) + 1e-6);
+    }
+  });
+
   it('a 30-step water run on 2 threads (wasm, leap-frog and velocity Verlet) gives the thermo of 1 thread to round-off', async () => {
     for (const integrator of ['leapfrog', 'vv'] as const) {
       const run = async (threads: number) => {
