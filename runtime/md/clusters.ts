@@ -280,17 +280,18 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
   const ncy = Math.max(1, Math.floor(Ly / size));
   const ncol = ncx * ncy;
   const split = opts.split;
-  const shared = opts.shared || split !== undefined;
+  // The job's arrays in shared memory where the passes may run on other threads.
+  const sh = split !== undefined;
+  const shared = opts.shared || sh;
   // Fresh pages cost more than the work on them on some hosts (1-2 us per 4 KiB page on a VM):
   // the per-call arrays are kept for the next call, fully overwritten before they are read.
-  if (clusterScratch?.n !== n || clusterScratch.shared !== (split !== undefined)) {
-    const sh = split !== undefined;
+  if (clusterScratch?.n !== n || clusterScratch.shared !== sh) {
     clusterScratch = { n, shared: sh, w: fresh(Float64Array, 3 * n, sh), col: fresh(Int32Array, n, sh), byCol: fresh(Int32Array, n, sh), seen: new Uint8Array(n) };
   }
   const { w, col, byCol } = clusterScratch;
   const columns = opts.columnOrder ? opts.columnOrder(ncx, ncy) : Int32Array.from({ length: ncol }, (_, k) => k);
   if (columns.length !== ncol) throw new Error(`column order has ${columns.length} entries for ${ncol} columns`);
-  const lj = opts.ljFirst && M <= N ? ljFlagBytes(opts.ljFirst, split !== undefined) : undefined;
+  const lj = opts.ljFirst && M <= N ? ljFlagBytes(opts.ljFirst, sh) : undefined;
   // A split clustering places atoms into arrays made before the padding is known: room for
   // every column padded, the layout's arrays views of its first nPadded slots.
   const room = split ? n + ncol * (S - 1) : 0;
@@ -298,8 +299,8 @@ export function buildClusters(sys: MdSystem, M: number, N: number, opts: Cluster
     n, S, M, N, box: [Lx, Ly, Lz], ncx, ncy,
     X: sys.x, w, col,
     counts: new Int32Array(ncol),
-    bad: fresh(Int32Array, 1, split !== undefined).fill(n),
-    byCol, first: fresh(Int32Array, ncol + 1, split !== undefined), colStart: fresh(Int32Array, ncol, split !== undefined), colEnd: fresh(Int32Array, ncol, split !== undefined),
+    bad: fresh(Int32Array, 1, sh).fill(n),
+    byCol, first: fresh(Int32Array, ncol + 1, sh), colStart: fresh(Int32Array, ncol, sh), colEnd: fresh(Int32Array, ncol, sh),
     lj,
     atomOf: split ? fresh(Int32Array, room, shared) : new Int32Array(0),
     slotOf: fresh(Int32Array, n, shared),
@@ -938,25 +939,24 @@ const scratch: { tmpJ: Int32Array; ciPerCluster: number; cjPerCluster: number } 
  * current generation of `into`.
  */
 function joinParts(parts: ListPart[], M: number, N: number, maskWords: number, shiftVec: Float64Array, rlist: number, into?: ListBuffers, joined?: ListArrays): PairList {
-  if (parts.length === 1 && !into) {
-    const p = parts[0]!;
-    return { M, N, maskWords, ci: p.ci, cj: p.cj, excl: p.excl, shiftVec, rlist, stats: { clusterPairs: p.cj.length, computedPairs: p.computedPairs, bbChecks: p.bbChecks } };
-  }
-  if (joined && into) {
-    into.turn = 1 - into.turn;
-    let computedPairs = 0;
-    let bbChecks = 0;
-    for (const p of parts) {
-      computedPairs += p.computedPairs;
-      bbChecks += p.bbChecks;
-    }
-    return { M, N, maskWords, ...joined, shiftVec, rlist, stats: { clusterPairs: joined.cj.length, computedPairs, bbChecks } };
-  }
   let nci4 = 0;
   let ncj = 0;
+  let computedPairs = 0;
+  let bbChecks = 0;
   for (const p of parts) {
     nci4 += p.ci.length;
     ncj += p.cj.length;
+    computedPairs += p.computedPairs;
+    bbChecks += p.bbChecks;
+  }
+  const stats = { clusterPairs: ncj, computedPairs, bbChecks };
+  if (parts.length === 1 && !into) {
+    const p = parts[0]!;
+    return { M, N, maskWords, ci: p.ci, cj: p.cj, excl: p.excl, shiftVec, rlist, stats };
+  }
+  if (joined && into) {
+    into.turn = 1 - into.turn;
+    return { M, N, maskWords, ...joined, shiftVec, rlist, stats };
   }
   // Parts come from worker threads, which read the joined list next: in shared memory from the
   // start where there is any (no second copy when the threads take it); in the next generation
@@ -978,16 +978,12 @@ function joinParts(parts: ListPart[], M: number, N: number, maskWords: number, s
   }
   let oi = 0;
   let oj = 0;
-  let computedPairs = 0;
-  let bbChecks = 0;
   for (const p of parts) {
     joinPart(p, { ci, cj, excl }, oi, oj, maskWords);
     oi += p.ci.length;
     oj += p.cj.length;
-    computedPairs += p.computedPairs;
-    bbChecks += p.bbChecks;
   }
-  return { M, N, maskWords, ci, cj, excl, shiftVec, rlist, stats: { clusterPairs: ncj, computedPairs, bbChecks } };
+  return { M, N, maskWords, ci, cj, excl, shiftVec, rlist, stats };
 }
 
 /** Part p into the list's arrays `to` from i-entry word oi and j-entry oj on (its j-entry indices offset by oj). */
