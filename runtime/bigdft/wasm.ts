@@ -1,17 +1,24 @@
 // bigdft-conv WebAssembly SIMD variants (templates/wasm/bigdft-conv): each module exports one
 // transposing pass `pass(x, y, n, m, j0, j1, scratch, yin, xt, scale)` on byte addresses of a
 // shared linear memory it imports. A prepared problem allocates that memory once: the input,
-// the pass buffers and one scratch row per thread; `run` copies the input in, runs the three
-// passes inside the memory and returns a view of the result (valid until the next run). With a
-// worker pool of t workers, t threads share the work: this one and t - 1 workers, each running
-// the same module on the same memory. Each pass's lines are cut into chunks the threads claim as
-// they go; every output line is computed by the same instructions whatever the split, so the
-// result is identical bit for bit to one thread's. One posted task per worker and application
-// runs all three passes, the threads meeting at a barrier in shared memory (Atomics) after each
-// pass, and a worker's error comes back through shared memory too: no message round trip per
-// pass or per application. The workers instantiate the main thread's compiled module (posted
-// with the task), so they run its optimized code from the first call instead of compiling and
-// tiering up a copy each.
+// the pass buffers, one scratch row per thread and (magic filters) two slab buffers per thread;
+// `run` takes the input, runs the passes inside the memory and returns a view of the result
+// (valid until the next run). The magic filters run blocked, in two stages instead of three
+// whole passes: the first pass by slabs of planes, each slab's input copied into the thread's
+// slab buffer just before, then the second and third passes together by slabs of planes, the
+// second's output kept in the other slab buffer for the third. That halves the traffic between
+// the cores and memory (two round trips of the grid instead of four), which is what two threads
+// otherwise fight over. The kinetic filter (transposed inputs and running sums) runs its three
+// passes whole. With a worker pool of t workers, t threads share the work: this one and t - 1
+// workers, each running the same module on the same memory. Each stage's slabs, or each pass's
+// lines cut into chunks, are claimed as they go; every output line is computed by the same
+// instructions on the same values whatever the split or blocking, so the result is identical
+// bit for bit to one thread's whole passes. One posted task per worker and application runs all
+// the stages, the threads meeting at a barrier in shared memory (Atomics) after each, and a
+// worker's error comes back through shared memory too: no message round trip per stage or per
+// application. The workers instantiate the main thread's compiled module (posted with the
+// task), so they run its optimized code from the first call instead of compiling and tiering up
+// a copy each.
 import { wasmModule, variantParams } from '../variants.ts';
 import { backend } from '../backends/registry.ts';
 import type { FilterName } from './filters.ts';
@@ -35,6 +42,15 @@ interface ConvWasmExports {
 export interface ConvWasmPass {
   x: number; y: number; n: number; m: number; yin: number; xt: number; scale: number;
   bounds: Int32Array;
+  /**
+   * Blocked stages (the magic filters, not the kinetic one's running sums): 'in' is the first
+   * pass by slabs of i3 planes [bounds[c], bounds[c + 1]) (the input's planes copied into the
+   * thread's slab buffer first when the threads copy it in); 'out' is the second and third passes
+   * by slabs of i1 (the second pass's output kept in the thread's slab buffer, which the third
+   * reads while it is in cache). Absent: one pass by chunks of lines. `dims` is the grid.
+   */
+  blocked?: 'in' | 'out';
+  dims?: Dims;
 }
 
 /** Arguments of one worker task: this worker's lines of every pass of one application (tasks.ts 'conv-wasm'). */
@@ -47,8 +63,10 @@ export interface ConvWasmTaskArgs {
   module?: WebAssembly.Module;
   /** Another build of the variant (tests of the gate); the key's binary when absent. */
   bytes?: Uint8Array;
-  /** This worker's scratch row(s). */
+  /** This worker's scratch row(s), and (blocked stages) its slab buffers: input planes, second pass's output. */
   s: number;
+  u?: number;
+  t?: number;
   /** The passes in order; between two passes every worker waits at the barrier. */
   passes: ConvWasmPass[];
   /** The claim counters, one per pass (shared; zeroed by the caller before each application). */
@@ -107,7 +125,7 @@ function arrive(b: Int32Array, parties: number, spin = false): void {
  * pass (the last one: every thread's output is complete). A thread whose instance or pass fails
  * still arrives at every barrier (the others would wait for it forever); returns its error.
  */
-function runShare(ex: ConvWasmExports | undefined, a: Pick<ConvWasmTaskArgs, 'passes' | 'next' | 'input' | 'memory' | 's' | 'barrier' | 'parties'>, err: unknown, spin: boolean, onError?: (e: unknown) => void): unknown {
+function runShare(ex: ConvWasmExports | undefined, a: Pick<ConvWasmTaskArgs, 'passes' | 'next' | 'input' | 'memory' | 's' | 'u' | 't' | 'barrier' | 'parties'>, err: unknown, spin: boolean, onError?: (e: unknown) => void): unknown {
   // reported before the barrier that follows, so the calling thread sees it after the last one
   if (err !== undefined) onError?.(err);
   a.passes.forEach((q, k) => {
@@ -116,8 +134,11 @@ function runShare(ex: ConvWasmExports | undefined, a: Pick<ConvWasmTaskArgs, 'pa
       try {
         for (let c = Atomics.add(a.next, k, 1); c < b.length - 1; c = Atomics.add(a.next, k, 1)) {
           const j0 = b[c]!, j1 = b[c + 1]!;
-          if (k === 0 && a.input) new Float64Array(a.memory.buffer, q.x + 8 * j0 * q.n, (j1 - j0) * q.n).set(a.input.subarray(j0 * q.n, j1 * q.n));
-          ex.pass(q.x, q.y, q.n, q.m, j0, j1, a.s, q.yin, q.xt, q.scale);
+          if (q.blocked) runSlab(ex, q, j0, j1, a);
+          else {
+            if (k === 0 && a.input) new Float64Array(a.memory.buffer, q.x + 8 * j0 * q.n, (j1 - j0) * q.n).set(a.input.subarray(j0 * q.n, j1 * q.n));
+            ex.pass(q.x, q.y, q.n, q.m, j0, j1, a.s, q.yin, q.xt, q.scale);
+          }
         }
       } catch (e) {
         err = e ?? new Error('unknown error');
@@ -128,6 +149,43 @@ function runShare(ex: ConvWasmExports | undefined, a: Pick<ConvWasmTaskArgs, 'pa
   });
   return err;
 }
+
+/**
+ * One slab of a blocked stage (ConvWasmPass.blocked), on this thread's slab buffers. Every call
+ * is the variant's own pass on a range of its lines, with the line addresses moved (wasm's i32
+ * arithmetic wraps, so a base below the slab buffer is fine): each output line is the same
+ * instructions on the same values as in the whole pass, so the result is unchanged bit for bit.
+ * 'in', planes i3 in [a, b): the first pass's lines i2 + n2*i3 of those planes, read from the
+ * input's planes copied into u (or from x in place), written into y as the whole pass writes them.
+ * 'out', planes i1 in [a, b): the second pass's lines i3 + n3*i1 (contiguous in x) written into t
+ * as lines of a (b - a) x n2 x n3 grid; then per i2 the third pass's lines of t into y, at the
+ * places the whole third pass writes them (h runs of b - a points in each of its n3 rows).
+ */
+function runSlab(ex: ConvWasmExports, q: ConvWasmPass, a: number, b: number, th: Pick<ConvWasmTaskArgs, 'input' | 'memory' | 's' | 'u' | 't'>): void {
+  const [n1, n2, n3] = q.dims!;
+  const h = b - a;
+  if (q.blocked === 'in') {
+    const plane = n1 * n2;
+    let x = q.x;
+    if (th.input) {
+      new Float64Array(th.memory.buffer, th.u!, h * plane).set(th.input.subarray(a * plane, b * plane));
+      x = th.u! - 8 * a * plane;
+    }
+    ex.pass(x, q.y, n1, n2 * n3, n2 * a, n2 * b, th.s, 0, 0, 0);
+    return;
+  }
+  const t = th.t!;
+  ex.pass(q.x + 8 * n2 * n3 * a, t, n2, n3 * h, 0, n3 * h, th.s, 0, 0, 0);
+  for (let i2 = 0; i2 < n2; i2++) ex.pass(t, q.y + 8 * (a + (n1 - h) * i2), n3, n1 * n2, h * i2, h * (i2 + 1), th.s, 0, 0, 0);
+}
+
+/**
+ * Planes per slab of the blocked stages (4, 8, 16 and 32 measured on 128x126x130, one thread:
+ * docs/performance.md, issue 16 run T): a slab's input planes and its second pass's output stay
+ * in the core's cache (about 1 MiB each here), and 8 points of a row make whole 64-byte lines of
+ * the third pass's output where n1 is a multiple of 8.
+ */
+export const CONV_SLAB = 8;
 
 /**
  * Chunks of each pass per thread, claimed as they go (1, 4, 8 and 16 measured on 2 threads,
@@ -199,7 +257,12 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
   const [n1, n2, n3] = dims;
   const size = n1 * n2 * n3;
   const threads = o.pool?.size ?? 1;
-  // layout: reserved | X | B0 | B1 | (kinetic: B2 | B3 | Z) | scratch per thread
+  // the magic filters run blocked (runSlab); the kinetic filter's passes carry the transposed
+  // inputs and running sums, and run whole
+  const blocked = !kinetic;
+  const slabIn = blocked ? 8 * CONV_SLAB * n1 * n2 : 0;
+  const slabOut = blocked ? 8 * CONV_SLAB * n2 * n3 : 0;
+  // layout: reserved | X | B0 | B1 | (kinetic: B2 | B3 | Z) | per thread: scratch (| slab buffers u, t)
   const memory = new WebAssembly.Memory({ initial: 1, maximum: 65536, shared: true });
   const ex = await instantiate(mod, memory);
   const up = (b: number): number => (b + 63) & ~63;
@@ -213,23 +276,38 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
   const B = Array.from({ length: kinetic ? 4 : 2 }, () => take(8 * size));
   const Z = kinetic ? take(8 * size) : 0;
   const rowBytes = Math.max(...dims.map((n) => ex.scratchBytes(n)));
-  const S = Array.from({ length: threads }, () => take(rowBytes));
+  const S = Array.from({ length: threads }, () => ({ s: take(rowBytes), ...(blocked ? { u: take(slabIn), t: take(slabOut) } : {}) }));
   if (at > 65536 * PAGE) throw new Error(`grid ${dims.join('x')} needs ${at} bytes of wasm memory, more than 4 GiB`);
   memory.grow(Math.ceil(at / PAGE) - 1);
   const heap = (): Float64Array => new Float64Array(memory.buffer);
   // the passes: pass d reads `cur`, writes y (kinetic: also xt, adding the running sum acc)
-  const plan: { n: number; m: number; x: number; y: number; yin: number; xt: number; scale: number }[] = [];
-  let cur = X;
-  let acc = Z;
-  for (let d = 0; d < 3; d++) {
-    const n = dims[d]!;
-    const y = B[d % 2]!;
-    const xt = kinetic ? B[2 + (d % 2)]! : 0;
-    plan.push({ n, m: size / n, x: cur, y, yin: kinetic ? acc : 0, xt, scale: kinetic ? o.scale[d]! : 0 });
-    cur = kinetic ? xt : y;
-    acc = y;
+  const plan: Omit<ConvWasmPass, 'bounds'>[] = [];
+  let out: number;
+  if (blocked) {
+    // first pass by slabs of i3 into B0, then second and third by slabs of i1 into B1
+    plan.push({ x: X, y: B[0]!, n: n3, m: 0, yin: 0, xt: 0, scale: 0, blocked: 'in', dims });
+    plan.push({ x: B[0]!, y: B[1]!, n: n1, m: 0, yin: 0, xt: 0, scale: 0, blocked: 'out', dims });
+    out = B[1]!;
+  } else {
+    let cur = X;
+    let acc = Z;
+    for (let d = 0; d < 3; d++) {
+      const n = dims[d]!;
+      const y = B[d % 2]!;
+      const xt = kinetic ? B[2 + (d % 2)]! : 0;
+      plan.push({ n, m: size / n, x: cur, y, yin: kinetic ? acc : 0, xt, scale: kinetic ? o.scale[d]! : 0 });
+      cur = kinetic ? xt : y;
+      acc = y;
+    }
+    out = kinetic ? acc : cur;
   }
-  const out = kinetic ? acc : cur;
+  // each stage's work cut into pieces: slabs of CONV_SLAB planes (blocked; n is the planes), or
+  // CONV_CHUNKS_PER_THREAD chunks of lines per thread cut on multiples of the variant's lines per
+  // iteration (as the TS path does)
+  const align = Math.max(1, Number(String(p.unroll).split('x')[1]) || 1);
+  const cuts = (q: Omit<ConvWasmPass, 'bounds'>): number[] =>
+    q.blocked ? Array.from({ length: Math.ceil(q.n / CONV_SLAB) + 1 }, (_, c) => Math.min(c * CONV_SLAB, q.n)) : [0, ...splitRange(q.m, threads * CONV_CHUNKS_PER_THREAD, align).map((r) => r[1])];
+  const passes: ConvWasmPass[] = plan.map((q) => ({ ...q, bounds: toShared(Int32Array.from(cuts(q))) }));
   const copyIn = (x: ArrayLike<number>): void => {
     if (x.length !== size) throw new Error(`x has ${x.length} values, expected ${size}`);
     heap().set(x, X / 8);
@@ -241,8 +319,13 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
     return {
       ...base,
       run(x) {
-        copyIn(x);
-        for (const q of plan) ex.pass(q.x, q.y, q.n, q.m, 0, q.m, S[0]!, q.yin, q.xt, q.scale);
+        // blocked: a Float64Array's planes are copied slab by slab into the slab buffer
+        const input = blocked && x instanceof Float64Array && x.length === size ? x : undefined;
+        if (!input) copyIn(x);
+        for (const q of passes) {
+          if (!q.blocked) ex.pass(q.x, q.y, q.n, q.m, 0, q.m, S[0]!.s, q.yin, q.xt, q.scale);
+          else for (let c = 0; c < q.bounds.length - 1; c++) runSlab(ex, q, q.bounds[c]!, q.bounds[c + 1]!, { input, memory, ...S[0]! });
+        }
         return result();
       },
     };
@@ -253,26 +336,22 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
   // waiting for a worker to wake and ends without waiting for a reply message: a task's round
   // trip through the workers' event loops took 0.5-1.3 ms here, against 12-13 ms for the
   // application on 2 threads.
-  // Each pass's lines in CONV_CHUNKS_PER_THREAD chunks per thread, cut on multiples of the
-  // variant's lines per iteration (as the TS path does), claimed as they go: a thread that
-  // another process slows for a while takes fewer chunks instead of holding the others at the
-  // barrier after the pass.
-  const align = Math.max(1, Number(String(p.unroll).split('x')[1]) || 1);
-  const passes: ConvWasmPass[] = plan.map((q) => ({ ...q, bounds: toShared(Int32Array.from([0, ...splitRange(q.m, threads * CONV_CHUNKS_PER_THREAD, align).map((r) => r[1])])) }));
+  // The pieces of each stage are claimed as they go: a thread that another process slows for a
+  // while takes fewer instead of holding the others at the barrier after the stage.
   const barrier = new Int32Array(new SharedArrayBuffer(8));
   const next = new Int32Array(new SharedArrayBuffer(4 * plan.length));
   const ctl = new Int32Array(new SharedArrayBuffer(CTL_BYTES));
-  const workerArgs = Array.from({ length: threads - 1 }, (_, w): ConvWasmTaskArgs => ({ key, memId, memory, module: mod, bytes: o.bytes, s: S[w + 1]!, barrier, parties: threads, passes, next, ctl }));
+  const workerArgs = Array.from({ length: threads - 1 }, (_, w): ConvWasmTaskArgs => ({ key, memId, memory, module: mod, bytes: o.bytes, ...S[w + 1]!, barrier, parties: threads, passes, next, ctl }));
   return {
     ...base,
     async run(x) {
       next.fill(0);
       Atomics.store(ctl, 0, 0);
-      // an input on a SharedArrayBuffer is copied in by the threads, each the lines of the first pass's chunks it takes
+      // an input on a SharedArrayBuffer is copied in by the threads, each the planes or lines of the first stage's pieces it takes
       const input = x instanceof Float64Array && x.buffer instanceof SharedArrayBuffer && x.length === size ? x : undefined;
       if (!input) copyIn(x);
       workerArgs.forEach((a, w) => pool.post(w, { task: 'conv-wasm', args: { ...a, input } as unknown as Record<string, unknown> }));
-      const err = runShare(ex, { passes, next, input, memory, s: S[0]!, barrier, parties: threads }, undefined, true);
+      const err = runShare(ex, { passes, next, input, memory, ...S[0]!, barrier, parties: threads }, undefined, true);
       if (err !== undefined) throw err;
       if (Atomics.load(ctl, 0) !== 0) throw new Error(new TextDecoder().decode(new Uint8Array(ctl.buffer, 8, Atomics.load(ctl, 1)).slice()));
       return result();

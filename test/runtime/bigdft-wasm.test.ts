@@ -10,7 +10,7 @@ import { libraryKeys, manifest, GENERATED_ROOT } from '../../runtime/variants.ts
 import { verifyConv, randomValues } from '../../runtime/bigdft/verify.ts';
 import { apply3d, prepare3d, ConvInputError } from '../../runtime/bigdft/apply.ts';
 import { assembleWat } from '../../generator/index.ts';
-import type { Dims } from '../../runtime/bigdft/reference.ts';
+import { separable, type Dims } from '../../runtime/bigdft/reference.ts';
 import { convWasmTask, prepareWasm3d } from '../../runtime/bigdft/wasm.ts';
 import { kineticScale } from '../../runtime/bigdft/conv.ts';
 import { Pool, toShared } from '../../runtime/parallel/pool.ts';
@@ -101,6 +101,18 @@ describe('bigdft-conv WebAssembly SIMD library', () => {
       const xs = toShared(Float64Array.from(x));
       for (let r = 0; r < 4; r++) expect(Array.from(await pre.run(r % 2 ? xs : x)), `run ${r}`).toEqual(Array.from(one));
       await pre.release?.();
+      // the magic filter's blocked stages: slabs of planes (3 of i3 and 4 of i1 here, the last
+      // ones short), the shared input's planes copied by the thread that takes them
+      const magic = 'bigdft-conv.wasm.magic.periodic.f64.separable-t.2x2.inline.lines';
+      const dm: Dims = [26, 30, 19];
+      const xm = randomValues(dm[0] * dm[1] * dm[2], 6);
+      const ref = separable('magic', xm, dm);
+      const oneM = Float64Array.from((await prepareWasm3d(magic, dm, { scale })).run(xm) as Float64Array);
+      expect(Math.max(...oneM.map((v, i) => Math.abs(v - ref[i]!)))).toBeLessThan(1e-12);
+      const preM = await prepareWasm3d(magic, dm, { scale, pool });
+      const xms = toShared(Float64Array.from(xm));
+      for (let r = 0; r < 4; r++) expect(Array.from(await preM.run(r % 2 ? xms : xm)), `magic run ${r}`).toEqual(Array.from(oneM));
+      await preM.release?.();
       // every chunk but the first traps in the first pass: whichever thread claims one stops
       // there, and the others still meet it at the barriers
       const wat = readFileSync(join(GENERATED_ROOT, manifest().get(key)!.file.replace(/\.wasm$/, '.wat')), 'utf8');
