@@ -159,7 +159,7 @@ function runShare(ex: ConvWasmExports | undefined, a: Pick<ConvWasmTaskArgs, 'pa
  * input's planes copied into u (or from x in place), written into y as the whole pass writes them.
  * 'out', planes i1 in [a, b): the second pass's lines i3 + n3*i1 (contiguous in x) written into t
  * as lines of a (b - a) x n2 x n3 grid; then per i2 the third pass's lines of t into y, at the
- * places the whole third pass writes them (h runs of b - a points in each of its n3 rows).
+ * places the whole third pass writes them (a run of b - a points in each of the n3 rows).
  */
 function runSlab(ex: ConvWasmExports, q: ConvWasmPass, a: number, b: number, th: Pick<ConvWasmTaskArgs, 'input' | 'memory' | 's' | 'u' | 't'>): void {
   const [n1, n2, n3] = q.dims!;
