@@ -1,20 +1,18 @@
 // bigdft-conv WebAssembly SIMD variants (templates/wasm/bigdft-conv): each module exports one
 // transposing pass `pass(x, y, n, m, j0, j1, scratch, yin, xt, scale)` on byte addresses of a
 // shared linear memory it imports. A prepared problem allocates that memory once: the input,
-// the pass buffers, one scratch row per thread and (magic filters) two slab buffers per thread;
-// `run` takes the input, runs the passes inside the memory and returns a view of the result
-// (valid until the next run). The magic filters run blocked, in two stages instead of three
-// whole passes: the first pass by slabs of planes, each slab's input copied into the thread's
-// slab buffer just before, then the second and third passes together by slabs of planes, the
-// second's output kept in the other slab buffer for the third. That halves the traffic between
-// the cores and memory (two round trips of the grid instead of four), which is what two threads
-// otherwise fight over. The kinetic filter (transposed inputs and running sums) runs its three
-// passes whole. With a worker pool of t workers, t threads share the work: this one and t - 1
-// workers, each running the same module on the same memory. Each stage's slabs, or each pass's
-// lines cut into chunks, are claimed as they go; every output line is computed by the same
-// instructions on the same values whatever the split or blocking, so the result is identical
-// bit for bit to one thread's whole passes. One posted task per worker and application runs all
-// the stages, the threads meeting at a barrier in shared memory (Atomics) after each, and a
+// the pass buffers, and per thread a scratch row and slab buffers; `run` takes the input, runs
+// the passes inside the memory and returns a view of the result (valid until the next run).
+// The three passes run blocked, in two stages: the first pass by slabs of planes, each slab's
+// input copied into the thread's slab buffer just before, then the second and third passes
+// together by slabs of planes, the second's output kept in slab buffers for the third. The grid
+// goes through memory twice instead of four times (copy in, three passes), and that traffic is
+// what two threads otherwise fight over. With a worker pool of t workers, t threads share the
+// work: this one and t - 1 workers, each running the same module on the same memory. Each
+// stage's slabs are claimed as they go; every output line is computed by the same instructions
+// on the same values whatever the split or blocking, so the result is identical bit for bit to
+// one thread's, and to the three whole passes. One posted task per worker and application runs
+// both stages, the threads meeting at a barrier in shared memory (Atomics) after each, and a
 // worker's error comes back through shared memory too: no message round trip per stage or per
 // application. The workers instantiate the main thread's compiled module (posted with the
 // task), so they run its optimized code from the first call instead of compiling and tiering up
@@ -24,7 +22,7 @@ import { backend } from '../backends/registry.ts';
 import type { FilterName } from './filters.ts';
 import type { Boundary, Dims } from './reference.ts';
 import type { Pool } from '../parallel/pool.ts';
-import { splitRange, toShared } from '../parallel/pool.ts';
+import { toShared } from '../parallel/pool.ts';
 import { platform } from '../platform.ts';
 
 /** The exports of a bigdft-conv wasm module. */
@@ -35,22 +33,21 @@ interface ConvWasmExports {
 }
 
 /**
- * One pass of a worker task, on byte addresses of the memory: its lines cut into chunks
- * [bounds[c], bounds[c + 1]), which the workers claim in turn by raising the pass's word of
- * `next` until none is left.
+ * One stage of an application, on byte addresses of the memory: its slabs of planes
+ * [bounds[c], bounds[c + 1]), which the threads claim in turn by raising the stage's word of
+ * `next` until none is left (runSlab). 'in' is the first pass by slabs of i3: x its input (when
+ * the caller copied it in), y and xt its outputs, yin a slab of zeros (kinetic). 'out' is the
+ * second and third passes by slabs of i1: x and yin the second pass's inputs (the first pass's
+ * xt and y; magic: y alone, in x), y the third pass's output and xt where it drops its transposed
+ * input (kinetic: a buffer no longer read). `scale` and `scale3`: the kinetic filter's factors
+ * of the stage's passes; `dims` is the grid; `kinetic` whether the running sums are carried.
  */
-export interface ConvWasmPass {
-  x: number; y: number; n: number; m: number; yin: number; xt: number; scale: number;
+export interface ConvWasmStage {
+  kind: 'in' | 'out';
+  x: number; y: number; yin: number; xt: number; scale: number; scale3: number;
+  dims: Dims;
+  kinetic: boolean;
   bounds: Int32Array;
-  /**
-   * Blocked stages (the magic filters, not the kinetic one's running sums): 'in' is the first
-   * pass by slabs of i3 planes [bounds[c], bounds[c + 1]) (the input's planes copied into the
-   * thread's slab buffer first when the threads copy it in); 'out' is the second and third passes
-   * by slabs of i1 (the second pass's output kept in the thread's slab buffer, which the third
-   * reads while it is in cache). Absent: one pass by chunks of lines. `dims` is the grid.
-   */
-  blocked?: 'in' | 'out';
-  dims?: Dims;
 }
 
 /** Arguments of one worker task: this worker's lines of every pass of one application (tasks.ts 'conv-wasm'). */
@@ -63,18 +60,23 @@ export interface ConvWasmTaskArgs {
   module?: WebAssembly.Module;
   /** Another build of the variant (tests of the gate); the key's binary when absent. */
   bytes?: Uint8Array;
-  /** This worker's scratch row(s), and (blocked stages) its slab buffers: input planes, second pass's output. */
+  /**
+   * This thread's scratch row(s) and slab buffers: u the input's planes of a slab, t the second
+   * pass's output (y) of a slab, t2 its transposed input (xt, kinetic).
+   */
   s: number;
-  u?: number;
-  t?: number;
-  /** The passes in order; between two passes every worker waits at the barrier. */
-  passes: ConvWasmPass[];
-  /** The claim counters, one per pass (shared; zeroed by the caller before each application). */
+  u: number;
+  t: number;
+  t2: number;
+  /** The stages in order; between two stages every thread waits at the barrier. */
+  passes: ConvWasmStage[];
+  /** The claim counters, one per stage (shared; zeroed by the caller before each application). */
   next: Int32Array;
   /**
-   * The input when it lies on a SharedArrayBuffer: this worker copies the lines of the first
-   * pass's chunks it claims into the memory (at the first pass's x) itself, so they arrive in its
-   * own cache and the copy is split too; absent: the caller has copied the input in.
+   * The input when it lies on a SharedArrayBuffer (or, on one thread, any Float64Array): the
+   * thread copies the planes of the first stage's slabs it claims into its slab buffer itself, so
+   * they arrive in its own cache and the copy is split too; absent: the caller has copied the
+   * input in.
    */
   input?: Float64Array;
   /** Barrier of the threads (Int32Array on a SharedArrayBuffer: arrivals, generation) and their count (the calling thread and the workers). */
@@ -121,25 +123,18 @@ function arrive(b: Int32Array, parties: number, spin = false): void {
 }
 
 /**
- * One thread's part of an application: the chunks of each pass it claims, a barrier after each
- * pass (the last one: every thread's output is complete). A thread whose instance or pass fails
+ * One thread's part of an application: the slabs of each stage it claims, a barrier after each
+ * stage (the last one: every thread's output is complete). A thread whose instance or pass fails
  * still arrives at every barrier (the others would wait for it forever); returns its error.
  */
-function runShare(ex: ConvWasmExports | undefined, a: Pick<ConvWasmTaskArgs, 'passes' | 'next' | 'input' | 'memory' | 's' | 'u' | 't' | 'barrier' | 'parties'>, err: unknown, spin: boolean, onError?: (e: unknown) => void): unknown {
+function runShare(ex: ConvWasmExports | undefined, a: Pick<ConvWasmTaskArgs, 'passes' | 'next' | 'input' | 'memory' | 's' | 'u' | 't' | 't2' | 'barrier' | 'parties'>, err: unknown, spin: boolean, onError?: (e: unknown) => void): unknown {
   // reported before the barrier that follows, so the calling thread sees it after the last one
   if (err !== undefined) onError?.(err);
   a.passes.forEach((q, k) => {
     if (err === undefined && ex) {
       const b = q.bounds;
       try {
-        for (let c = Atomics.add(a.next, k, 1); c < b.length - 1; c = Atomics.add(a.next, k, 1)) {
-          const j0 = b[c]!, j1 = b[c + 1]!;
-          if (q.blocked) runSlab(ex, q, j0, j1, a);
-          else {
-            if (k === 0 && a.input) new Float64Array(a.memory.buffer, q.x + 8 * j0 * q.n, (j1 - j0) * q.n).set(a.input.subarray(j0 * q.n, j1 * q.n));
-            ex.pass(q.x, q.y, q.n, q.m, j0, j1, a.s, q.yin, q.xt, q.scale);
-          }
-        }
+        for (let c = Atomics.add(a.next, k, 1); c < b.length - 1; c = Atomics.add(a.next, k, 1)) runSlab(ex, q, b[c]!, b[c + 1]!, a);
       } catch (e) {
         err = e ?? new Error('unknown error');
         onError?.(err);
@@ -151,47 +146,49 @@ function runShare(ex: ConvWasmExports | undefined, a: Pick<ConvWasmTaskArgs, 'pa
 }
 
 /**
- * One slab of a blocked stage (ConvWasmPass.blocked), on this thread's slab buffers. Every call
- * is the variant's own pass on a range of its lines, with the line addresses moved (wasm's i32
- * arithmetic wraps, so a base below the slab buffer is fine): each output line is the same
- * instructions on the same values as in the whole pass, so the result is unchanged bit for bit.
+ * One slab of a stage, on this thread's slab buffers. Every call is the variant's own pass on a
+ * range of its lines, with the line addresses moved (wasm's i32 arithmetic wraps, so a base
+ * below a slab buffer is fine): each output line is the same instructions on the same values as
+ * in the whole pass, so the result is the whole passes' bit for bit.
  * 'in', planes i3 in [a, b): the first pass's lines i2 + n2*i3 of those planes, read from the
- * input's planes copied into u (or from x in place), written into y as the whole pass writes them.
- * 'out', planes i1 in [a, b): the second pass's lines i3 + n3*i1 (contiguous in x) written into t
- * as lines of a (b - a) x n2 x n3 grid; then per i2 the third pass's lines of t into y, at the
- * places the whole third pass writes them (a run of b - a points in each of the n3 rows).
+ * input's planes copied into u (or from x in place), written into y (and xt) as the whole pass
+ * writes them.
+ * 'out', planes i1 in [a, b): the second pass's lines i3 + n3*i1 (contiguous in its inputs)
+ * written into t (and t2) as lines of a (b - a) x n2 x n3 grid; then per i2 the third pass's
+ * lines of those into y, at the places the whole third pass writes them (a run of b - a points
+ * in each of the n3 rows).
  */
-function runSlab(ex: ConvWasmExports, q: ConvWasmPass, a: number, b: number, th: Pick<ConvWasmTaskArgs, 'input' | 'memory' | 's' | 'u' | 't'>): void {
-  const [n1, n2, n3] = q.dims!;
+function runSlab(ex: ConvWasmExports, q: ConvWasmStage, a: number, b: number, th: Pick<ConvWasmTaskArgs, 'input' | 'memory' | 's' | 'u' | 't' | 't2'>): void {
+  const [n1, n2, n3] = q.dims;
   const h = b - a;
-  if (q.blocked === 'in') {
+  if (q.kind === 'in') {
     const plane = n1 * n2;
     let x = q.x;
     if (th.input) {
-      new Float64Array(th.memory.buffer, th.u!, h * plane).set(th.input.subarray(a * plane, b * plane));
-      x = th.u! - 8 * a * plane;
+      new Float64Array(th.memory.buffer, th.u, h * plane).set(th.input.subarray(a * plane, b * plane));
+      x = th.u - 8 * a * plane;
     }
-    ex.pass(x, q.y, n1, n2 * n3, n2 * a, n2 * b, th.s, 0, 0, 0);
+    ex.pass(x, q.y, n1, n2 * n3, n2 * a, n2 * b, th.s, q.kinetic ? q.yin - 8 * a * plane : 0, q.xt, q.scale);
     return;
   }
-  const t = th.t!;
-  ex.pass(q.x + 8 * n2 * n3 * a, t, n2, n3 * h, 0, n3 * h, th.s, 0, 0, 0);
-  for (let i2 = 0; i2 < n2; i2++) ex.pass(t, q.y + 8 * (a + (n1 - h) * i2), n3, n1 * n2, h * i2, h * (i2 + 1), th.s, 0, 0, 0);
+  const at = 8 * n2 * n3 * a;
+  // kinetic: the second pass's xt (t2) is the third's input and its y (t) the third's running sum
+  const [x3, yin3] = q.kinetic ? [th.t2, th.t] : [th.t, 0];
+  ex.pass(q.x + at, th.t, n2, n3 * h, 0, n3 * h, th.s, q.kinetic ? q.yin + at : 0, q.kinetic ? th.t2 : 0, q.scale);
+  for (let i2 = 0; i2 < n2; i2++) {
+    const to = 8 * (a + (n1 - h) * i2);
+    ex.pass(x3, q.y + to, n3, n1 * n2, h * i2, h * (i2 + 1), th.s, yin3, q.kinetic ? q.xt + to : 0, q.scale3);
+  }
 }
 
 /**
- * Planes per slab of the blocked stages (4, 8, 16 and 32 measured on 128x126x130, one thread:
+ * Planes per slab of the stages (4, 8, 16 and 32 measured on 128x126x130, one and two threads:
  * docs/performance.md, issue 16 run T): a slab's input planes and its second pass's output stay
  * in the core's cache (about 1 MiB each here), and 8 points of a row make whole 64-byte lines of
- * the third pass's output where n1 is a multiple of 8.
+ * the third pass's output where n1 is a multiple of 8. Slabs are also the pieces the threads
+ * claim (16 or 17 per stage here; chunks of lines, 8 per thread, before).
  */
 export const CONV_SLAB = 8;
-
-/**
- * Chunks of each pass per thread, claimed as they go (1, 4, 8 and 16 measured on 2 threads,
- * 128x126x130: docs/performance.md, issue 16 runs G, H and I).
- */
-export const CONV_CHUNKS_PER_THREAD = 8;
 
 const PAGE = 65536;
 async function instantiate(mod: WebAssembly.Module, memory: WebAssembly.Memory): Promise<ConvWasmExports> {
@@ -257,12 +254,9 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
   const [n1, n2, n3] = dims;
   const size = n1 * n2 * n3;
   const threads = o.pool?.size ?? 1;
-  // the magic filters run blocked (runSlab); the kinetic filter's passes carry the transposed
-  // inputs and running sums, and run whole
-  const blocked = !kinetic;
-  const slabIn = blocked ? 8 * CONV_SLAB * n1 * n2 : 0;
-  const slabOut = blocked ? 8 * CONV_SLAB * n2 * n3 : 0;
-  // layout: reserved | X | B0 | B1 | (kinetic: B2 | B3 | Z) | per thread: scratch (| slab buffers u, t)
+  const plane = n1 * n2;
+  // layout: reserved | X | B0 | B1 | (kinetic: B2 | zeros of a slab) | per thread: scratch, slab
+  // buffers u, t (kinetic: t2)
   const memory = new WebAssembly.Memory({ initial: 1, maximum: 65536, shared: true });
   const ex = await instantiate(mod, memory);
   const up = (b: number): number => (b + 63) & ~63;
@@ -273,41 +267,27 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
     return a;
   };
   const X = take(8 * size);
-  const B = Array.from({ length: kinetic ? 4 : 2 }, () => take(8 * size));
-  const Z = kinetic ? take(8 * size) : 0;
+  const B = Array.from({ length: kinetic ? 3 : 2 }, () => take(8 * size));
+  // the first pass's running sum: zeros, read slab by slab (never written)
+  const Z = kinetic ? take(8 * CONV_SLAB * plane) : 0;
   const rowBytes = Math.max(...dims.map((n) => ex.scratchBytes(n)));
-  const S = Array.from({ length: threads }, () => ({ s: take(rowBytes), ...(blocked ? { u: take(slabIn), t: take(slabOut) } : {}) }));
+  const slabOut = 8 * CONV_SLAB * n2 * n3;
+  const S = Array.from({ length: threads }, () => ({ s: take(rowBytes), u: take(8 * CONV_SLAB * plane), t: take(slabOut), t2: kinetic ? take(slabOut) : 0 }));
   if (at > 65536 * PAGE) throw new Error(`grid ${dims.join('x')} needs ${at} bytes of wasm memory, more than 4 GiB`);
   memory.grow(Math.ceil(at / PAGE) - 1);
   const heap = (): Float64Array => new Float64Array(memory.buffer);
-  // the passes: pass d reads `cur`, writes y (kinetic: also xt, adding the running sum acc)
-  const plan: Omit<ConvWasmPass, 'bounds'>[] = [];
-  let out: number;
-  if (blocked) {
-    // first pass by slabs of i3 into B0, then second and third by slabs of i1 into B1
-    plan.push({ x: X, y: B[0]!, n: n3, m: 0, yin: 0, xt: 0, scale: 0, blocked: 'in', dims });
-    plan.push({ x: B[0]!, y: B[1]!, n: n1, m: 0, yin: 0, xt: 0, scale: 0, blocked: 'out', dims });
-    out = B[1]!;
-  } else {
-    let cur = X;
-    let acc = Z;
-    for (let d = 0; d < 3; d++) {
-      const n = dims[d]!;
-      const y = B[d % 2]!;
-      const xt = kinetic ? B[2 + (d % 2)]! : 0;
-      plan.push({ n, m: size / n, x: cur, y, yin: kinetic ? acc : 0, xt, scale: kinetic ? o.scale[d]! : 0 });
-      cur = kinetic ? xt : y;
-      acc = y;
-    }
-    out = kinetic ? acc : cur;
-  }
-  // each stage's work cut into pieces: slabs of CONV_SLAB planes (blocked; n is the planes), or
-  // CONV_CHUNKS_PER_THREAD chunks of lines per thread cut on multiples of the variant's lines per
-  // iteration (as the TS path does)
-  const align = Math.max(1, Number(String(p.unroll).split('x')[1]) || 1);
-  const cuts = (q: Omit<ConvWasmPass, 'bounds'>): number[] =>
-    q.blocked ? Array.from({ length: Math.ceil(q.n / CONV_SLAB) + 1 }, (_, c) => Math.min(c * CONV_SLAB, q.n)) : [0, ...splitRange(q.m, threads * CONV_CHUNKS_PER_THREAD, align).map((r) => r[1])];
-  const passes: ConvWasmPass[] = plan.map((q) => ({ ...q, bounds: toShared(Int32Array.from(cuts(q))) }));
+  // The stages (runSlab): the first pass by slabs of i3 into B0 (kinetic: its xt into B2), then
+  // the second and third passes by slabs of i1 into B1 (kinetic: the third pass's xt dropped into
+  // X, which no stage reads any more). Slabs of CONV_SLAB planes.
+  const k = kinetic ? o.scale : [0, 0, 0];
+  const common = { dims, kinetic };
+  const plan: Omit<ConvWasmStage, 'bounds'>[] = [
+    { ...common, kind: 'in', x: X, y: B[0]!, yin: Z, xt: kinetic ? B[2]! : 0, scale: k[0]!, scale3: 0 },
+    { ...common, kind: 'out', x: kinetic ? B[2]! : B[0]!, yin: kinetic ? B[0]! : 0, y: B[1]!, xt: kinetic ? X : 0, scale: k[1]!, scale3: k[2]! },
+  ];
+  const out = B[1]!;
+  const slabs = (n: number): number[] => Array.from({ length: Math.ceil(n / CONV_SLAB) + 1 }, (_, c) => Math.min(c * CONV_SLAB, n));
+  const passes: ConvWasmStage[] = plan.map((q) => ({ ...q, bounds: toShared(Int32Array.from(slabs(q.kind === 'in' ? n3 : n1))) }));
   const copyIn = (x: ArrayLike<number>): void => {
     if (x.length !== size) throw new Error(`x has ${x.length} values, expected ${size}`);
     heap().set(x, X / 8);
@@ -319,13 +299,10 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
     return {
       ...base,
       run(x) {
-        // blocked: a Float64Array's planes are copied slab by slab into the slab buffer
-        const input = blocked && x instanceof Float64Array && x.length === size ? x : undefined;
+        // a Float64Array's planes are copied slab by slab into the slab buffer
+        const input = x instanceof Float64Array && x.length === size ? x : undefined;
         if (!input) copyIn(x);
-        for (const q of passes) {
-          if (!q.blocked) ex.pass(q.x, q.y, q.n, q.m, 0, q.m, S[0]!.s, q.yin, q.xt, q.scale);
-          else for (let c = 0; c < q.bounds.length - 1; c++) runSlab(ex, q, q.bounds[c]!, q.bounds[c + 1]!, { input, memory, ...S[0]! });
-        }
+        for (const q of passes) for (let c = 0; c < q.bounds.length - 1; c++) runSlab(ex, q, q.bounds[c]!, q.bounds[c + 1]!, { input, memory, ...S[0]! });
         return result();
       },
     };

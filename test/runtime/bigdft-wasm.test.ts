@@ -88,7 +88,7 @@ describe('bigdft-conv WebAssembly SIMD library', () => {
     }
   });
 
-  it('on worker threads: one task per worker runs the three passes (chunks claimed as it goes) with barriers between them; repeated runs agree, and a worker that traps ends the run with its error instead of leaving the others waiting', async () => {
+  it('on worker threads: one task per worker runs the two stages (slabs of planes claimed as it goes) with barriers between them; repeated runs agree, and a worker that traps ends the run with its error instead of leaving the others waiting', async () => {
     const key = 'bigdft-conv.wasm.kinetic.periodic.f64.separable-t.4x2.inline.lines';
     const d: Dims = [31, 30, 29];
     const x = randomValues(d[0] * d[1] * d[2], 5);
@@ -97,12 +97,12 @@ describe('bigdft-conv WebAssembly SIMD library', () => {
     const pool = await Pool.create(2);
     try {
       const pre = await prepareWasm3d(key, d, { scale, pool });
-      // an input on a SharedArrayBuffer is copied in by the workers (each its first pass's lines), any other by the caller
+      // an input on a SharedArrayBuffer is copied in by the threads (each the planes of the first stage's slabs it takes), any other by the caller
       const xs = toShared(Float64Array.from(x));
       for (let r = 0; r < 4; r++) expect(Array.from(await pre.run(r % 2 ? xs : x)), `run ${r}`).toEqual(Array.from(one));
       await pre.release?.();
-      // the magic filter's blocked stages: slabs of planes (3 of i3 and 4 of i1 here, the last
-      // ones short), the shared input's planes copied by the thread that takes them
+      // the magic filter, on slabs of planes (3 of i3 and 4 of i1 here, the last ones short),
+      // against the f64 reference too
       const magic = 'bigdft-conv.wasm.magic.periodic.f64.separable-t.2x2.inline.lines';
       const dm: Dims = [26, 30, 19];
       const xm = randomValues(dm[0] * dm[1] * dm[2], 6);
@@ -113,8 +113,9 @@ describe('bigdft-conv WebAssembly SIMD library', () => {
       const xms = toShared(Float64Array.from(xm));
       for (let r = 0; r < 4; r++) expect(Array.from(await preM.run(r % 2 ? xms : xm)), `magic run ${r}`).toEqual(Array.from(oneM));
       await preM.release?.();
-      // every chunk but the first traps in the first pass: whichever thread claims one stops
-      // there, and the others still meet it at the barriers
+      // every pass on lines past the first traps (the first stage's slabs but the first, the
+      // third pass's calls): whichever thread claims one stops there, and the others still meet
+      // it at the barriers
       const wat = readFileSync(join(GENERATED_ROOT, manifest().get(key)!.file.replace(/\.wasm$/, '.wat')), 'utf8');
       const trapping = wat.replace('(local.set $n8 ', '(if (i32.gt_s (local.get $j0) (i32.const 0)) (then unreachable))\n    (local.set $n8 ');
       expect(trapping).not.toBe(wat);
@@ -131,8 +132,8 @@ describe('bigdft-conv WebAssembly SIMD library', () => {
     const ctl = new Int32Array(new SharedArrayBuffer(8 + 2048));
     const barrier = new Int32Array(new SharedArrayBuffer(8));
     const memory = new WebAssembly.Memory({ initial: 1, maximum: 16, shared: true });
-    const q = { x: 0, y: 0, n: 16, m: 16, yin: 0, xt: 0, scale: 0, bounds: Int32Array.from([0, 16]) };
-    await convWasmTask({ key: 'bigdft-conv.wasm.magic.periodic.f64.separable-t.4x2.inline.lines', memId: 'broken', memory, bytes: Uint8Array.from([0, 97, 115, 109, 9, 9]), s: 0, passes: [q, q, q], next: new Int32Array(new SharedArrayBuffer(12)), barrier, parties: 1, ctl });
+    const q = { kind: 'in' as const, x: 0, y: 0, yin: 0, xt: 0, scale: 0, scale3: 0, dims: [16, 16, 16] as Dims, kinetic: false, bounds: Int32Array.from([0, 16]) };
+    await convWasmTask({ key: 'bigdft-conv.wasm.magic.periodic.f64.separable-t.4x2.inline.lines', memId: 'broken', memory, bytes: Uint8Array.from([0, 97, 115, 109, 9, 9]), s: 0, u: 0, t: 0, t2: 0, passes: [q, q, q], next: new Int32Array(new SharedArrayBuffer(12)), barrier, parties: 1, ctl });
     expect(Atomics.load(ctl, 0)).toBe(1);
     const text = new TextDecoder().decode(new Uint8Array(ctl.buffer, 8, Atomics.load(ctl, 1)).slice());
     expect(text).toMatch(/CompileError/);
