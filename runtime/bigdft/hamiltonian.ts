@@ -352,18 +352,13 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
       }
       const psir = await mf!.run(x);
       const t1 = performance.now();
-      let epot = 0;
-      for (let i = 0; i < N; i++) {
-        const v = Vw[i]! * psir[i]!;
-        vpsi![i] = v;
-        epot += psir[i]! * v;
-      }
+      const epot = potentialProduct(Vw, psir, vpsi!);
       const t2 = performance.now();
       const a = await mft!.run(vpsi!);
       const t3 = performance.now();
       const tpsi = await kin!.run(x);
       const t4 = performance.now();
-      for (let i = 0; i < N; i++) hpsi[i] = a[i]! + tpsi[i]!;
+      addArrays(hpsi, a, tpsi);
       const t5 = performance.now();
       return { epot, tpsi, ms: { mf: t1 - t0, potential: t2 - t1, mft: t3 - t2, kin: t4 - t3, h: t5 - t0 } };
     };
@@ -385,15 +380,7 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
     for (let it = 1; it <= iterations; it++) {
       x.set(psi);
       const { epot, tpsi, ms } = await apply();
-      let ekin = 0;
-      let ehpsi = 0;
-      let norm = 0;
-      for (let i = 0; i < N; i++) {
-        const p = x[i]!;
-        ekin += p * tpsi[i]!;
-        ehpsi += p * hpsi[i]!;
-        norm += p * p;
-      }
+      let [ekin, ehpsi, norm] = products(x, tpsi, hpsi);
       // x is psi rounded to the working precision: report the Rayleigh quotients of x
       ekin /= norm;
       ehpsi /= norm;
@@ -405,7 +392,7 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
           `${ms.h.toFixed(1).padStart(8)}  ${fixed(ms.mf, 1).padStart(8)}  ${fixed(ms.mft, 1).padStart(9)}  ${fixed(ms.kin, 1).padStart(8)}`,
       );
       if (it < iterations && step > 0) {
-        for (let i = 0; i < N; i++) psi[i] = psi[i]! - step * (hpsi[i]! - ehpsi * x[i]!);
+        descend(psi, step, hpsi, ehpsi, x);
         normalize(psi);
       }
     }
@@ -440,6 +427,45 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
 }
 
 /** The three WGSL variants chained on the device (runtime/bigdft/wgsl.ts); bad input as one-line UserErrors. */
+// The point-by-point loops of an iteration are functions of their own: inside the iteration's
+// closure, over arrays it captures, the potential product took 12.3 ms on 128x126x130 against
+// 5.1-5.3 ms here (same arithmetic, same order).
+
+/** out = a + b point by point. */
+function addArrays(out: Real, a: Real, b: Real): void {
+  for (let i = 0; i < out.length; i++) out[i] = a[i]! + b[i]!;
+}
+
+/** [<x|t>, <x|h>, <x|x>], each summed in point order. */
+function products(x: Real, t: Real, h: Real): [number, number, number] {
+  let xt = 0;
+  let xh = 0;
+  let xx = 0;
+  for (let i = 0; i < x.length; i++) {
+    const p = x[i]!;
+    xt += p * t[i]!;
+    xh += p * h[i]!;
+    xx += p * p;
+  }
+  return [xt, xh, xx];
+}
+
+/** One steepest-descent step: psi -= step (H x - e x). */
+function descend(psi: Float64Array, step: number, hx: Real, e: number, x: Real): void {
+  for (let i = 0; i < psi.length; i++) psi[i] = psi[i]! - step * (hx[i]! - e * x[i]!);
+}
+
+/** out = V psi_r point by point; returns E_pot = sum_i psi_r,i (V psi_r)_i, summed in point order. */
+function potentialProduct(V: Real, psir: Real, out: Real): number {
+  let epot = 0;
+  for (let i = 0; i < out.length; i++) {
+    const v = V[i]! * psir[i]!;
+    out[i] = v;
+    epot += psir[i]! * v;
+  }
+  return epot;
+}
+
 async function prepareResident(variants: { mf: string; mft: string; kin: string }, dims: Dims, h: number, V: Real): Promise<WgslHamiltonian> {
   const { prepareWgslHamiltonian } = await import('./wgsl.ts');
   try {
