@@ -69,7 +69,7 @@ export interface ConvWasmTaskArgs {
   t: number;
   t2: number;
   /** The stages in order; between two stages every thread waits at the barrier. */
-  passes: ConvWasmStage[];
+  stages: ConvWasmStage[];
   /** The claim counters, one per stage (shared; zeroed by the caller before each application). */
   next: Int32Array;
   /**
@@ -127,10 +127,10 @@ function arrive(b: Int32Array, parties: number, spin = false): void {
  * stage (the last one: every thread's output is complete). A thread whose instance or pass fails
  * still arrives at every barrier (the others would wait for it forever); returns its error.
  */
-function runShare(ex: ConvWasmExports | undefined, a: Pick<ConvWasmTaskArgs, 'passes' | 'next' | 'input' | 'memory' | 's' | 'u' | 't' | 't2' | 'barrier' | 'parties'>, err: unknown, spin: boolean, onError?: (e: unknown) => void): unknown {
+function runShare(ex: ConvWasmExports | undefined, a: Pick<ConvWasmTaskArgs, 'stages' | 'next' | 'input' | 'memory' | 's' | 'u' | 't' | 't2' | 'barrier' | 'parties'>, err: unknown, spin: boolean, onError?: (e: unknown) => void): unknown {
   // reported before the barrier that follows, so the calling thread sees it after the last one
   if (err !== undefined) onError?.(err);
-  a.passes.forEach((q, k) => {
+  a.stages.forEach((q, k) => {
     if (err === undefined && ex) {
       const b = q.bounds;
       try {
@@ -287,7 +287,7 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
   ];
   const out = B[1]!;
   const slabs = (n: number): number[] => Array.from({ length: Math.ceil(n / CONV_SLAB) + 1 }, (_, c) => Math.min(c * CONV_SLAB, n));
-  const passes: ConvWasmStage[] = plan.map((q) => ({ ...q, bounds: toShared(Int32Array.from(slabs(q.kind === 'in' ? n3 : n1))) }));
+  const stages: ConvWasmStage[] = plan.map((q) => ({ ...q, bounds: toShared(Int32Array.from(slabs(q.kind === 'in' ? n3 : n1))) }));
   const copyIn = (x: ArrayLike<number>): void => {
     if (x.length !== size) throw new Error(`x has ${x.length} values, expected ${size}`);
     heap().set(x, X / 8);
@@ -302,7 +302,7 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
         // a Float64Array's planes are copied slab by slab into the slab buffer
         const input = x instanceof Float64Array && x.length === size ? x : undefined;
         if (!input) copyIn(x);
-        for (const q of passes) for (let c = 0; c < q.bounds.length - 1; c++) runSlab(ex, q, q.bounds[c]!, q.bounds[c + 1]!, { input, memory, ...S[0]! });
+        for (const q of stages) for (let c = 0; c < q.bounds.length - 1; c++) runSlab(ex, q, q.bounds[c]!, q.bounds[c + 1]!, { input, memory, ...S[0]! });
         return result();
       },
     };
@@ -318,17 +318,17 @@ export async function prepareWasm3d(key: string, dims: Dims, o: { scale: [number
   const barrier = new Int32Array(new SharedArrayBuffer(8));
   const next = new Int32Array(new SharedArrayBuffer(4 * plan.length));
   const ctl = new Int32Array(new SharedArrayBuffer(CTL_BYTES));
-  const workerArgs = Array.from({ length: threads - 1 }, (_, w): ConvWasmTaskArgs => ({ key, memId, memory, module: mod, bytes: o.bytes, ...S[w + 1]!, barrier, parties: threads, passes, next, ctl }));
+  const workerArgs = Array.from({ length: threads - 1 }, (_, w): ConvWasmTaskArgs => ({ key, memId, memory, module: mod, bytes: o.bytes, ...S[w + 1]!, barrier, parties: threads, stages, next, ctl }));
   return {
     ...base,
     async run(x) {
       next.fill(0);
       Atomics.store(ctl, 0, 0);
-      // an input on a SharedArrayBuffer is copied in by the threads, each the planes or lines of the first stage's pieces it takes
+      // an input on a SharedArrayBuffer is copied in by the threads, each the planes of the first stage's slabs it takes
       const input = x instanceof Float64Array && x.buffer instanceof SharedArrayBuffer && x.length === size ? x : undefined;
       if (!input) copyIn(x);
       workerArgs.forEach((a, w) => pool.post(w, { task: 'conv-wasm', args: { ...a, input } as unknown as Record<string, unknown> }));
-      const err = runShare(ex, { passes, next, input, memory, ...S[0]!, barrier, parties: threads }, undefined, true);
+      const err = runShare(ex, { stages, next, input, memory, ...S[0]!, barrier, parties: threads }, undefined, true);
       if (err !== undefined) throw err;
       if (Atomics.load(ctl, 0) !== 0) throw new Error(new TextDecoder().decode(new Uint8Array(ctl.buffer, 8, Atomics.load(ctl, 1)).slice()));
       return result();

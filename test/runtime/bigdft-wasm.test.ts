@@ -2,7 +2,7 @@
 // the TypeScript f64 gate, on the verification grids and on odd grids whose sizes are no
 // multiple of the unroll or the vector width; a deliberately broken build must fail; worker
 // threads must give the one-thread result bit for bit, and a worker that fails must not leave the
-// others waiting at the barrier between passes.
+// others waiting at the barrier between stages.
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -133,11 +133,11 @@ describe('bigdft-conv WebAssembly SIMD library', () => {
     const barrier = new Int32Array(new SharedArrayBuffer(8));
     const memory = new WebAssembly.Memory({ initial: 1, maximum: 16, shared: true });
     const q = { kind: 'in' as const, x: 0, y: 0, yin: 0, xt: 0, scale: 0, scale3: 0, dims: [16, 16, 16] as Dims, kinetic: false, bounds: Int32Array.from([0, 16]) };
-    await convWasmTask({ key: 'bigdft-conv.wasm.magic.periodic.f64.separable-t.4x2.inline.lines', memId: 'broken', memory, bytes: Uint8Array.from([0, 97, 115, 109, 9, 9]), s: 0, u: 0, t: 0, t2: 0, passes: [q, q, q], next: new Int32Array(new SharedArrayBuffer(12)), barrier, parties: 1, ctl });
+    await convWasmTask({ key: 'bigdft-conv.wasm.magic.periodic.f64.separable-t.4x2.inline.lines', memId: 'broken', memory, bytes: Uint8Array.from([0, 97, 115, 109, 9, 9]), s: 0, u: 0, t: 0, t2: 0, stages: [q, q, q], next: new Int32Array(new SharedArrayBuffer(12)), barrier, parties: 1, ctl });
     expect(Atomics.load(ctl, 0)).toBe(1);
     const text = new TextDecoder().decode(new Uint8Array(ctl.buffer, 8, Atomics.load(ctl, 1)).slice());
     expect(text).toMatch(/CompileError/);
-    // it still arrived at the three barriers (one per pass)
+    // it still arrived at the three barriers (one per stage)
     expect(Atomics.load(barrier, 1)).toBe(3);
   });
 
