@@ -402,7 +402,7 @@ export abstract class MdWorkers {
     if (!st || st.ws !== ws || st.mols !== mols) {
       // Without SETTLE, the atoms cut as the force sums cut them (MdSumShare): each thread kicks
       // and drifts the atoms whose forces it summed.
-      const plan = job ? updateRanges(ws.nAtoms, this.threads, mols) : { a: Array.from({ length: this.threads + 1 }, (_, k) => atomCut(ws.nAtoms, this.threads, k)), m: new Array<number>(this.threads + 1).fill(0) };
+      const plan = updateRanges(ws.nAtoms, this.threads, mols);
       // Each range's sums in the workspace, then (fewer than 4 molecules left) the last ones' here.
       const sums = Array.from({ length: this.threads }, (_, k) => ws.ranges.accOf(k));
       if (plan && plan.m[this.threads]! < mols.length / 3) sums.push(new Float64Array(SETTLE_ACC_WORDS));
@@ -1053,9 +1053,11 @@ export interface UpdatePlan {
  * Ranges of about equal size for a split update of nAtoms atoms over `parts` threads: the
  * molecules [0, m[parts]) (those in blocks of 4) cut at multiples of 4, and the atoms cut at the
  * first atom of each cut's molecules, if every molecule's atoms then lie in its range's
- * (undefined if not: the update is not split).
+ * (undefined if not: the update is not split). Without molecules, the atoms cut evenly.
  */
 export function updateRanges(nAtoms: number, parts: number, mols: Int32Array): UpdatePlan | undefined {
+  // no molecules (no SETTLE): the atoms cut evenly
+  if (mols.length === 0) return { a: Array.from({ length: parts + 1 }, (_, k) => atomCut(nAtoms, parts, k)), m: new Array<number>(parts + 1).fill(0) };
   const blocks = Math.floor(mols.length / 12);
   const m = Array.from({ length: parts + 1 }, (_, k) => 4 * Math.round((blocks * k) / parts));
   // The first atom of the molecules from each cut on (the cut of an empty range is the next one's).
