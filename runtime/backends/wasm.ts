@@ -87,3 +87,70 @@ export const wasmBackend: Backend<WebAssembly.Module> = {
     throw e;
   }),
 };
+
+/** Pages a memory made shared by withSharedMemory may grow to (4 GiB: the 32-bit address space). */
+export const SHARED_MEMORY_MAX_PAGES = 65536;
+
+/**
+ * The module `bytes` with its own memory turned into an imported shared one (`env.memory`, at most
+ * `maxPages` pages), for a memory that other threads read too: the code is unchanged, so a shared
+ * build runs exactly the numbers of the plain one. Only for modules that define one memory and
+ * import nothing (the md-nonbonded variants); anything else throws.
+ */
+export function withSharedMemory(bytes: Uint8Array, maxPages = SHARED_MEMORY_MAX_PAGES): Uint8Array {
+  let o = 8;
+  const leb = (): number => {
+    let r = 0;
+    let s = 0;
+    let b: number;
+    do {
+      b = bytes[o++]!;
+      r += (b & 0x7f) * 2 ** s;
+      s += 7;
+    } while (b & 0x80);
+    return r;
+  };
+  const uleb = (n: number): number[] => {
+    const out: number[] = [];
+    do {
+      let b = n % 128;
+      n = Math.floor(n / 128);
+      if (n > 0) b |= 0x80;
+      out.push(b);
+    } while (n > 0);
+    return out;
+  };
+  const sections: { id: number; start: number; at: number; end: number }[] = [];
+  while (o < bytes.length) {
+    const start = o;
+    const id = bytes[o++]!;
+    const size = leb();
+    sections.push({ id, start, at: o, end: o + size });
+    o += size;
+  }
+  const mem = sections.find((s) => s.id === 5);
+  if (!mem || sections.some((s) => s.id === 2)) throw new Error('withSharedMemory: the module does not define its own memory, or imports something');
+  o = mem.at;
+  if (leb() !== 1 || bytes[o++] !== 0) throw new Error('withSharedMemory: the module does not have exactly one memory with a minimum only');
+  const min = leb();
+  const name = (s: string): number[] => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
+  const entry = [1, ...name('env'), ...name('memory'), 0x02, 0x03, ...uleb(min), ...uleb(maxPages)];
+  const imports = [0x02, ...uleb(entry.length), ...entry];
+  const parts: Uint8Array[] = [bytes.subarray(0, 8)];
+  let placed = false;
+  for (const s of sections) {
+    if (!placed && s.id !== 0 && s.id > 2) {
+      parts.push(Uint8Array.from(imports));
+      placed = true;
+    }
+    if (s.id !== 5) parts.push(bytes.subarray(s.start, s.end));
+  }
+  if (!placed) parts.push(Uint8Array.from(imports));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let k = 0;
+  for (const p of parts) {
+    out.set(p, k);
+    k += p.length;
+  }
+  return out;
+}
