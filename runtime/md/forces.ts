@@ -142,10 +142,8 @@ export class NonbondedForce {
     if (((await variantParams(o.keyE)).list === 'full') !== full) throw new MdInputError(`variants ${o.keyF} and ${o.keyE} use different list types (half/full)`);
     let kernels: Kernels;
     if (sf.target === 'wasm') {
-      // on threads, this thread's instances are the threads' (on a memory the others read)
-      const par = threads > 1 ? await MdWasmThreads.create(threads, o.keyF, o.keyE, o.reproducible ?? false) : undefined;
-      const [F, E] = par ? [par.F, par.E] : [await wasmInstance(o.keyF), await wasmInstance(o.keyE)];
-      kernels = { kind: 'wasm', F, E, par };
+      const [F, E] = [await wasmInstance(o.keyF), await wasmInstance(o.keyE)];
+      kernels = { kind: 'wasm', F, E, par: threads > 1 ? await MdWasmThreads.create(threads, o.keyF, o.keyE, o.reproducible ?? false) : undefined };
     } else {
       const ts = backend('ts');
       const F = (await ts.load(o.keyF)) as MdTsModule;
@@ -414,10 +412,10 @@ export class NonbondedForce {
       const mine = (): void => {
         inst.positions(x, L.atomOf, this.offset);
         par.share(inst, args.params);
-        // Without the sums over the threads (force-only steps): this thread's forces into atom
-        // order while each worker gathers its own; the workers' are added after, in worker order:
-        // the same f64 sums, in the same order, as summing all blocks at the end.
-        if (!energies && !sum) inst.forcesToAtoms(L.slotOf, f);
+        // This thread's forces into atom order while each worker gathers its own (force-only
+        // steps); the workers' are added after, in worker order: the same f64 sums, in the same
+        // order, as summing all blocks at the end.
+        if (!energies) inst.forcesToAtoms(L.slotOf, f);
       };
       par.run(energies, sum ? () => par.sumHere(mine) : mine, sum);
       this.kicked = sum && !mesh && this.kick !== undefined;

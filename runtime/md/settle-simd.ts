@@ -83,12 +83,11 @@ export interface KernelTransfers {
 }
 
 /**
- * This module's transfers instantiated on a kernel instance's memory (runtime/md/wasm.ts WasmMd;
- * its build on a shared memory for a shared one), for its precision; null where the module is not
- * available (the TypeScript loops run then).
+ * This module's transfers instantiated on a kernel instance's memory (runtime/md/wasm.ts WasmMd),
+ * for its precision; null where the module is not available (the TypeScript loops run then).
  */
 export function kernelTransfers(memory: WebAssembly.Memory, precision: 'f32' | 'f64'): KernelTransfers | null {
-  const m = typeof SharedArrayBuffer === 'function' && memory.buffer instanceof SharedArrayBuffer ? sharedModule() : simdModule();
+  const m = simdModule();
   if (!m) return null;
   const ex = new WebAssembly.Instance(m, { env: { memory } }).exports;
   const T = precision === 'f64' ? 'F64' : 'F32';

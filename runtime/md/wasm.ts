@@ -10,8 +10,6 @@
 // does (verification, tuning).
 import type { MdArgs } from '../../generated/md-nonbonded/ts/abi.ts';
 import { backend } from '../backends/registry.ts';
-import { SHARED_MEMORY_MAX_PAGES, withSharedMemory } from '../backends/wasm.ts';
-import { wasmBytes } from '../variants.ts';
 import type { MdProblem } from './problem.ts';
 import { kernelTransfers, type KernelTransfers } from './settle-simd.ts';
 import type { MdResult } from './reference.ts';
@@ -62,18 +60,15 @@ const up16 = (n: number): number => (n + 15) & ~15;
 /** 4-atom blocks holding `nPadded` slots (2 x 2 clusters may leave the last block half used). */
 export const blocksOf = (nPadded: number): number => (nPadded + 3) >> 2;
 
-/** Byte offset of the forces of nc blocks of `bytes`-byte reals (after the scratch and the particle block: layoutFor). */
-const forcesAt = (nc: number, bytes: number): number => up16(SCRATCH_BYTES + nc * WASM_XQ_WORDS * bytes);
-
 function layoutFor(nc: number, a: Pick<MdArgs, 'ci' | 'cj' | 'excl'>, bytes: number, tabN: number): Layout {
-  const xP = SCRATCH_BYTES;
-  const fP = forcesAt(nc, bytes);
-  let o = up16(fP + nc * WASM_F_WORDS * bytes);
+  let o = SCRATCH_BYTES;
   const take = (n: number): number => {
     const at = o;
     o = up16(o + n);
     return at;
   };
+  const xP = take(nc * WASM_XQ_WORDS * bytes);
+  const fP = take(nc * WASM_F_WORDS * bytes);
   const ciP = take(4 * a.ci.length);
   const cjP = take(4 * a.cj.length);
   const exP = take(4 * a.excl.length);
@@ -123,27 +118,6 @@ export class WasmMd {
     const instance = await WebAssembly.instantiate(module, {});
     const ex = instance.exports as { memory: WebAssembly.Memory; kernel: KernelFn };
     return new WasmMd(ex.memory, ex.kernel, precision);
-  }
-
-  /** An instance of a variant's build on a shared memory (sharedWasmModule) on `memory` (newSharedMemory), in this thread. */
-  static onSharedMemory(module: WebAssembly.Module, precision: Precision, memory: WebAssembly.Memory): WasmMd {
-    const ex = new WebAssembly.Instance(module, { env: { memory } }).exports as { kernel: KernelFn };
-    return new WasmMd(memory, ex.kernel, precision);
-  }
-
-  /**
-   * The forces of `nPadded` particles in the wasm layout (WASM_F_WORDS per block) where an
-   * instance on `memory` computes them once it holds a list of that size: a view other threads
-   * read the forces through (the memory grown to hold them, if it did not).
-   */
-  static forcesOn(memory: WebAssembly.Memory, nPadded: number, precision: Precision): WasmReals {
-    const rb = precision === 'f64' ? 8 : 4;
-    const nc = blocksOf(nPadded);
-    const at = forcesAt(nc, rb);
-    const need = Math.ceil((at + WASM_F_WORDS * nc * rb) / PAGE);
-    const have = memory.buffer.byteLength / PAGE;
-    if (need > have) memory.grow(need - have);
-    return rb === 8 ? new Float64Array(memory.buffer, at, WASM_F_WORDS * nc) : new Float32Array(memory.buffer, at, WASM_F_WORDS * nc);
   }
 
   /** Views of the whole memory (renewed after it grows). */
@@ -367,27 +341,6 @@ export async function wasmModule(key: string): Promise<WebAssembly.Module> {
 /** Use this compiled module for `key` in this thread (a worker, given the caller's module). */
 export function adoptWasmModule(key: string, module: WebAssembly.Module): void {
   if (!adopted.has(key)) adopted.set(key, module);
-}
-
-const sharedBuilds = new Map<string, Promise<WebAssembly.Module>>();
-
-/**
- * The variant's build on an imported shared memory (backends/wasm.ts withSharedMemory: the same
- * code), compiled once per thread, for instances whose forces other threads read.
- */
-export function sharedWasmModule(key: string): Promise<WebAssembly.Module> {
-  let m = sharedBuilds.get(key);
-  if (!m) {
-    m = wasmBytes(key).then((b) => WebAssembly.compile(withSharedMemory(b) as Uint8Array<ArrayBuffer>));
-    m.catch(() => sharedBuilds.delete(key));
-    sharedBuilds.set(key, m);
-  }
-  return m;
-}
-
-/** A memory for an instance of a shared build (sharedWasmModule): one page to start with, growing as lists need. */
-export function newSharedMemory(): WebAssembly.Memory {
-  return new WebAssembly.Memory({ initial: 1, maximum: SHARED_MEMORY_MAX_PAGES, shared: true });
 }
 
 /** The instances made so far, by key (readyWasmInstance). */

@@ -22,7 +22,7 @@ import type { MdArgs, Real } from '../../generated/md-nonbonded/ts/abi.ts';
 import { need, type PolledChannel } from '../platform.ts';
 import { Pool, toShared, type Task } from './pool.ts';
 import { chunkArenas, clusterAtoms, clusterColumns, columnRanges, columnWork, joinPart, searchColumnChunks, type ChunkPart, type ListArrays, type ClusterJob, type ClusterSplit, type ColumnSplit, type ListPart, type SearchInput } from '../md/clusters.ts';
-import { blocksOf, newSharedMemory, sharedWasmModule, WasmMd, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList, type WasmReals } from '../md/wasm.ts';
+import { blocksOf, wasmModule, WASM_F_WORDS, WASM_XQ_WORDS, type WasmList, type WasmMd, type WasmReals } from '../md/wasm.ts';
 import { mdShape } from '../md/kernels.ts';
 import { SETTLE_ACC_WORDS, settleRange, type SettleJob, type SettleSplit } from '../md/settle.ts';
 import { UPDATE_MAX_RANGES, UPDATE_PAR_WORDS, updatePar, type UpdateRanges, type UpdateWorkspace } from '../md/settle-simd.ts';
@@ -648,19 +648,11 @@ export interface MdWasmSetupArgs {
   x: Float64Array;
   atomOf: Int32Array;
   offset: Float64Array;
-  /**
-   * This worker's memories for its instances of the variants' shared builds (sharedWasmModule; one
-   * when the keys are the same), made by the caller, which reads the forces there (the sums), and
-   * their precision.
-   */
-  memF: WebAssembly.Memory;
-  memE: WebAssembly.Memory;
-  precision: 'f32' | 'f64';
   /** This worker's outputs: forces in the wasm layout (WASM_F_WORDS per cluster; energy steps), energies, shift forces. */
   f: WasmReals;
   energy: Float64Array;
   fshift: Float64Array;
-  /** Force-only steps without the sums over the threads: this worker's forces gathered into atom order (3 per atom, f64) through slotOf. */
+  /** Force-only steps: this worker's forces gathered into atom order (3 per atom, f64) through slotOf. */
   fAtoms: Float64Array;
   slotOf: Int32Array;
   /** This worker's share of the force sums (MdWasmThreads.sumInto; replaced by md-wasm-sum), and the count of threads arrived at them. */
@@ -698,14 +690,12 @@ export interface MdWasmChunk {
 
 /**
  * The force calls of one NonbondedForce with WebAssembly variants over `threads` threads. Each
- * thread, this one included, has its own instances of both variants, built on shared memories
- * (sharedWasmModule) that this object makes: per pair search a worker copies the list and the
- * particle block as of the search in; per force call it writes the positions from the shared copy
- * of x into its instance and computes its share of the i-entries (chunks claimed as it goes, or
- * with `reproducible` a fixed range). On force-only steps with sums over the threads (sumInto),
- * each thread then adds every thread's forces for its range of atoms straight from their memories
- * (no copies); on the others a worker gathers its forces into atom order in shared memory (energy
- * steps: copies them out in the wasm layout), and the caller sums.
+ * worker has its own instances (and memories) of both variants: per pair search it copies the
+ * list and the particle block as of the search in; per force call it writes the positions from
+ * the shared copy of x into its instance, computes its share of the i-entries (chunks claimed as
+ * it goes, or with `reproducible` a fixed range), and
+ * gathers its forces into atom order in shared memory (energy steps: copies them out in the wasm
+ * layout). This thread computes its share in its own instance; the caller sums.
  */
 export class MdWasmThreads extends MdWorkers {
   /** Particle block handed to the workers (as of the search: see MdWasmSetupArgs.xq), and their outputs (worker w: chunks[w]). */
@@ -743,11 +733,6 @@ export class MdWasmThreads extends MdWorkers {
     readonly precision: 'f32' | 'f64',
     /** The fixed split: the same ranges on the same threads every call, so the same numbers run after run. */
     readonly reproducible: boolean,
-    /** Each thread's memories for its force and energy instances (thread 0: this one's; E is F when the keys are the same). */
-    private readonly memories: { F: WebAssembly.Memory; E: WebAssembly.Memory }[],
-    /** This thread's instances of the two variants, on memories[0]. */
-    readonly F: WasmMd,
-    readonly E: WasmMd,
   ) {
     super(threads, pool);
     this.next = reproducible ? undefined : new Int32Array(new SharedArrayBuffer(4));
@@ -757,16 +742,9 @@ export class MdWasmThreads extends MdWorkers {
   static async create(threads: number, keyF: string, keyE: string, reproducible = false): Promise<MdWasmThreads> {
     // The workers instantiate this thread's compiled modules (shared code), not their own builds.
     const modules: Record<string, WebAssembly.Module> = {};
-    for (const k of new Set([keyF, keyE])) modules[k] = await sharedWasmModule(k);
-    const precision = (await mdShape(keyF)).precision;
-    const memories = Array.from({ length: threads }, () => {
-      const F = newSharedMemory();
-      return { F, E: keyE === keyF ? F : newSharedMemory() };
-    });
-    const F = WasmMd.onSharedMemory(modules[keyF]!, precision, memories[0]!.F);
-    const E = keyE === keyF ? F : WasmMd.onSharedMemory(modules[keyE]!, precision, memories[0]!.E);
+    for (const k of new Set([keyF, keyE])) modules[k] = await wasmModule(k);
     const pool = await MdWorkers.startPool(threads, { task: 'md-wasm-load', args: { modules } });
-    return new MdWasmThreads(threads, pool, keyF, keyE, precision, reproducible, memories, F, E);
+    return new MdWasmThreads(threads, pool, keyF, keyE, (await mdShape(keyF)).precision, reproducible);
   }
 
   /**
@@ -805,22 +783,16 @@ export class MdWasmThreads extends MdWorkers {
       this.chunks.push(c);
     }
     this.nAtoms = slotOf.length;
-    this.slotOf = slots;
-    // Where each thread's force instance computes the forces of this list (its memory grown to hold them).
-    this.forceBlocks = this.memories.map((m) => WasmMd.forcesOn(m.F, nPadded, this.precision));
     this.ownSum = this.sumOf(0);
     for (let w = 0; w < this.threads - 1; w++) {
-      const m = this.memories[w + 1]!;
-      const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, memF: m.F, memE: m.E, precision: this.precision, list: shared, nPadded, bounds: this.bounds, next: this.next, xq: this.xq, x: this.x, ...atoms, ...this.chunks[w]!, slotOf: slots, sum: this.sumOf(w + 1), gate: this.gate, ctl: this.ctl, spin: this.spin, w };
+      const s: MdWasmSetupArgs = { keyF: this.keyF, keyE: this.keyE, list: shared, nPadded, bounds: this.bounds, next: this.next, xq: this.xq, x: this.x, ...atoms, ...this.chunks[w]!, slotOf: slots, sum: this.sumOf(w + 1), gate: this.gate, ctl: this.ctl, spin: this.spin, w };
       this.pool.post(w, { task: 'md-wasm-setup', args: s as unknown as Record<string, unknown> });
     }
     this.takePosted();
   }
 
-  /** Atoms of the last list, their slots (shared), and each thread's forces of the list in its force instance's memory (thread 0: this one's). */
+  /** Atoms of the last list. */
   private nAtoms = 0;
-  private slotOf: Int32Array = new Int32Array(0);
-  private forceBlocks: WasmReals[] = [];
   /** The caller's forces where the threads sum them (sumInto), and the count of threads at the sums' start. */
   private fSum: Float64Array | undefined;
   private readonly gate = new Int32Array(new SharedArrayBuffer(4));
@@ -832,7 +804,7 @@ export class MdWasmThreads extends MdWorkers {
   private sumOf(k: number): MdSumShare | undefined {
     if (!this.fSum) return undefined;
     const n = this.nAtoms;
-    return { f: this.fSum, blocks: this.forceBlocks, slotOf: this.slotOf, own: k, a0: atomCut(n, this.threads, k), a1: atomCut(n, this.threads, k + 1), parties: this.threads, kick: this.kick, sq: this.sq };
+    return { f: this.fSum, parts: this.chunks.map((c) => c.fAtoms), own: k, a0: atomCut(n, this.threads, k), a1: atomCut(n, this.threads, k + 1), parties: this.threads, kick: this.kick, sq: this.sq };
   }
 
   /** The velocities' kick fused into the sums (sumInto), if any. */
@@ -853,9 +825,8 @@ export class MdWasmThreads extends MdWorkers {
 
   /**
    * From the next force-only call on `f` (shared, 3 per atom of the list) on, the threads sum the
-   * forces there: each adds all threads' forces (in thread order, this one's first: the numbers of
-   * adding them all here) for a range of atoms, read from their instances' memories through the
-   * atoms' slots, and with `kick` (shared too) kicks those atoms' velocities
+   * forces there: each adds the workers' forces in atom order (in worker order: the numbers of
+   * adding them all here) for a range of atoms, and with `kick` (shared too) kicks those atoms' velocities
    * with the sums (MdKick). Returns whether they do; false where f or the kick's arrays are not
    * shared or not of the list's atoms (the caller then adds the forces after run(), and kicks).
    */
@@ -874,9 +845,9 @@ export class MdWasmThreads extends MdWorkers {
   }
 
   /**
-   * This thread's side of a force-only call run with `sum` (run()'s `mine`): `forces` computes this
-   * thread's share; then, once every thread has its forces in place, this thread sums all threads'
-   * forces for its range of atoms into fSum (and kicks them: sumInto).
+   * This thread's side of a force-only call run with `sum` (run()'s `mine`): `forces` puts this
+   * thread's forces into fSum; then, once every thread has its forces in place, this thread adds
+   * the workers' for its range of atoms (and kicks them: sumInto).
    */
   sumHere(forces: () => void): void {
     try {
@@ -1170,15 +1141,13 @@ export interface MdKick {
 }
 
 /**
- * A thread's share of the force sums (MdWasmThreads.sumInto): atoms [a0, a1) of f get the sum of
- * every thread's forces (`blocks`, in the wasm layout, in thread order: sumBlocks), and with
- * `kick` the atoms' velocities kicked with the sums.
+ * A thread's share of the force sums (MdWasmThreads.sumInto): atoms [a0, a1) of f get the
+ * workers' forces in atom order (`parts`, in worker order) added, and with `kick` the atoms'
+ * velocities kicked with the sums.
  */
 export interface MdSumShare {
   f: Float64Array;
-  blocks: WasmReals[];
-  /** Each atom's slot in the blocks. */
-  slotOf: Int32Array;
+  parts: Float64Array[];
   /** This thread's index (0: the caller). */
   own: number;
   a0: number;
@@ -1202,53 +1171,43 @@ export function addSumShare(s: MdSumShare, gate: Int32Array): void {
   const parties = s.parties;
   const c = awaitCount(gate, 0, parties);
   if (c < parties) throw new Error(`MD worker threads: ${parties - c} of ${parties} threads did not reach the force sums within ${STEP_TIMEOUT_MS / 1000} s`);
-  s.sq[s.own] = sumBlocks(s.f, s.blocks, s.slotOf, s.a0, s.a1, s.kick);
+  s.sq[s.own] = sumParts(s.f, s.parts, 3 * s.a0, 3 * s.a1, s.kick);
 }
 
 /**
- * f = the sum of the forces in `blocks` (in the wasm layout: atom a's at slot slotOf[a], word
- * WASM_F_WORDS (p >> 2) + (p & 3), + 4 per component; in block order: the f64 numbers of adding
- * the blocks one after the other) for atoms [a0, a1); with `kick`, then v += h f (engine.ts
- * kick's numbers). Returns the sum of the squares of the new f. One pass over the range, reading
- * each thread's forces where its kernel wrote them: the gathers into atom order and the copies out
- * of each thread's memory, and the kick and the guard's sum of squares on the calling thread, were
- * passes of their own (docs/performance.md, runs S and U).
+ * f[i] += each part's g[i] (in part order: the f64 numbers of adding the parts one after the
+ * other) for i in [i0, i1), whole atoms (i0, i1 multiples of 3); with `kick`, then
+ * v[i] += h[i] f[i] (engine.ts kick's numbers).
+ * Returns the sum of the squares of the new f[i]. One pass over the range: the kick and the
+ * guard's sum of squares were two more on the calling thread (docs/performance.md, run S).
  */
-export function sumBlocks(f: Float64Array, blocks: WasmReals[], slotOf: Int32Array, a0: number, a1: number, kick?: MdKick): number {
-  if (blocks.length === 2) return kick ? addTwoKicked(f, blocks[0]!, blocks[1]!, slotOf, a0, a1, kick.v, kick.h) : addTwo(f, blocks[0]!, blocks[1]!, slotOf, a0, a1);
-  // 1 or 3 threads or more: component by component.
+export function sumParts(f: Float64Array, parts: Float64Array[], i0: number, i1: number, kick?: MdKick): number {
+  if (parts.length === 1) return kick ? addKicked(f, parts[0]!, i0, i1, kick.v, kick.h) : addPart(f, parts[0]!, i0, i1);
+  // 3 threads or more: element by element.
   let ss = 0;
-  for (let a = a0; a < a1; a++) {
-    const p = slotOf[a]!;
-    const o = WASM_F_WORDS * (p >> 2) + (p & 3);
-    for (let d = 0; d < 3; d++) {
-      let x = blocks[0]![o + 4 * d]!;
-      for (let t = 1; t < blocks.length; t++) x += blocks[t]![o + 4 * d]!;
-      const i = 3 * a + d;
-      f[i] = x;
-      ss += x * x;
-      if (kick) kick.v[i] = kick.v[i]! + kick.h[i]! * x;
-    }
+  for (let i = i0; i < i1; i++) {
+    let x = f[i]!;
+    for (const p of parts) x += p[i]!;
+    f[i] = x;
+    ss += x * x;
+    if (kick) kick.v[i] = kick.v[i]! + kick.h[i]! * x;
   }
   return ss;
 }
 
-// Two threads (sumBlocks): whole atoms a time, with three sums of squares (a single chain would
+// Two threads (sumParts): whole atoms a time, with three sums of squares (a single chain would
 // wait on its last addition at every element). The loop with the kick and the one without are
-// kept apart: for 16,000 atoms, summing parts in atom order, they took 0.040 and 0.055 ms, one
-// loop that tests for the kick per atom 0.068 and 0.105 ms (and more inside the general loop's function).
+// kept apart: for 16,000 atoms they take 0.040 and 0.055 ms, one loop that tests for the kick
+// per atom 0.068 and 0.105 ms (and more inside the general loop's function).
 
-function addTwo(f: Float64Array, b0: WasmReals, b1: WasmReals, slotOf: Int32Array, a0: number, a1: number): number {
+function addPart(f: Float64Array, g: Float64Array, i0: number, i1: number): number {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
-  for (let a = a0; a < a1; a++) {
-    const p = slotOf[a]!;
-    const o = WASM_F_WORDS * (p >> 2) + (p & 3);
-    const x = b0[o]! + b1[o]!;
-    const y = b0[o + 4]! + b1[o + 4]!;
-    const z = b0[o + 8]! + b1[o + 8]!;
-    const i = 3 * a;
+  for (let i = i0; i < i1; i += 3) {
+    const x = f[i]! + g[i]!;
+    const y = f[i + 1]! + g[i + 1]!;
+    const z = f[i + 2]! + g[i + 2]!;
     f[i] = x;
     f[i + 1] = y;
     f[i + 2] = z;
@@ -1259,17 +1218,14 @@ function addTwo(f: Float64Array, b0: WasmReals, b1: WasmReals, slotOf: Int32Arra
   return s0 + s1 + s2;
 }
 
-function addTwoKicked(f: Float64Array, b0: WasmReals, b1: WasmReals, slotOf: Int32Array, a0: number, a1: number, v: Float64Array, h: Float64Array): number {
+function addKicked(f: Float64Array, g: Float64Array, i0: number, i1: number, v: Float64Array, h: Float64Array): number {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
-  for (let a = a0; a < a1; a++) {
-    const p = slotOf[a]!;
-    const o = WASM_F_WORDS * (p >> 2) + (p & 3);
-    const x = b0[o]! + b1[o]!;
-    const y = b0[o + 4]! + b1[o + 4]!;
-    const z = b0[o + 8]! + b1[o + 8]!;
-    const i = 3 * a;
+  for (let i = i0; i < i1; i += 3) {
+    const x = f[i]! + g[i]!;
+    const y = f[i + 1]! + g[i + 1]!;
+    const z = f[i + 2]! + g[i + 2]!;
     f[i] = x;
     f[i + 1] = y;
     f[i + 2] = z;

@@ -43,7 +43,7 @@ async function serveForceCalls<K>(s: { ctl: Int32Array; spin: Int32Array; w: num
   step(op);
   spinForSteps(s.spin, s.w, step);
 }
-import { WasmMd } from '../md/wasm.ts';
+import { adoptWasmModule, readyWasmInstance, wasmInstance, type WasmMd } from '../md/wasm.ts';
 import { chunkArenas, searchColumnChunks, type ChunkArenas, type SearchInput } from '../md/clusters.ts';
 import type { MessagePort } from 'node:worker_threads';
 
@@ -114,23 +114,6 @@ let searchArenas: ChunkArenas | undefined;
 let mdWasm: MdWasmSetupArgs | undefined;
 /** The instances that hold the current setup's particle block (copied in at their first call on it). */
 let xqHeld = new Set<WasmMd>();
-/** The variants' builds on a shared memory (md-wasm-load), and this worker's instances of them on the memories the caller made (made once: the memories stay). */
-let sharedBuilds: Record<string, WebAssembly.Module> = {};
-let wasmInstances: { F: WasmMd; E: WasmMd; keys: string } | undefined;
-function mdWasmInstances(s: MdWasmSetupArgs): { F: WasmMd; E: WasmMd } {
-  // a worker serves one MdWasmThreads (its pool's), so one pair of keys and memories
-  if (wasmInstances && wasmInstances.keys !== `${s.keyF} ${s.keyE}`) throw new Error(`md-wasm-setup: this worker runs ${wasmInstances.keys}, not ${s.keyF} ${s.keyE}`);
-  if (!wasmInstances) {
-    const build = (k: string): WebAssembly.Module => {
-      const m = sharedBuilds[k];
-      if (!m) throw new Error(`md-wasm-setup: no build of ${k} was loaded`);
-      return m;
-    };
-    const F = WasmMd.onSharedMemory(build(s.keyF), s.precision, s.memF);
-    wasmInstances = { F, E: s.keyE === s.keyF ? F : WasmMd.onSharedMemory(build(s.keyE), s.precision, s.memE), keys: `${s.keyF} ${s.keyE}` };
-  }
-  return wasmInstances;
-}
 /** The PME mesh this worker computes before its share of the force calls (worker 0; MdWasmThreads.overlapLongRange). */
 let mesh: { s: MdMeshSetupArgs; mesh: PmeMesh } | undefined;
 /** This worker's part of the SETTLE calls (runtime/parallel/md.ts: MdWorkers.settle), run when a step's op is OP_SETTLE. */
@@ -223,9 +206,11 @@ export const TASKS: Record<string, TaskFn> = {
     }
     mdStepDone(a.ctl, err);
   },
-  // The caller's compiled builds of the variants on a shared memory; instantiated on this worker's memories at the first md-wasm-setup.
-  'md-wasm-load': (a) => {
-    sharedBuilds = a.modules as Record<string, WebAssembly.Module>;
+  'md-wasm-load': async (a) => {
+    for (const [k, m] of Object.entries(a.modules as Record<string, WebAssembly.Module>)) {
+      adoptWasmModule(k, m);
+      await wasmInstance(k);
+    }
   },
   'md-settle-setup': (args) => {
     settle = args as unknown as MdSettleSetupArgs;
@@ -243,7 +228,7 @@ export const TASKS: Record<string, TaskFn> = {
     const s = args as unknown as MdWasmSetupArgs;
     mdWasm = s;
     xqHeld = new Set();
-    mdWasmInstances(s).F.bindList(s.list, s.nPadded);
+    readyWasmInstance(s.keyF)?.bindList(s.list, s.nPadded);
   },
   'md-wasm-sum': (args) => {
     if (!mdWasm) throw new Error('md-wasm-sum before md-wasm-setup');
@@ -263,8 +248,8 @@ export const TASKS: Record<string, TaskFn> = {
   'md-wasm-step': async (args) => {
     const s0 = mdWasm;
     if (!s0) throw new Error('md-wasm-step before md-wasm-setup');
-    const inst = Promise.resolve().then(() => mdWasmInstances(s0));
-    await serveForceCalls(s0, Number(args.op), inst, ({ F: wf, E: we }, energies, op) => {
+    const inst = Promise.all([wasmInstance(s0.keyF), wasmInstance(s0.keyE)]);
+    await serveForceCalls(s0, Number(args.op), inst, ([wf, we], energies, op) => {
       // The setup as of this call (a new list's md-wasm-setup may have run in the spin loop since).
       const s = mdWasm!;
       const m = mesh;
@@ -290,10 +275,9 @@ export const TASKS: Record<string, TaskFn> = {
         }
         w.positions(s.x, s.atomOf, s.offset);
         runWasmShare(w, s.list.params, s.bounds, s.next, s.w + 1);
-        // Energy steps: the forces copied out; force-only steps without the sums: into atom order
-        // here (with the sums, each thread reads them from this instance's memory).
+        // Force-only steps: into atom order here, beside the caller gathering its own block.
         if (energies) s.f.set(w.forces);
-        else if (!sum) w.forcesToAtoms(s.slotOf, s.fAtoms);
+        else w.forcesToAtoms(s.slotOf, s.fAtoms);
         s.energy.set(w.energy);
         s.fshift.set(w.fshift);
       } finally {

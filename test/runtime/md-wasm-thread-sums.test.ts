@@ -1,7 +1,7 @@
 // WebAssembly non-bonded forces on 2 threads (runtime/md/forces.ts computeWasm): the calling
 // thread gathers its own force block into atom order while the worker gathers its own, then adds
-// the worker's; into forces in shared memory, each thread sums both threads' blocks for half of
-// the atoms, read from the instances' memories (sumBlocks). With the fixed split (`reproducible`) the result must be, bit for bit, the f64 sum
+// the worker's (into forces in shared memory: each thread adds them for half of the atoms,
+// sumParts). With the fixed split (`reproducible`) the result must be, bit for bit, the f64 sum
 // per atom of the two ranges' blocks (this thread's i-entries [0, b), the worker's [b, n)), each
 // range computed here on one thread with the same instance: the same sums in the same order as
 // summing both blocks at the end. By default the threads claim chunks of the list as they go
@@ -10,7 +10,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
 import { NonbondedForce } from '../../runtime/md/forces.ts';
 import { wasmInstance, WASM_F_WORDS, type WasmMd } from '../../runtime/md/wasm.ts';
-import { runWasmShare, sumBlocks } from '../../runtime/parallel/md.ts';
+import { runWasmShare, sumParts } from '../../runtime/parallel/md.ts';
 
 const WATER = new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname;
 const open: NonbondedForce[] = [];
@@ -72,31 +72,23 @@ describe('wasm forces on 2 threads', () => {
     }, 60_000);
   }
 
-  it('sumBlocks: sums the blocks in order for the range of atoms, read through their slots, kicks with the sums, and returns their sum of squares (two blocks: 2 threads; three: the general loop)', () => {
-    // Three atoms in slots 5, 2, 0 of blocks in the wasm layout (2 blocks of 4 slots); the range
-    // is the second atom: values whose f64 sums depend on the order (3, 1e16, -1e16).
-    const slotOf = Int32Array.of(5, 2, 0);
-    const block = (x: number, slot: number) => {
-      const b = new Float64Array(2 * WASM_F_WORDS).fill(-99); // other slots: never read
-      const o = WASM_F_WORDS * (slot >> 2) + (slot & 3);
-      for (let d = 0; d < 3; d++) b[o + 4 * d] = x * (d + 1);
-      return b;
-    };
+  it('sumParts: adds the parts in order for the range of atoms, kicks with the sums, and returns their sum of squares (one part: 2 threads; two parts: the general loop)', () => {
+    // Three atoms; the range is the second: values whose f64 sums depend on the order (3, 1e16, -1e16).
+    const big = (x: number) => Float64Array.of(0, 0, 0, x, x, x, 0, 0, 0);
     const s = 3 + 1e16 - 1e16; // (3 + 1e16) - 1e16 rounds to 4, not 3 + (1e16 - 1e16)
     expect(s).toBe(4);
-    for (const blocks of [[block(3, 2), block(1e16, 2)], [block(3, 2), block(1e16, 2), block(-1e16, 2)]]) {
-      const want = [1, 2, 3].map((d) => (blocks.length === 2 ? 3 * d + 1e16 * d : 3 * d + 1e16 * d - 1e16 * d));
+    for (const parts of [[big(1e16)], [big(1e16), big(-1e16)]]) {
+      const want = parts.length === 1 ? 3 + 1e16 : s;
       for (const kicked of [false, true]) {
-        const f = Float64Array.of(7, 7, 7, 5, 5, 5, 7, 7, 7);
+        const f = Float64Array.of(7, 7, 7, 3, 3, 3, 7, 7, 7);
         const v = Float64Array.of(1, 1, 1, 1, 2, 3, 1, 1, 1);
         const h = Float64Array.of(9, 9, 9, 0.5, 0.25, 2, 9, 9, 9);
-        const ss = sumBlocks(f, blocks, slotOf, 1, 2, kicked ? { v, h } : undefined);
-        expect(Array.from(f)).toEqual([7, 7, 7, ...want, 7, 7, 7]);
-        expect(Array.from(v)).toEqual(kicked ? [1, 1, 1, 1 + 0.5 * want[0]!, 2 + 0.25 * want[1]!, 3 + 2 * want[2]!, 1, 1, 1] : [1, 1, 1, 1, 2, 3, 1, 1, 1]);
-        expect(ss).toBe(want[0]! * want[0]! + want[1]! * want[1]! + want[2]! * want[2]!);
+        const ss = sumParts(f, parts, 3, 6, kicked ? { v, h } : undefined);
+        expect(Array.from(f)).toEqual([7, 7, 7, want, want, want, 7, 7, 7]);
+        expect(Array.from(v)).toEqual(kicked ? [1, 1, 1, 1 + 0.5 * want, 2 + 0.25 * want, 3 + 2 * want, 1, 1, 1] : [1, 1, 1, 1, 2, 3, 1, 1, 1]);
+        expect(ss).toBe(want * want + want * want + want * want);
       }
     }
-    expect(3 * 3 + 1e16 * 3 - 1e16 * 3).not.toBe(9); // the three-block sums really depend on the order
   });
 
   it('runWasmShare: a thread zeroes its outputs, then computes the chunks it claims until none is left; with the fixed split its own range', () => {

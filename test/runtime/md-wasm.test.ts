@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { libraryKeys, manifest, GENERATED_ROOT } from '../../runtime/variants.ts';
 import { verifyVariant } from '../../runtime/md/verify.ts';
 import { verificationCases } from '../../runtime/md/cases.ts';
-import { runWasm, runWasmWith, loadWasmKernel, wasmInstance, writePositions, gatherWasmForces, sharedWasmModule, newSharedMemory, WasmMd } from '../../runtime/md/wasm.ts';
-import { wasmBytes } from '../../runtime/variants.ts';
+import { runWasm, runWasmWith, loadWasmKernel, wasmInstance, writePositions, gatherWasmForces } from '../../runtime/md/wasm.ts';
 import { kernelTransfers } from '../../runtime/md/settle-simd.ts';
 import { runTs } from '../../runtime/md/kernels.ts';
 import { MdProblem } from '../../runtime/md/problem.ts';
@@ -16,7 +15,7 @@ import { assembleWat } from '../../generator/index.ts';
 import { NonbondedForce } from '../../runtime/md/forces.ts';
 import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
 import { MdEngine } from '../../runtime/md/engine.ts';
-import { probeWasmRelaxedSimd, withSharedMemory } from '../../runtime/backends/wasm.ts';
+import { probeWasmRelaxedSimd } from '../../runtime/backends/wasm.ts';
 import { spawnSync } from 'node:child_process';
 
 const cases = verificationCases('full');
@@ -368,42 +367,5 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
     const c = cases.find((x) => x.name === 'water-216')!;
     const d = await verifyVariant(key, c, (k, p) => runWasmWith(k, p, bytes));
     expect(d.ok).toBe(false);
-  });
-  // The threads' instances (runtime/parallel/md.ts MdWasmThreads) run each variant's build on a
-  // shared memory, which the other threads read the forces from: the same code, the same numbers.
-  it.each([
-    ['md-nonbonded.wasm.lj-rf.geom.shift.f32.fev.4x4.mask.mask.simd128', 'f32'],
-    ['md-nonbonded.wasm.lj.geom.plain.f64.fev.4x2.mask.branch.simd128', 'f64'],
-  ] as const)('%s on a shared memory gives the plain build\'s outputs bit for bit, its forces where forcesOn says', async (key, precision) => {
-    const bytes = await wasmBytes(key);
-    const module = await sharedWasmModule(key);
-    expect(WebAssembly.Module.imports(module)).toEqual([{ module: 'env', name: 'memory', kind: 'memory' }]);
-    expect(WebAssembly.Module.exports(module)).toEqual(WebAssembly.Module.exports(new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>)));
-    // a module that imports something already is refused, not patched twice
-    expect(() => withSharedMemory(withSharedMemory(bytes))).toThrow(/imports something/);
-    const settings = { interaction: precision === 'f32' ? 'lj-rf' : 'lj', comb: 'geom', shift: precision === 'f32', rc: 0.8 } as const;
-    const N = precision === 'f32' ? 4 : 2;
-    const memory = newSharedMemory();
-    const inst = WasmMd.onSharedMemory(module, precision, memory);
-    for (const n of [216, 600]) {
-      const p = new MdProblem(waterBox(n, 7), settings, 4, N, 0.85);
-      const want = await runWasm(key, p);
-      const args = p.args(precision);
-      const out = p.outputs(precision);
-      inst.bind(args);
-      inst.setXq(args.xq);
-      inst.run(args.params, 0, args.ci.length >> 2);
-      const view = WasmMd.forcesOn(memory, p.layout.nPadded, precision);
-      expect(view.buffer).toBeInstanceOf(SharedArrayBuffer);
-      expect(Array.from(view)).toEqual(Array.from(inst.forces));
-      expect(view.some((v) => v !== 0)).toBe(true);
-      inst.addForcesPadded(out.f);
-      out.energy.set(inst.energy);
-      out.fshift.set(inst.fshift);
-      const got = p.finish(precision, out);
-      expect(Array.from(got.f)).toEqual(Array.from(want.f));
-      expect([got.vdw, got.coul]).toEqual([want.vdw, want.coul]);
-      expect(Array.from(got.virial)).toEqual(Array.from(want.virial));
-    }
   });
 });
