@@ -426,7 +426,6 @@ async function runWorkload(opts: BigdftOptions, pool?: Pool): Promise<BigdftSumm
   }
 }
 
-/** The three WGSL variants chained on the device (runtime/bigdft/wgsl.ts); bad input as one-line UserErrors. */
 // The point-by-point loops of an iteration are functions of their own: inside the iteration's
 // closure, over arrays it captures, the potential product took 12.3 ms on 128x126x130 against
 // 5.1-5.3 ms here (same arithmetic, same order).
@@ -466,6 +465,7 @@ function potentialProduct(V: Real, psir: Real, out: Real): number {
   return epot;
 }
 
+/** The three WGSL variants chained on the device (runtime/bigdft/wgsl.ts); bad input as one-line UserErrors. */
 async function prepareResident(variants: { mf: string; mft: string; kin: string }, dims: Dims, h: number, V: Real): Promise<WgslHamiltonian> {
   const { prepareWgslHamiltonian } = await import('./wgsl.ts');
   try {
