@@ -185,6 +185,7 @@ export function settleWat(shared = false): string {
 (module
   (import "env" "memory" (memory 1${shared ? ' 65536 shared' : ''}))
 ${KICK_DRIFT}
+${kickDriftMeasure()}
 ${KICK}
 ${CHECKS}
 ${transfers()}
@@ -258,6 +259,75 @@ const KICK_DRIFT = `  (func (export "kickDrift")
           (else (local.set $vs (f64.add (f64.mul (local.get $lambda) (f64.load (i32.add (local.get $v) (local.get $end)))) (f64.mul (local.get $qs) (f64.load (i32.add (local.get $f) (local.get $end))))))))
         (f64.store (i32.add (local.get $v) (local.get $end)) (local.get $vs))
         (f64.store (i32.add (local.get $x) (local.get $end)) (f64.add (local.get $xs) (f64.mul (local.get $dt) (local.get $vs)))))))`;
+
+/**
+ * kickDriftMeasure(x, v, xOld, h3, f, atoms, lambda, scale, dt, keep, plain, x0): kickDrift over
+ * the atoms' 3 atoms numbers, the same operations on each, and the largest squared displacement of an atom
+ * from x0 after the drift, as maxDisp2 computes it (NaN when any is NaN): the displacement check
+ * in the same pass as the update, without reading x again (runtime/md/settle-simd.ts
+ * UpdateRanges.run). Two atoms (three vectors) a time, the last odd atom in scalars.
+ */
+function kickDriftMeasure(): string {
+  // One vector (offset o, 16 bytes) of kickDrift's loop into $n<k> (the new positions).
+  const vec = (k: number, o: number): string => `        (local.set $xi (v128.load offset=${o} (local.get $p)))
+        (if (local.get $keep) (then (v128.store offset=${o} (i32.add (local.get $xo) (local.get $i)) (local.get $xi))))
+        (local.set $q (f64x2.mul (local.get $S) (v128.load offset=${o} (i32.add (local.get $h) (local.get $i)))))
+        (if (local.get $plain)
+          (then (local.set $vi (f64x2.add (v128.load offset=${o} (i32.add (local.get $v) (local.get $i))) (f64x2.mul (local.get $q) (v128.load offset=${o} (i32.add (local.get $f) (local.get $i)))))))
+          (else (local.set $vi (f64x2.add (f64x2.mul (local.get $L) (v128.load offset=${o} (i32.add (local.get $v) (local.get $i)))) (f64x2.mul (local.get $q) (v128.load offset=${o} (i32.add (local.get $f) (local.get $i))))))))
+        (v128.store offset=${o} (i32.add (local.get $v) (local.get $i)) (local.get $vi))
+        (local.set $n${k} (f64x2.add (local.get $xi) (f64x2.mul (local.get $D) (local.get $vi))))
+        (v128.store offset=${o} (local.get $p) (local.get $n${k}))
+        (local.set $d (f64x2.sub (local.get $n${k}) (v128.load offset=${o} (i32.add (local.get $x0) (local.get $i)))))
+        (local.set $q${k} (f64x2.mul (local.get $d) (local.get $d)))`;
+  // The odd atom's coordinate c (byte offset 8 c past $end) into $s<c> - x0's.
+  const one = (c: number): string => `        (local.set $xs (f64.load offset=${8 * c} (local.get $p)))
+        (if (local.get $keep) (then (f64.store offset=${8 * c} (i32.add (local.get $xo) (local.get $end)) (local.get $xs))))
+        (local.set $qs (f64.mul (local.get $scale) (f64.load offset=${8 * c} (i32.add (local.get $h) (local.get $end)))))
+        (if (local.get $plain)
+          (then (local.set $vs (f64.add (f64.load offset=${8 * c} (i32.add (local.get $v) (local.get $end))) (f64.mul (local.get $qs) (f64.load offset=${8 * c} (i32.add (local.get $f) (local.get $end)))))))
+          (else (local.set $vs (f64.add (f64.mul (local.get $lambda) (f64.load offset=${8 * c} (i32.add (local.get $v) (local.get $end)))) (f64.mul (local.get $qs) (f64.load offset=${8 * c} (i32.add (local.get $f) (local.get $end))))))))
+        (f64.store offset=${8 * c} (i32.add (local.get $v) (local.get $end)) (local.get $vs))
+        (local.set $xs (f64.add (local.get $xs) (f64.mul (local.get $dt) (local.get $vs))))
+        (f64.store offset=${8 * c} (local.get $p) (local.get $xs))
+        (local.set $s${c} (f64.sub (local.get $xs) (f64.load offset=${8 * c} (i32.add (local.get $x0) (local.get $end)))))`;
+  return `  (func (export "kickDriftMeasure")
+    (param $x i32) (param $v i32) (param $xo i32) (param $h i32) (param $f i32) (param $atoms i32)
+    (param $lambda f64) (param $scale f64) (param $dt f64) (param $keep i32) (param $plain i32) (param $x0 i32) (result f64)
+    (local $i i32) (local $end i32) (local $p i32) (local $xi v128) (local $vi v128) (local $q v128) (local $L v128) (local $S v128) (local $D v128)
+    (local $n0 v128) (local $n1 v128) (local $n2 v128) (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $d v128) (local $m v128)
+    (local $xs f64) (local $vs f64) (local $qs f64) (local $s0 f64) (local $s1 f64) (local $s2 f64) (local $r f64)
+    (local.set $L (f64x2.splat (local.get $lambda)))
+    (local.set $S (f64x2.splat (local.get $scale)))
+    (local.set $D (f64x2.splat (local.get $dt)))
+    (local.set $end (i32.mul (i32.and (local.get $atoms) (i32.const -2)) (i32.const 24)))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
+        (local.set $p (i32.add (local.get $x) (local.get $i)))
+${vec(0, 0)}
+${vec(1, 16)}
+${vec(2, 32)}
+        ;; atoms j, j+1: (dx^2, dy^2) + ... as maxDisp2 adds them
+        (local.set $m (f64x2.max (local.get $m)
+          (f64x2.add
+            (f64x2.add
+              (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $q0) (local.get $q1))
+              (i8x16.shuffle 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 (local.get $q0) (local.get $q2)))
+            (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $q1) (local.get $q2)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 48)))
+        (br $next)))
+    (local.set $r (f64.max (f64x2.extract_lane 0 (local.get $m)) (f64x2.extract_lane 1 (local.get $m))))
+    (if (i32.and (local.get $atoms) (i32.const 1))
+      (then
+        (local.set $p (i32.add (local.get $x) (local.get $end)))
+${one(0)}
+${one(1)}
+${one(2)}
+        (local.set $r (f64.max (local.get $r)
+          (f64.add (f64.add (f64.mul (local.get $s0) (local.get $s0)) (f64.mul (local.get $s1) (local.get $s1))) (f64.mul (local.get $s2) (local.get $s2)))))))
+    (local.get $r))`;
+}
 
 /**
  * kick(v, h3, f, n): runtime/md/engine.ts kick (velocity Verlet's second half kick) over n

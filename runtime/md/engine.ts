@@ -297,8 +297,8 @@ export class MdEngine {
     const halfDtIm = invMass.map((im) => 0.5 * dt * im);
     if (ws) for (let i = 0; i < 3 * n; i++) ws.h3[i] = halfDtIm[Math.floor(i / 3)]!;
     /** engine.ts kickDrift, on the workspace where there is one. */
-    const update = (lambda: number, scale: number): void => {
-      if (ws) ws.kickDrift(lambda, scale, dt, run.constraints !== undefined);
+    const update = (lambda: number, scale: number, measure = false): void => {
+      if (ws) ws.kickDrift(lambda, scale, dt, run.constraints !== undefined, measure);
       else kickDrift(v, x, run.constraints ? xOld : undefined, halfDtIm, f, lambda, scale, dt);
     };
     // The kick and drift (and SETTLE, the displacement check) split over the worker threads, on a shared workspace (MdWorkers.update).
@@ -320,7 +320,8 @@ export class MdEngine {
           return;
         }
       }
-      update(lambda, scale);
+      // Without constraints the displacement check's pass goes with the update's (the workspace's).
+      update(lambda, scale, measure && !c);
       c?.positions(xOld, x, v, 1 / dt, vir, split);
     };
     const cvir = new Float64Array(9);

@@ -347,7 +347,7 @@ export class RunChecks {
 }
 
 /** The largest squared distance between x and x0 of any atom (NaN when a position is NaN). */
-function maxDisplacement2(x: Float64Array, x0: Float64Array): number {
+export function maxDisplacement2(x: Float64Array, x0: Float64Array): number {
   let m0 = 0;
   let m1 = 0;
   const n = x.length;

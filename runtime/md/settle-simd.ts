@@ -37,6 +37,7 @@ type SettleExport = (
 type SumSqExport = (f: number, n: number) => number;
 type MaxDisp2Export = (x: number, x0: number, atoms: number) => number;
 type KickDriftExport = (x: number, v: number, xo: number, h: number, f: number, n: number, lambda: number, scale: number, dt: number, keep: number, plain: number) => void;
+type KickDriftMeasureExport = (x: number, v: number, xo: number, h: number, f: number, atoms: number, lambda: number, scale: number, dt: number, keep: number, plain: number, x0: number) => number;
 type KickExport = (v: number, h: number, f: number, n: number) => void;
 
 const embedded = new EmbeddedWasm(SETTLE_SIMD_WASM);
@@ -57,6 +58,7 @@ class Instance {
   readonly mem: WebAssembly.Memory;
   readonly settle: SettleExport;
   readonly kickDrift: KickDriftExport;
+  readonly kickDriftMeasure: KickDriftMeasureExport;
   readonly kick: KickExport;
   readonly sumSq: SumSqExport;
   readonly maxDisp2: MaxDisp2Export;
@@ -65,6 +67,7 @@ class Instance {
     const inst = new WebAssembly.Instance(m, { env: { memory: this.mem } });
     this.settle = inst.exports.settle as SettleExport;
     this.kickDrift = inst.exports.kickDrift as KickDriftExport;
+    this.kickDriftMeasure = inst.exports.kickDriftMeasure as KickDriftMeasureExport;
     this.kick = inst.exports.kick as KickExport;
     this.sumSq = inst.exports.sumSq as SumSqExport;
     this.maxDisp2 = inst.exports.maxDisp2 as MaxDisp2Export;
@@ -290,9 +293,14 @@ export class UpdateWorkspace {
     this.inst.kick(L.v, L.h, L.f, 3 * this.nAtoms);
   }
 
-  /** engine.ts kickDrift on the workspace's arrays (h3 set by the caller), xOld kept when `keep`. */
-  kickDrift(lambda: number, scale: number, dt: number, keep: boolean): void {
-    this.ranges.kickDrift(0, this.nAtoms, lambda, scale, dt, keep);
+  /**
+   * engine.ts kickDrift on the workspace's arrays (h3 set by the caller), xOld kept when `keep`;
+   * with `measure`, the largest squared displacement since the search in the same pass (for the
+   * next maxDisplacement2 call: no constraints move the atoms after it).
+   */
+  kickDrift(lambda: number, scale: number, dt: number, keep: boolean, measure = false): void {
+    if (measure) this.measured = this.ranges.kickDriftMeasure(0, this.nAtoms, lambda, scale, dt, keep);
+    else this.ranges.kickDrift(0, this.nAtoms, lambda, scale, dt, keep);
   }
 }
 
@@ -352,12 +360,16 @@ export class UpdateRanges {
    * slot (UpdateWorkspace.measuredOf; sanity.ts maxDisplacement2's number for these atoms).
    */
   run(par: Float64Array, a0: number, a1: number, m0: number, m1: number, k: number): void {
+    const L = this.L;
+    const d2 = (): Float64Array => new Float64Array(this.inst.mem.buffer, L.d2 + 8 * k, 1);
+    if (par[13] === 1 && par[4] !== 1) {
+      // No SETTLE after the drift: the displacement in the same pass.
+      d2()[0] = this.kickDriftMeasure(a0, a1, par[0]!, par[1]!, par[2]!, par[3] === 1);
+      return;
+    }
     this.kickDrift(a0, a1, par[0]!, par[1]!, par[2]!, par[3] === 1);
     if (par[4] === 1) this.settle(m0, m1, k, par[5]!, par[6]!, par[7]!, par[8]!, par[9]!, par[10]!, par[11] === 1, par[12] === 1);
-    if (par[13] === 1) {
-      const L = this.L;
-      new Float64Array(this.inst.mem.buffer, L.d2 + 8 * k, 1)[0] = this.inst.maxDisp2(L.x + 24 * a0, L.xList + 24 * a0, a1 - a0);
-    }
+    if (par[13] === 1) d2()[0] = this.inst.maxDisp2(L.x + 24 * a0, L.xList + 24 * a0, a1 - a0);
   }
 
   /** engine.ts kickDrift on atoms [a0, a1) of the workspace's arrays (h3 set by the caller), xOld kept when `keep`. */
@@ -365,6 +377,13 @@ export class UpdateRanges {
     const L = this.L;
     const o = 24 * a0;
     this.inst.kickDrift(L.x + o, L.v + o, L.xOld + o, L.h + o, L.f + o, 3 * (a1 - a0), lambda, scale, dt, keep ? 1 : 0, lambda === 1 ? 1 : 0);
+  }
+
+  /** kickDrift on atoms [a0, a1), returning their largest squared displacement from the positions at the search (maxDisp2's number) after it. */
+  kickDriftMeasure(a0: number, a1: number, lambda: number, scale: number, dt: number, keep: boolean): number {
+    const L = this.L;
+    const o = 24 * a0;
+    return this.inst.kickDriftMeasure(L.x + o, L.v + o, L.xOld + o, L.h + o, L.f + o, a1 - a0, lambda, scale, dt, keep ? 1 : 0, lambda === 1 ? 1 : 0, L.xList + o);
   }
 
   /** SETTLE (settleRange's numbers) on molecules [m0, m1) (a multiple of 4) of the triples in the memory, in place; the sums into range k's. */

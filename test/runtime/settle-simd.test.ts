@@ -10,7 +10,7 @@ import { Settle, SPCE_DOH, SPCE_DHH } from '../../runtime/md/settle.ts';
 import { UpdateWorkspace, setUpdateSimd } from '../../runtime/md/settle-simd.ts';
 import { kick, kickDrift, MdEngine, type MdOutcome } from '../../runtime/md/engine.ts';
 import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
-import { RunChecks } from '../../runtime/md/sanity.ts';
+import { RunChecks, maxDisplacement2 } from '../../runtime/md/sanity.ts';
 import { SPCE, rng } from '../../runtime/md/system.ts';
 import { settleBytesModule } from '../../generator/md-settle-wat.ts';
 
@@ -110,7 +110,7 @@ describe('SETTLE in WebAssembly SIMD', () => {
     }
   });
 
-  it('kick + drift: the TypeScript numbers bit for bit (odd and even counts, thermostat factor, with and without the old positions)', () => {
+  it('kick + drift: the TypeScript numbers bit for bit (odd and even counts, thermostat factor, with and without the old positions), also with the displacement check\'s number measured in the same pass', () => {
     const r = rng(4);
     for (const n of [5, 6, 333]) {
       const mass = Float64Array.from({ length: n }, () => 1 + 20 * r());
@@ -132,6 +132,25 @@ describe('SETTLE in WebAssembly SIMD', () => {
             const xOld = new Float64Array(3 * n).fill(7);
             kickDrift(v, x, keep ? xOld : undefined, h, f0, lambda, scale, 0.002);
             expect(same(ws.x, x) && same(ws.v, v) && same(ws.xOld, xOld), `n ${n}, lambda ${lambda}, scale ${scale}, keep ${keep}`).toBe(true);
+            // With the displacement from the positions at the search measured in the same pass
+            // (one of them NaN in the last case): the same update, and RunChecks' number.
+            const xList = Float64Array.from({ length: 3 * n }, (_, i) => x0[i]! + 0.01 * (r() - 0.5));
+            for (const poison of [undefined, NaN]) {
+              ws.x.set(x0);
+              ws.v.set(v0);
+              ws.xOld.fill(7);
+              ws.xList.set(xList);
+              if (poison !== undefined) ws.x[3 * n - 2] = poison;
+              const xp = Float64Array.from(ws.x);
+              ws.kickDrift(lambda, scale, 0.002, keep, true);
+              const [x2, v2] = [xp, Float64Array.from(v0)];
+              const xOld2 = new Float64Array(3 * n).fill(7);
+              kickDrift(v2, x2, keep ? xOld2 : undefined, h, f0, lambda, scale, 0.002);
+              expect(same(ws.x, x2) && same(ws.v, v2) && same(ws.xOld, xOld2), `measured: n ${n}, lambda ${lambda}, scale ${scale}, keep ${keep}, ${poison}`).toBe(true);
+              expect(ws.measured).toBe(maxDisplacement2(x2, xList));
+              if (poison !== undefined) expect(ws.measured).toBeNaN();
+              expect(ws.maxDisplacement2(ws.x)).toBe(maxDisplacement2(x2, xList));
+            }
           } finally {
             ws.release();
           }
