@@ -223,15 +223,17 @@ ${ind(sums.map((n, k) => `(f64.store offset=${8 * k} (local.get $acc) (local.get
 }
 
 /**
- * kickDrift(x, v, xOld, h3, f, n, lambda, scale, dt, keep, plain): runtime/md/engine.ts kickDrift
+ * kickDrift(x, v, xOld, h3, f, n, lambda, scale, dt, keep, plain, twice): runtime/md/engine.ts kickDrift
  * over n numbers, two per vector: v = lambda v + (scale h) F (plain: v + (scale h) F, for lambda
- * 1), xOld = x when keep, x += dt v; h3 is dt/(2m) per coordinate.
+ * 1), xOld = x when keep, x += dt v; h3 is dt/(2m) per coordinate. With `twice`, v = v + h F first
+ * (engine.ts kick: velocity Verlet's second half kick of the step before, left to this pass).
  */
 const KICK_DRIFT = `  (func (export "kickDrift")
     (param $x i32) (param $v i32) (param $xo i32) (param $h i32) (param $f i32) (param $n i32)
-    (param $lambda f64) (param $scale f64) (param $dt f64) (param $keep i32) (param $plain i32)
+    (param $lambda f64) (param $scale f64) (param $dt f64) (param $keep i32) (param $plain i32) (param $twice i32)
     (local $i i32) (local $end i32) (local $xi v128) (local $vi v128) (local $q v128) (local $L v128) (local $S v128) (local $D v128)
-    (local $xs f64) (local $vs f64) (local $qs f64)
+    (local $hv v128) (local $fv v128) (local $vo v128)
+    (local $xs f64) (local $vs f64) (local $qs f64) (local $hs f64) (local $fs f64) (local $vos f64)
     (local.set $L (f64x2.splat (local.get $lambda)))
     (local.set $S (f64x2.splat (local.get $scale)))
     (local.set $D (f64x2.splat (local.get $dt)))
@@ -241,10 +243,14 @@ const KICK_DRIFT = `  (func (export "kickDrift")
         (br_if $done (i32.ge_u (local.get $i) (local.get $end)))
         (local.set $xi (v128.load (i32.add (local.get $x) (local.get $i))))
         (if (local.get $keep) (then (v128.store (i32.add (local.get $xo) (local.get $i)) (local.get $xi))))
-        (local.set $q (f64x2.mul (local.get $S) (v128.load (i32.add (local.get $h) (local.get $i)))))
+        (local.set $hv (v128.load (i32.add (local.get $h) (local.get $i))))
+        (local.set $fv (v128.load (i32.add (local.get $f) (local.get $i))))
+        (local.set $vo (v128.load (i32.add (local.get $v) (local.get $i))))
+        (if (local.get $twice) (then (local.set $vo (f64x2.add (local.get $vo) (f64x2.mul (local.get $hv) (local.get $fv))))))
+        (local.set $q (f64x2.mul (local.get $S) (local.get $hv)))
         (if (local.get $plain)
-          (then (local.set $vi (f64x2.add (v128.load (i32.add (local.get $v) (local.get $i))) (f64x2.mul (local.get $q) (v128.load (i32.add (local.get $f) (local.get $i)))))))
-          (else (local.set $vi (f64x2.add (f64x2.mul (local.get $L) (v128.load (i32.add (local.get $v) (local.get $i)))) (f64x2.mul (local.get $q) (v128.load (i32.add (local.get $f) (local.get $i))))))))
+          (then (local.set $vi (f64x2.add (local.get $vo) (f64x2.mul (local.get $q) (local.get $fv)))))
+          (else (local.set $vi (f64x2.add (f64x2.mul (local.get $L) (local.get $vo)) (f64x2.mul (local.get $q) (local.get $fv))))))
         (v128.store (i32.add (local.get $v) (local.get $i)) (local.get $vi))
         (v128.store (i32.add (local.get $x) (local.get $i)) (f64x2.add (local.get $xi) (f64x2.mul (local.get $D) (local.get $vi))))
         (local.set $i (i32.add (local.get $i) (i32.const 16)))
@@ -253,15 +259,19 @@ const KICK_DRIFT = `  (func (export "kickDrift")
       (then
         (local.set $xs (f64.load (i32.add (local.get $x) (local.get $end))))
         (if (local.get $keep) (then (f64.store (i32.add (local.get $xo) (local.get $end)) (local.get $xs))))
-        (local.set $qs (f64.mul (local.get $scale) (f64.load (i32.add (local.get $h) (local.get $end)))))
+        (local.set $hs (f64.load (i32.add (local.get $h) (local.get $end))))
+        (local.set $fs (f64.load (i32.add (local.get $f) (local.get $end))))
+        (local.set $vos (f64.load (i32.add (local.get $v) (local.get $end))))
+        (if (local.get $twice) (then (local.set $vos (f64.add (local.get $vos) (f64.mul (local.get $hs) (local.get $fs))))))
+        (local.set $qs (f64.mul (local.get $scale) (local.get $hs)))
         (if (local.get $plain)
-          (then (local.set $vs (f64.add (f64.load (i32.add (local.get $v) (local.get $end))) (f64.mul (local.get $qs) (f64.load (i32.add (local.get $f) (local.get $end)))))))
-          (else (local.set $vs (f64.add (f64.mul (local.get $lambda) (f64.load (i32.add (local.get $v) (local.get $end)))) (f64.mul (local.get $qs) (f64.load (i32.add (local.get $f) (local.get $end))))))))
+          (then (local.set $vs (f64.add (local.get $vos) (f64.mul (local.get $qs) (local.get $fs)))))
+          (else (local.set $vs (f64.add (f64.mul (local.get $lambda) (local.get $vos)) (f64.mul (local.get $qs) (local.get $fs))))))
         (f64.store (i32.add (local.get $v) (local.get $end)) (local.get $vs))
         (f64.store (i32.add (local.get $x) (local.get $end)) (f64.add (local.get $xs) (f64.mul (local.get $dt) (local.get $vs)))))))`;
 
 /**
- * kickDriftMeasure(x, v, xOld, h3, f, atoms, lambda, scale, dt, keep, plain, x0): kickDrift over
+ * kickDriftMeasure(x, v, xOld, h3, f, atoms, lambda, scale, dt, keep, plain, twice, x0): kickDrift over
  * the atoms' 3 atoms numbers, the same operations on each, and the largest squared displacement of an atom
  * from x0 after the drift, as maxDisp2 computes it (NaN when any is NaN): the displacement check
  * in the same pass as the update, without reading x again (runtime/md/settle-simd.ts
@@ -271,10 +281,14 @@ function kickDriftMeasure(): string {
   // One vector (offset o, 16 bytes) of kickDrift's loop into $n<k> (the new positions).
   const vec = (k: number, o: number): string => `        (local.set $xi (v128.load offset=${o} (local.get $p)))
         (if (local.get $keep) (then (v128.store offset=${o} (i32.add (local.get $xo) (local.get $i)) (local.get $xi))))
-        (local.set $q (f64x2.mul (local.get $S) (v128.load offset=${o} (i32.add (local.get $h) (local.get $i)))))
+        (local.set $hv (v128.load offset=${o} (i32.add (local.get $h) (local.get $i))))
+        (local.set $fv (v128.load offset=${o} (i32.add (local.get $f) (local.get $i))))
+        (local.set $vo (v128.load offset=${o} (i32.add (local.get $v) (local.get $i))))
+        (if (local.get $twice) (then (local.set $vo (f64x2.add (local.get $vo) (f64x2.mul (local.get $hv) (local.get $fv))))))
+        (local.set $q (f64x2.mul (local.get $S) (local.get $hv)))
         (if (local.get $plain)
-          (then (local.set $vi (f64x2.add (v128.load offset=${o} (i32.add (local.get $v) (local.get $i))) (f64x2.mul (local.get $q) (v128.load offset=${o} (i32.add (local.get $f) (local.get $i)))))))
-          (else (local.set $vi (f64x2.add (f64x2.mul (local.get $L) (v128.load offset=${o} (i32.add (local.get $v) (local.get $i)))) (f64x2.mul (local.get $q) (v128.load offset=${o} (i32.add (local.get $f) (local.get $i))))))))
+          (then (local.set $vi (f64x2.add (local.get $vo) (f64x2.mul (local.get $q) (local.get $fv)))))
+          (else (local.set $vi (f64x2.add (f64x2.mul (local.get $L) (local.get $vo)) (f64x2.mul (local.get $q) (local.get $fv))))))
         (v128.store offset=${o} (i32.add (local.get $v) (local.get $i)) (local.get $vi))
         (local.set $n${k} (f64x2.add (local.get $xi) (f64x2.mul (local.get $D) (local.get $vi))))
         (v128.store offset=${o} (local.get $p) (local.get $n${k}))
@@ -283,18 +297,23 @@ function kickDriftMeasure(): string {
   // The odd atom's coordinate c (byte offset 8 c past $end) into $s<c> - x0's.
   const one = (c: number): string => `        (local.set $xs (f64.load offset=${8 * c} (local.get $p)))
         (if (local.get $keep) (then (f64.store offset=${8 * c} (i32.add (local.get $xo) (local.get $end)) (local.get $xs))))
-        (local.set $qs (f64.mul (local.get $scale) (f64.load offset=${8 * c} (i32.add (local.get $h) (local.get $end)))))
+        (local.set $hs (f64.load offset=${8 * c} (i32.add (local.get $h) (local.get $end))))
+        (local.set $fs (f64.load offset=${8 * c} (i32.add (local.get $f) (local.get $end))))
+        (local.set $vos (f64.load offset=${8 * c} (i32.add (local.get $v) (local.get $end))))
+        (if (local.get $twice) (then (local.set $vos (f64.add (local.get $vos) (f64.mul (local.get $hs) (local.get $fs))))))
+        (local.set $qs (f64.mul (local.get $scale) (local.get $hs)))
         (if (local.get $plain)
-          (then (local.set $vs (f64.add (f64.load offset=${8 * c} (i32.add (local.get $v) (local.get $end))) (f64.mul (local.get $qs) (f64.load offset=${8 * c} (i32.add (local.get $f) (local.get $end)))))))
-          (else (local.set $vs (f64.add (f64.mul (local.get $lambda) (f64.load offset=${8 * c} (i32.add (local.get $v) (local.get $end)))) (f64.mul (local.get $qs) (f64.load offset=${8 * c} (i32.add (local.get $f) (local.get $end))))))))
+          (then (local.set $vs (f64.add (local.get $vos) (f64.mul (local.get $qs) (local.get $fs)))))
+          (else (local.set $vs (f64.add (f64.mul (local.get $lambda) (local.get $vos)) (f64.mul (local.get $qs) (local.get $fs))))))
         (f64.store offset=${8 * c} (i32.add (local.get $v) (local.get $end)) (local.get $vs))
         (local.set $xs (f64.add (local.get $xs) (f64.mul (local.get $dt) (local.get $vs))))
         (f64.store offset=${8 * c} (local.get $p) (local.get $xs))
         (local.set $s${c} (f64.sub (local.get $xs) (f64.load offset=${8 * c} (i32.add (local.get $x0) (local.get $end)))))`;
   return `  (func (export "kickDriftMeasure")
     (param $x i32) (param $v i32) (param $xo i32) (param $h i32) (param $f i32) (param $atoms i32)
-    (param $lambda f64) (param $scale f64) (param $dt f64) (param $keep i32) (param $plain i32) (param $x0 i32) (result f64)
+    (param $lambda f64) (param $scale f64) (param $dt f64) (param $keep i32) (param $plain i32) (param $twice i32) (param $x0 i32) (result f64)
     (local $i i32) (local $end i32) (local $p i32) (local $xi v128) (local $vi v128) (local $q v128) (local $L v128) (local $S v128) (local $D v128)
+    (local $hv v128) (local $fv v128) (local $vo v128) (local $hs f64) (local $fs f64) (local $vos f64)
     (local $n0 v128) (local $n1 v128) (local $n2 v128) (local $q0 v128) (local $q1 v128) (local $q2 v128) (local $d v128) (local $m v128)
     (local $xs f64) (local $vs f64) (local $qs f64) (local $s0 f64) (local $s1 f64) (local $s2 f64) (local $r f64)
     (local.set $L (f64x2.splat (local.get $lambda)))

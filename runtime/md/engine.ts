@@ -281,8 +281,8 @@ export class MdEngine {
     const timers: MdTimers = { search: 0, kernel: 0, mesh: 0, integrate: 0, output: 0, total: 0 };
     const lr = run.longRange;
     /** Short-range forces and energies, then the long-range part added (its energy and virial too). */
-    const forces = (xs: Float64Array, energies: boolean): { vdw: number; coul: number; recip: number; virial: Float64Array } | null => {
-      const sr = nb.compute(xs, f, energies);
+    const forces = (xs: Float64Array, energies: boolean, kick = true): { vdw: number; coul: number; recip: number; virial: Float64Array } | null => {
+      const sr = nb.compute(xs, f, energies, kick);
       // With the long-range part on a worker thread (beside the kernels), it came with sr.
       const l = nb.longRangeOnThreads ? sr?.longRange : lr?.compute(xs, f, energies);
       if (!sr) return null;
@@ -297,8 +297,8 @@ export class MdEngine {
     const halfDtIm = invMass.map((im) => 0.5 * dt * im);
     if (ws) for (let i = 0; i < 3 * n; i++) ws.h3[i] = halfDtIm[Math.floor(i / 3)]!;
     /** engine.ts kickDrift, on the workspace where there is one. */
-    const update = (lambda: number, scale: number, measure = false): void => {
-      if (ws) ws.kickDrift(lambda, scale, dt, run.constraints !== undefined, measure);
+    const update = (lambda: number, scale: number, measure = false, twice = false): void => {
+      if (ws) ws.kickDrift(lambda, scale, dt, run.constraints !== undefined, measure, twice);
       else kickDrift(v, x, run.constraints ? xOld : undefined, halfDtIm, f, lambda, scale, dt);
     };
     // The kick and drift (and SETTLE, the displacement check) split over the worker threads, on a shared workspace (MdWorkers.update).
@@ -309,9 +309,11 @@ export class MdEngine {
      */
     const advance = (lambda: number, scale: number, vir: Float64Array | undefined, measure: boolean): void => {
       const c = run.constraints;
+      const twice = kickLeft;
+      kickLeft = false;
       if (updateSplit && !c) {
         // Without constraints: the kick and drift alone, each thread on the atoms whose forces it summed.
-        if (updateSplit(ws!, lambda, scale, dt, false, undefined, measure)) return;
+        if (updateSplit(ws!, lambda, scale, dt, false, undefined, measure, twice)) return;
       } else if (updateSplit) {
         const job = c?.job?.(xOld, x, v, 1 / dt, vir !== undefined);
         const parts = job && updateSplit(ws!, lambda, scale, dt, true, job, measure);
@@ -321,9 +323,15 @@ export class MdEngine {
         }
       }
       // Without constraints the displacement check's pass goes with the update's (the workspace's).
-      update(lambda, scale, measure && !c);
+      update(lambda, scale, measure && !c, twice);
       c?.positions(xOld, x, v, 1 / dt, vir, split);
     };
+    // Velocity Verlet without constraints or a thermostat, on the workspace: a step's second half
+    // kick may be left to the next step's kick and drift, which then kicks twice in its pass
+    // (v + h F, then + h F: the same numbers as two passes), on steps after which nothing reads v
+    // (kickLeft: one is pending).
+    const leaveKick = run.integrator === 'vv' && ws !== undefined && !run.constraints && !run.thermostat && !cb.onStep;
+    let kickLeft = false;
     const cvir = new Float64Array(9);
     const lastGood = { step: step0, x: Float64Array.from(x), v: Float64Array.from(v) };
     const checks = run.sanity === false ? undefined : new RunChecks({ n, rlist: run.rlist, rc: run.settings.rc, nstlist, kB: this.kB, units: run.units, sanity: run.sanity, lists: ws });
@@ -397,7 +405,9 @@ export class MdEngine {
         xFinite = checks.lastFinite;
       }
       const energies = isEnergyStep(next);
-      const r = forces(x, energies);
+      // Not before a thermo sample, a search (lastGood keeps v there) or the run's end.
+      const leave = leaveKick && !energies && (next - step0) % nstlist !== 0 && next < step0 + nsteps;
+      const r = forces(x, energies, !leave);
       if (r) e = r;
       // The threads' sum of squares is of the short-range forces: not with a long-range part added after.
       this.guard(next, x, f, lastGood, xFinite, ws, lr ? undefined : nb.forcesSumSq);
@@ -405,7 +415,8 @@ export class MdEngine {
       if (run.integrator === 'vv') {
         cvir.fill(0);
         // The threads that summed the forces may have kicked already (NonbondedForce.kickInSums).
-        if (!nb.kicked) {
+        if (leave) kickLeft = true;
+        else if (!nb.kicked) {
           if (ws) ws.kick();
           else kick(v, halfDtIm, f);
         }

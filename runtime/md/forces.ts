@@ -276,15 +276,16 @@ export class NonbondedForce {
   /**
    * Forces on the atoms at positions x (the same periodic images as at the last rebuild, moved),
    * written into f (3 per atom). With energies, also returns V_LJ, V_Coulomb (with self terms) and
-   * the virial.
+   * the virial. `kick` false: the threads summing the forces leave out kickInSums' kick this call
+   * (`kicked` is then false).
    */
-  compute(x: Float64Array, f: Float64Array, energies: boolean): NonbondedEnergies | null {
+  compute(x: Float64Array, f: Float64Array, energies: boolean, kick = true): NonbondedEnergies | null {
     const t0 = performance.now();
     this.kicked = false;
     this.forcesSumSq = undefined;
     const k = this.kernels;
     if (k.kind === 'wasm') {
-      const res = this.computeWasm(k, x, f, energies);
+      const res = this.computeWasm(k, x, f, energies, kick);
       this.timers.kernel += performance.now() - t0;
       this.timers.calls++;
       return res;
@@ -386,7 +387,7 @@ export class NonbondedForce {
    * (and to the workers as one block copy), forces straight from the wasm layout into f. The
    * outputs of the threads are summed in thread order.
    */
-  private computeWasm(w: Extract<Kernels, { kind: 'wasm' }>, x: Float64Array, f: Float64Array, energies: boolean): NonbondedEnergies | null {
+  private computeWasm(w: Extract<Kernels, { kind: 'wasm' }>, x: Float64Array, f: Float64Array, energies: boolean, kick: boolean): NonbondedEnergies | null {
     const inst = energies ? w.E : w.F;
     const L = this.problem.layout;
     const args = this.args;
@@ -417,8 +418,8 @@ export class NonbondedForce {
         // order, as summing all blocks at the end.
         if (!energies) inst.forcesToAtoms(L.slotOf, f);
       };
-      par.run(energies, sum ? () => par.sumHere(mine) : mine, sum);
-      this.kicked = sum && !mesh && this.kick !== undefined;
+      par.run(energies, sum ? () => par.sumHere(mine, kick) : mine, sum, kick);
+      this.kicked = sum && !mesh && this.kick !== undefined && kick;
       this.forcesSumSq = sum && !mesh ? par.sumSq() : undefined;
       if (!energies) {
         if (!sum) for (const c of par.chunks) addAtomForces(f, c.fAtoms);

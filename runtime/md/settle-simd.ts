@@ -36,8 +36,8 @@ type SettleExport = (
 ) => void;
 type SumSqExport = (f: number, n: number) => number;
 type MaxDisp2Export = (x: number, x0: number, atoms: number) => number;
-type KickDriftExport = (x: number, v: number, xo: number, h: number, f: number, n: number, lambda: number, scale: number, dt: number, keep: number, plain: number) => void;
-type KickDriftMeasureExport = (x: number, v: number, xo: number, h: number, f: number, atoms: number, lambda: number, scale: number, dt: number, keep: number, plain: number, x0: number) => number;
+type KickDriftExport = (x: number, v: number, xo: number, h: number, f: number, n: number, lambda: number, scale: number, dt: number, keep: number, plain: number, twice: number) => void;
+type KickDriftMeasureExport = (x: number, v: number, xo: number, h: number, f: number, atoms: number, lambda: number, scale: number, dt: number, keep: number, plain: number, twice: number, x0: number) => number;
 type KickExport = (v: number, h: number, f: number, n: number) => void;
 
 const embedded = new EmbeddedWasm(SETTLE_SIMD_WASM);
@@ -296,11 +296,12 @@ export class UpdateWorkspace {
   /**
    * engine.ts kickDrift on the workspace's arrays (h3 set by the caller), xOld kept when `keep`;
    * with `measure`, the largest squared displacement since the search in the same pass (for the
-   * next maxDisplacement2 call: no constraints move the atoms after it).
+   * next maxDisplacement2 call: no constraints move the atoms after it); with `twice`, kick()
+   * first, in the same pass (velocity Verlet's second half kick of the step before).
    */
-  kickDrift(lambda: number, scale: number, dt: number, keep: boolean, measure = false): void {
-    if (measure) this.measured = this.ranges.kickDriftMeasure(0, this.nAtoms, lambda, scale, dt, keep);
-    else this.ranges.kickDrift(0, this.nAtoms, lambda, scale, dt, keep);
+  kickDrift(lambda: number, scale: number, dt: number, keep: boolean, measure = false, twice = false): void {
+    if (measure) this.measured = this.ranges.kickDriftMeasure(0, this.nAtoms, lambda, scale, dt, keep, twice);
+    else this.ranges.kickDrift(0, this.nAtoms, lambda, scale, dt, keep, twice);
   }
 }
 
@@ -308,13 +309,15 @@ export class UpdateWorkspace {
  * The scalars of one split update (UpdateRanges.run), in this order in a shared Float64Array:
  * the kick and drift's lambda, scale, dt and keep (xOld kept: 1), then whether SETTLE runs (1),
  * and SETTLE's mO, mH, ra, rb, rc, invdt, doV (1) and virial (1), then whether each range
- * measures its displacement since the search (1).
+ * measures its displacement since the search (1), then whether the kick and drift kicks twice (1:
+ * UpdateWorkspace.kickDrift's `twice`).
  */
-export const UPDATE_PAR_WORDS = 14;
+export const UPDATE_PAR_WORDS = 15;
 
 /** The update's scalars (UPDATE_PAR_WORDS) written into `par`. */
-export function updatePar(par: Float64Array, lambda: number, scale: number, dt: number, keep: boolean, job: SettleJob | undefined, measure = false): void {
+export function updatePar(par: Float64Array, lambda: number, scale: number, dt: number, keep: boolean, job: SettleJob | undefined, measure = false, twice = false): void {
   par[13] = measure ? 1 : 0;
+  par[14] = twice ? 1 : 0;
   par[0] = lambda;
   par[1] = scale;
   par[2] = dt;
@@ -364,26 +367,26 @@ export class UpdateRanges {
     const d2 = (): Float64Array => new Float64Array(this.inst.mem.buffer, L.d2 + 8 * k, 1);
     if (par[13] === 1 && par[4] !== 1) {
       // No SETTLE after the drift: the displacement in the same pass.
-      d2()[0] = this.kickDriftMeasure(a0, a1, par[0]!, par[1]!, par[2]!, par[3] === 1);
+      d2()[0] = this.kickDriftMeasure(a0, a1, par[0]!, par[1]!, par[2]!, par[3] === 1, par[14] === 1);
       return;
     }
-    this.kickDrift(a0, a1, par[0]!, par[1]!, par[2]!, par[3] === 1);
+    this.kickDrift(a0, a1, par[0]!, par[1]!, par[2]!, par[3] === 1, par[14] === 1);
     if (par[4] === 1) this.settle(m0, m1, k, par[5]!, par[6]!, par[7]!, par[8]!, par[9]!, par[10]!, par[11] === 1, par[12] === 1);
     if (par[13] === 1) d2()[0] = this.inst.maxDisp2(L.x + 24 * a0, L.xList + 24 * a0, a1 - a0);
   }
 
-  /** engine.ts kickDrift on atoms [a0, a1) of the workspace's arrays (h3 set by the caller), xOld kept when `keep`. */
-  kickDrift(a0: number, a1: number, lambda: number, scale: number, dt: number, keep: boolean): void {
+  /** engine.ts kickDrift on atoms [a0, a1) of the workspace's arrays (h3 set by the caller), xOld kept when `keep`; kick() on them first with `twice`. */
+  kickDrift(a0: number, a1: number, lambda: number, scale: number, dt: number, keep: boolean, twice = false): void {
     const L = this.L;
     const o = 24 * a0;
-    this.inst.kickDrift(L.x + o, L.v + o, L.xOld + o, L.h + o, L.f + o, 3 * (a1 - a0), lambda, scale, dt, keep ? 1 : 0, lambda === 1 ? 1 : 0);
+    this.inst.kickDrift(L.x + o, L.v + o, L.xOld + o, L.h + o, L.f + o, 3 * (a1 - a0), lambda, scale, dt, keep ? 1 : 0, lambda === 1 ? 1 : 0, twice ? 1 : 0);
   }
 
   /** kickDrift on atoms [a0, a1), returning their largest squared displacement from the positions at the search (maxDisp2's number) after it. */
-  kickDriftMeasure(a0: number, a1: number, lambda: number, scale: number, dt: number, keep: boolean): number {
+  kickDriftMeasure(a0: number, a1: number, lambda: number, scale: number, dt: number, keep: boolean, twice = false): number {
     const L = this.L;
     const o = 24 * a0;
-    return this.inst.kickDriftMeasure(L.x + o, L.v + o, L.xOld + o, L.h + o, L.f + o, a1 - a0, lambda, scale, dt, keep ? 1 : 0, lambda === 1 ? 1 : 0, L.xList + o);
+    return this.inst.kickDriftMeasure(L.x + o, L.v + o, L.xOld + o, L.h + o, L.f + o, a1 - a0, lambda, scale, dt, keep ? 1 : 0, lambda === 1 ? 1 : 0, twice ? 1 : 0, L.xList + o);
   }
 
   /** SETTLE (settleRange's numbers) on molecules [m0, m1) (a multiple of 4) of the triples in the memory, in place; the sums into range k's. */

@@ -68,6 +68,8 @@ export const OP_SUM = 8;
  * else back in the event loop.
  */
 export const OP_TASKS = 16;
+/** Added to OP_SUM: the sums leave out the kick of sumInto this call (the engine leaves it to the next kick and drift). */
+export const OP_NO_KICK = 32;
 /** The caller spins this long for the workers' results before it sleeps. */
 const CALLER_SPIN_MS = 20;
 
@@ -394,7 +396,7 @@ export abstract class MdWorkers {
    * shared, the job's arrays are not the workspace's, or the molecules do not lie in contiguous
    * ranges of atoms.
    */
-  readonly update = (ws: UpdateWorkspace, lambda: number, scale: number, dt: number, keep: boolean, job: SettleJob | undefined, measure = false): Float64Array[] | undefined => {
+  readonly update = (ws: UpdateWorkspace, lambda: number, scale: number, dt: number, keep: boolean, job: SettleJob | undefined, measure = false, twice = false): Float64Array[] | undefined => {
     if (!ws.shared || this.threads > UPDATE_MAX_RANGES) return undefined;
     if (job && (job.xOld !== ws.xOld || job.xNew !== ws.x || (job.doV && job.v !== ws.v))) return undefined;
     const mols = job?.mols ?? NO_MOLECULES;
@@ -422,7 +424,7 @@ export abstract class MdWorkers {
     if (!plan) return undefined;
     // The displacement measured by the ranges, unless molecules are left to constrain here after.
     const leftover = job !== undefined && sums.length > this.threads;
-    updatePar(par, lambda, scale, dt, keep, job, measure && !leftover);
+    updatePar(par, lambda, scale, dt, keep, job, measure && !leftover, twice);
     const range = (k: number): void => ws.ranges.run(par, plan.a[k]!, plan.a[k + 1]!, plan.m[k]!, plan.m[k + 1]!, k);
     this.updateOnWorkers += this.claimSpinning(OP_UPDATE, (w) => range(w + 1), () => range(0));
     if (leftover) settleRange(job, plan.m[this.threads]!, job.mols.length / 3, sums[this.threads]!);
@@ -847,15 +849,15 @@ export class MdWasmThreads extends MdWorkers {
   /**
    * This thread's side of a force-only call run with `sum` (run()'s `mine`): `forces` puts this
    * thread's forces into fSum; then, once every thread has its forces in place, this thread adds
-   * the workers' for its range of atoms (and kicks them: sumInto).
+   * the workers' for its range of atoms (and kicks them: sumInto; not with `kick` false).
    */
-  sumHere(forces: () => void): void {
+  sumHere(forces: () => void, kick = true): void {
     try {
       forces();
     } finally {
       arriveAtSums(this.gate);
     }
-    addSumShare(this.ownSum!, this.gate);
+    addSumShare(this.ownSum!, this.gate, kick);
   }
 
   /**
@@ -893,13 +895,14 @@ export class MdWasmThreads extends MdWorkers {
   /**
    * One force call: the workers start on the positions in `x` (written by the caller, or the
    * caller's own array given to setup), `mine` runs here; returns when all are done. `sum`
-   * (force-only calls after sumInto): the threads sum the forces into fSum, `mine` through sumHere.
+   * (force-only calls after sumInto): the threads sum the forces into fSum, `mine` through sumHere;
+   * `kick` false: without sumInto's kick this call (OP_NO_KICK).
    */
-  run(energies: boolean, mine: () => void, sum = false): MdWasmChunk[] {
+  run(energies: boolean, mine: () => void, sum = false, kick = true): MdWasmChunk[] {
     if (this.next) Atomics.store(this.next, 0, 0);
     if (sum && (energies || !this.fSum)) throw new Error('MdWasmThreads.run: sums over the threads are for force-only calls after sumInto');
     Atomics.store(this.gate, 0, 0);
-    this.dispatchStep('md-wasm-step', (energies ? OP_ENERGIES : OP_FORCES) | (this.longRange ? OP_WITH_MESH : 0) | (sum ? OP_SUM : 0), mine);
+    this.dispatchStep('md-wasm-step', (energies ? OP_ENERGIES : OP_FORCES) | (this.longRange ? OP_WITH_MESH : 0) | (sum ? OP_SUM : 0) | (sum && !kick ? OP_NO_KICK : 0), mine);
     return this.chunks;
   }
 }
@@ -1166,12 +1169,12 @@ export function arriveAtSums(gate: Int32Array): void {
   Atomics.notify(gate, 0);
 }
 
-/** Wait until all threads have arrived at the sums, then add this thread's share. */
-export function addSumShare(s: MdSumShare, gate: Int32Array): void {
+/** Wait until all threads have arrived at the sums, then add this thread's share (kicking with it unless `kick` is false). */
+export function addSumShare(s: MdSumShare, gate: Int32Array, kick = true): void {
   const parties = s.parties;
   const c = awaitCount(gate, 0, parties);
   if (c < parties) throw new Error(`MD worker threads: ${parties - c} of ${parties} threads did not reach the force sums within ${STEP_TIMEOUT_MS / 1000} s`);
-  s.sq[s.own] = sumParts(s.f, s.parts, 3 * s.a0, 3 * s.a1, s.kick);
+  s.sq[s.own] = sumParts(s.f, s.parts, 3 * s.a0, 3 * s.a1, kick ? s.kick : undefined);
 }
 
 /**

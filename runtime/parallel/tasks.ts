@@ -6,7 +6,7 @@ import type { GemTsModule } from '../gem/run.ts';
 import type { GemParams } from '../gem/model.ts';
 import type { ConvTsModule } from '../bigdft/conv.ts';
 import type { MdTsModule } from '../md/kernels.ts';
-import { abortJoin, addSumShare, arriveAtSums, clusterPart, joinOwnParts, mdStepDone, runSettlePart, runUpdatePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_SETTLE, OP_SUM, OP_UPDATE, OP_WITH_MESH, SPIN_SPINNING, type MdClusterArgs, type MdMeshSetupArgs, type MdSearchJoin, type MdSettleSetupArgs, type MdSetupArgs, type MdUpdateSetupArgs, type MdWasmSetupArgs } from './md.ts';
+import { abortJoin, addSumShare, arriveAtSums, clusterPart, joinOwnParts, mdStepDone, runSettlePart, runUpdatePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_NO_KICK, OP_SETTLE, OP_SUM, OP_UPDATE, OP_WITH_MESH, SPIN_SPINNING, type MdClusterArgs, type MdMeshSetupArgs, type MdSearchJoin, type MdSettleSetupArgs, type MdSetupArgs, type MdUpdateSetupArgs, type MdWasmSetupArgs } from './md.ts';
 import { UpdateRanges } from '../md/settle-simd.ts';
 import type { PmeMesh } from '../pme/prepared.ts';
 
@@ -285,7 +285,7 @@ export const TASKS: Record<string, TaskFn> = {
       }
       if (sum) {
         if (!s.sum) throw new Error('a force call with sums over the threads before md-wasm-sum');
-        addSumShare(s.sum, s.gate);
+        addSumShare(s.sum, s.gate, (op & OP_NO_KICK) === 0);
       }
     });
   },

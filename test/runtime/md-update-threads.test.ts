@@ -110,47 +110,59 @@ describe('the update split over the worker threads', () => {
     }
   });
 
-  it('velocity Verlet on 2 threads: the kick done by the threads summing the forces, and the kick and drift split over them, give the positions and velocities of the engine\'s own passes, bit for bit; the guard takes their sum of squares', async () => {
-    const run = async (fused: boolean) => {
+  it('velocity Verlet on 2 threads: the kick done by the threads summing the forces, or left to the next kick and drift, and the kick and drift split over them, give the positions and velocities of the engine\'s own passes, bit for bit; the guard takes their sum of squares', async () => {
+    // 'engine': the engine's own passes; 'threads': the threads kick in their sums (an onStep
+    // callback reads v after every step, so no kick is left); 'left': each force-only step's kick
+    // left to the next step's kick and drift (also split over the threads).
+    const run = async (mode: 'engine' | 'threads' | 'left') => {
       const p = await prepareRun({ system: 'lj', cells: 6, target: 'wasm', cluster: '4x4', threads: 2, reproducible: true, nstcalcenergy: 10 });
       expect(p.run.integrator).toBe('vv');
       const eng = await MdEngine.create(p.run);
       const nb = eng.nb;
       const kicks: boolean[] = [];
+      let left = 0;
       const sumSq: [number, number][] = [];
       const compute = nb.compute.bind(nb);
-      nb.compute = (x, f, energies) => {
-        const r = compute(x, f, energies);
+      nb.compute = (x, f, energies, kick) => {
+        const r = compute(x, f, energies, kick);
         kicks.push(nb.kicked);
+        if (kick === false) left++;
         if (nb.forcesSumSq !== undefined) sumSq.push([nb.forcesSumSq, f.reduce((s, fi) => s + fi * fi, 0)]);
         return r;
       };
-      if (!fused) {
+      if (mode === 'engine') {
         nb.kickInSums = () => {};
         Object.defineProperty(nb, 'updateSplit', { get: () => undefined });
       }
       try {
-        const out = eng.simulate(30);
-        return { x: Float64Array.from(out.x), v: Float64Array.from(out.v), T: out.thermo.map((row) => row.T), kicks, sumSq, split: nb.updateOnWorkers };
+        const out = eng.simulate(30, mode === 'left' ? {} : { onStep: () => {} });
+        return { x: Float64Array.from(out.x), v: Float64Array.from(out.v), T: out.thermo.map((row) => row.T), kicks, left, sumSq, split: nb.updateOnWorkers };
       } finally {
         await eng.close();
       }
     };
-    const [a, b] = [await run(false), await run(true)];
-    // The engine kicked on every call without the fusion; with it, the threads kicked on the
-    // force-only calls (not the energy steps 10, 20, 30, nor the first call).
-    expect(a.kicks.some((k) => k)).toBe(false);
+    const [a, b, c] = [await run('engine'), await run('threads'), await run('left')];
+    // The engine kicked on every call in 'engine'; in 'threads' the threads kicked on the
+    // force-only calls (not the energy steps 10, 20, 30, nor the first call); in 'left' those
+    // calls' kicks went to the next kick and drift.
+    expect(a.kicks.some((k) => k) || a.left > 0).toBe(false);
     expect(b.kicks.filter((k) => k).length).toBe(27);
+    expect(b.left).toBe(0);
+    expect(c.kicks.some((k) => k)).toBe(false);
+    expect(c.left).toBe(27);
     // The worker ran its range of the kick and drift (of the 30 steps, those it was still spinning for).
     expect(a.split).toBe(0);
     expect(b.split).toBeGreaterThan(20);
-    expect(Array.from(b.x)).toEqual(Array.from(a.x));
-    expect(Array.from(b.v)).toEqual(Array.from(a.v));
-    expect(b.T).toEqual(a.T);
+    expect(c.split).toBeGreaterThan(20);
+    for (const o of [b, c]) {
+      expect(Array.from(o.x)).toEqual(Array.from(a.x));
+      expect(Array.from(o.v)).toEqual(Array.from(a.v));
+      expect(o.T).toEqual(a.T);
+      // The threads' sum of squares is the forces' own, up to the order of the additions.
+      expect(o.sumSq.length).toBe(27);
+      for (const [got, want] of o.sumSq) expect(Math.abs(got - want)).toBeLessThan(1e-12 * want);
+    }
     expect(a.T[3]).not.toBeCloseTo(a.T[0]!, 3);
-    // The threads' sum of squares is the forces' own, up to the order of the additions.
-    expect(b.sumSq.length).toBe(27);
-    for (const [got, want] of b.sumSq) expect(Math.abs(got - want)).toBeLessThan(1e-12 * want);
   });
 
   it('velocity Verlet with PME on 2 threads (the mesh on this thread: --reproducible): the threads do not kick (the mesh\'s forces come after their sums), and the run keeps the thermo of 1 thread to round-off', async () => {

@@ -110,7 +110,7 @@ describe('SETTLE in WebAssembly SIMD', () => {
     }
   });
 
-  it('kick + drift: the TypeScript numbers bit for bit (odd and even counts, thermostat factor, with and without the old positions), also with the displacement check\'s number measured in the same pass', () => {
+  it('kick + drift: the TypeScript numbers bit for bit (odd and even counts, thermostat factor, with and without the old positions), also with the displacement check\'s number measured in the same pass and with the step before\'s second half kick first', () => {
     const r = rng(4);
     for (const n of [5, 6, 333]) {
       const mass = Float64Array.from({ length: n }, () => 1 + 20 * r());
@@ -150,6 +150,20 @@ describe('SETTLE in WebAssembly SIMD', () => {
               expect(ws.measured).toBe(maxDisplacement2(x2, xList));
               if (poison !== undefined) expect(ws.measured).toBeNaN();
               expect(ws.maxDisplacement2(ws.x)).toBe(maxDisplacement2(x2, xList));
+            }
+            // With the step before's second half kick first, in the same pass (measured or not):
+            // engine.ts kick, then kickDrift.
+            const [x3, v3] = [Float64Array.from(x0), Float64Array.from(v0)];
+            const xOld3 = new Float64Array(3 * n).fill(7);
+            kick(v3, h, f0);
+            kickDrift(v3, x3, keep ? xOld3 : undefined, h, f0, lambda, scale, 0.002);
+            for (const measure of [false, true]) {
+              ws.x.set(x0);
+              ws.v.set(v0);
+              ws.xOld.fill(7);
+              ws.kickDrift(lambda, scale, 0.002, keep, measure, true);
+              expect(same(ws.x, x3) && same(ws.v, v3) && same(ws.xOld, xOld3), `twice: n ${n}, lambda ${lambda}, scale ${scale}, keep ${keep}, measure ${measure}`).toBe(true);
+              if (measure) expect(ws.measured).toBe(maxDisplacement2(x3, xList));
             }
           } finally {
             ws.release();
