@@ -271,6 +271,22 @@ const KICK_DRIFT = `  (func (export "kickDrift")
         (f64.store (i32.add (local.get $x) (local.get $end)) (f64.add (local.get $xs) (f64.mul (local.get $dt) (local.get $vs)))))))`;
 
 /**
+ * Two atoms' squared displacements folded into the running maximum $m: the squared coordinate
+ * differences of atoms j, j+1 lie in three f64x2 locals a = (x, y), b = (z, x'), c = (y', z'), and
+ * each atom's (dx^2 + dy^2) + dz^2 is taken in maxDisp2's order of additions (shared by maxDisp2
+ * and kickDriftMeasure, which must give the same number).
+ */
+function maxOfPair(a: string, b: string, c: string): string {
+  return `        ;; atoms j, j+1 in lanes 0, 1: (dx^2 + dy^2) + dz^2 from the lanes (x, y), (z, x'), (y', z')
+        (local.set $m (f64x2.max (local.get $m)
+          (f64x2.add
+            (f64x2.add
+              (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get ${a}) (local.get ${b}))
+              (i8x16.shuffle 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 (local.get ${a}) (local.get ${c})))
+            (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get ${b}) (local.get ${c})))))`;
+}
+
+/**
  * kickDriftMeasure(x, v, xOld, h3, f, atoms, lambda, scale, dt, keep, plain, twice, x0): kickDrift over
  * the atoms' 3 atoms numbers, the same operations on each, and the largest squared displacement of an atom
  * from x0 after the drift, as maxDisp2 computes it (NaN when any is NaN): the displacement check
@@ -327,13 +343,7 @@ function kickDriftMeasure(): string {
 ${vec(0, 0)}
 ${vec(1, 16)}
 ${vec(2, 32)}
-        ;; atoms j, j+1: (dx^2, dy^2) + ... as maxDisp2 adds them
-        (local.set $m (f64x2.max (local.get $m)
-          (f64x2.add
-            (f64x2.add
-              (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $q0) (local.get $q1))
-              (i8x16.shuffle 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 (local.get $q0) (local.get $q2)))
-            (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $q1) (local.get $q2)))))
+${maxOfPair('$q0', '$q1', '$q2')}
         (local.set $i (i32.add (local.get $i) (i32.const 48)))
         (br $next)))
     (local.set $r (f64.max (f64x2.extract_lane 0 (local.get $m)) (f64x2.extract_lane 1 (local.get $m))))
@@ -472,13 +482,7 @@ const CHECKS = `  (func (export "sumSq") (param $f i32) (param $n i32) (result f
         (local.set $q2 (f64x2.mul (local.get $d) (local.get $d)))
         (local.set $d (f64x2.sub (v128.load offset=32 (i32.add (local.get $x) (local.get $i))) (v128.load offset=32 (i32.add (local.get $x0) (local.get $i)))))
         (local.set $q3 (f64x2.mul (local.get $d) (local.get $d)))
-        ;; atoms j, j+1: (dx^2, dy^2) + ... as (x, x'), (y, y'), (z, z') lanes
-        (local.set $m (f64x2.max (local.get $m)
-          (f64x2.add
-            (f64x2.add
-              (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $q1) (local.get $q2))
-              (i8x16.shuffle 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 (local.get $q1) (local.get $q3)))
-            (i8x16.shuffle 0 1 2 3 4 5 6 7 24 25 26 27 28 29 30 31 (local.get $q2) (local.get $q3)))))
+${maxOfPair('$q1', '$q2', '$q3')}
         (local.set $i (i32.add (local.get $i) (i32.const 48)))
         (br $next)))
     (local.set $r (f64.max (f64x2.extract_lane 0 (local.get $m)) (f64x2.extract_lane 1 (local.get $m))))
