@@ -155,7 +155,7 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     /** wasm: grid points of a z run (ceil(p/2) f64x2 or ceil(p/4) f32x4 vectors). */
     zrun: lanes * Math.ceil(P / lanes),
     /** wasm: the FFT's Stockham passes (f64x2 over pairs of lines), forward f<p> and backward b<p> per radix. */
-    fft: target === 'wasm' ? FFT_RADICES.flatMap((p) => [watPass(p, -1, `f${p}`), watPass(p, 1, `b${p}`)]) : [],
+    fft: target === 'wasm' ? [...FFT_RADICES.flatMap((p) => [watPass(p, -1, `f${p}`), watPass(p, 1, `b${p}`)]), ...watFftOps(), ...watGridOps(f64)] : [],
     /** wasm scratch: byte offsets of the y weights, the x derivatives and the y derivatives (x weights at 0). */
     scrY: 8 * P,
     scrDx: 16 * P,
@@ -296,6 +296,285 @@ export function watPass(p: number, sgn: number, name: string): string {
   L.push('      (br $jl)))');
   L.push('  )');
   return L.join('\n');
+}
+
+/**
+ * WAT of the 3-D real FFT's data moves between its line transforms and of the solve's product
+ * with the influence function (runtime/pme/fft.ts RealFft3d and WasmFftOps, reference.ts
+ * PmeSolver), two f64 at a time, with the same operations in the same order as their TypeScript
+ * loops (so the same numbers):
+ * - xsplit: the x transform's packed lines Z = A + iC (h lines, [nx][h]) into the half spectra of
+ *   A and C ([nxc][B], A in lines 0..h-1, C in h..2h-1): A(k) = (Z(k) + conj Z(-k))/2,
+ *   C(k) = (Z(k) - conj Z(-k))/(2i);
+ * - xjoin: its inverse for the backward transform: the planes kx >= nxc are the conjugates of
+ *   nx - kx, and Z = A + iC;
+ * - tp: the transpose dst[c][r] = src[r][c] of real and imaginary parts (rows x cols, both even);
+ * - scale: re[k] *= g[k], im[k] *= g[k] for k < n (n even).
+ * h must be even (the runtime checks; other shapes run the TypeScript loops).
+ */
+export function watFftOps(): string[] {
+  const half = '(v128.const f64x2 0.5 0.5)';
+  const mhalf = '(v128.const f64x2 -0.5 -0.5)';
+  const ld = (base: string, off: string): string => `(v128.load (i32.add (local.get ${base}) ${off}))`;
+  const xsplit = [
+    '  (func (export "xsplit") (param $ar i32) (param $ai i32) (param $tr i32) (param $ti i32) (param $nx i32) (param $nxc i32) (param $h i32) (param $B i32)',
+    '    (local $kx i32) (local $zk i32) (local $zn i32) (local $o i32) (local $oh i32) (local $b i32) (local $hb i32)',
+    '    (local $zr v128) (local $zi v128) (local $wr v128) (local $wi v128)',
+    '    (local.set $hb (i32.shl (local.get $h) (i32.const 3)))',
+    '    (block $kdone (loop $kl',
+    '      (br_if $kdone (i32.ge_u (local.get $kx) (local.get $nxc)))',
+    '      (local.set $zk (i32.mul (local.get $kx) (local.get $hb)))',
+    '      (local.set $zn (i32.mul (select (i32.const 0) (i32.sub (local.get $nx) (local.get $kx)) (i32.eqz (local.get $kx))) (local.get $hb)))',
+    '      (local.set $o (i32.shl (i32.mul (local.get $kx) (local.get $B)) (i32.const 3)))',
+    '      (local.set $oh (i32.add (local.get $o) (local.get $hb)))',
+    '      (local.set $b (i32.const 0))',
+    '      (block $bdone (loop $bl',
+    '        (br_if $bdone (i32.ge_u (local.get $b) (local.get $hb)))',
+    `        (local.set $zr ${ld('$ar', '(i32.add (local.get $zk) (local.get $b))')})`,
+    `        (local.set $zi ${ld('$ai', '(i32.add (local.get $zk) (local.get $b))')})`,
+    `        (local.set $wr ${ld('$ar', '(i32.add (local.get $zn) (local.get $b))')})`,
+    `        (local.set $wi (f64x2.neg ${ld('$ai', '(i32.add (local.get $zn) (local.get $b))')}))`,
+    `        (v128.store (i32.add (local.get $tr) (i32.add (local.get $o) (local.get $b))) (f64x2.mul ${half} (f64x2.add (local.get $zr) (local.get $wr))))`,
+    `        (v128.store (i32.add (local.get $ti) (i32.add (local.get $o) (local.get $b))) (f64x2.mul ${half} (f64x2.add (local.get $zi) (local.get $wi))))`,
+    `        (v128.store (i32.add (local.get $tr) (i32.add (local.get $oh) (local.get $b))) (f64x2.mul ${half} (f64x2.sub (local.get $zi) (local.get $wi))))`,
+    `        (v128.store (i32.add (local.get $ti) (i32.add (local.get $oh) (local.get $b))) (f64x2.mul ${mhalf} (f64x2.sub (local.get $zr) (local.get $wr))))`,
+    '        (local.set $b (i32.add (local.get $b) (i32.const 16)))',
+    '        (br $bl)))',
+    '      (local.set $kx (i32.add (local.get $kx) (i32.const 1)))',
+    '      (br $kl)))',
+    '  )',
+  ].join('\n');
+  const xjoin = [
+    '  (func (export "xjoin") (param $tr i32) (param $ti i32) (param $ar i32) (param $ai i32) (param $nx i32) (param $nxc i32) (param $h i32) (param $B i32)',
+    '    (local $kx i32) (local $src i32) (local $srch i32) (local $dst i32) (local $b i32) (local $hb i32)',
+    '    (local $aR v128) (local $aI v128) (local $cR v128) (local $cI v128)',
+    '    (local.set $hb (i32.shl (local.get $h) (i32.const 3)))',
+    '    (block $kdone (loop $kl',
+    '      (br_if $kdone (i32.ge_u (local.get $kx) (local.get $nx)))',
+    '      (local.set $src (i32.shl (i32.mul (select (i32.sub (local.get $nx) (local.get $kx)) (local.get $kx) (i32.ge_u (local.get $kx) (local.get $nxc))) (local.get $B)) (i32.const 3)))',
+    '      (local.set $srch (i32.add (local.get $src) (local.get $hb)))',
+    '      (local.set $dst (i32.mul (local.get $kx) (local.get $hb)))',
+    '      (local.set $b (i32.const 0))',
+    '      (if (i32.ge_u (local.get $kx) (local.get $nxc)) (then',
+    '        (block $cdone (loop $cl',
+    '          (br_if $cdone (i32.ge_u (local.get $b) (local.get $hb)))',
+    `          (local.set $aR ${ld('$tr', '(i32.add (local.get $src) (local.get $b))')})`,
+    `          (local.set $aI (f64x2.neg ${ld('$ti', '(i32.add (local.get $src) (local.get $b))')}))`,
+    `          (local.set $cR ${ld('$tr', '(i32.add (local.get $srch) (local.get $b))')})`,
+    `          (local.set $cI (f64x2.neg ${ld('$ti', '(i32.add (local.get $srch) (local.get $b))')}))`,
+    '          (v128.store (i32.add (local.get $ar) (i32.add (local.get $dst) (local.get $b))) (f64x2.sub (local.get $aR) (local.get $cI)))',
+    '          (v128.store (i32.add (local.get $ai) (i32.add (local.get $dst) (local.get $b))) (f64x2.add (local.get $aI) (local.get $cR)))',
+    '          (local.set $b (i32.add (local.get $b) (i32.const 16)))',
+    '          (br $cl)))',
+    '      ) (else',
+    '        (block $ddone (loop $dl',
+    '          (br_if $ddone (i32.ge_u (local.get $b) (local.get $hb)))',
+    `          (local.set $aR ${ld('$tr', '(i32.add (local.get $src) (local.get $b))')})`,
+    `          (local.set $aI ${ld('$ti', '(i32.add (local.get $src) (local.get $b))')})`,
+    `          (local.set $cR ${ld('$tr', '(i32.add (local.get $srch) (local.get $b))')})`,
+    `          (local.set $cI ${ld('$ti', '(i32.add (local.get $srch) (local.get $b))')})`,
+    '          (v128.store (i32.add (local.get $ar) (i32.add (local.get $dst) (local.get $b))) (f64x2.sub (local.get $aR) (local.get $cI)))',
+    '          (v128.store (i32.add (local.get $ai) (i32.add (local.get $dst) (local.get $b))) (f64x2.add (local.get $aI) (local.get $cR)))',
+    '          (local.set $b (i32.add (local.get $b) (i32.const 16)))',
+    '          (br $dl)))',
+    '      ))',
+    '      (local.set $kx (i32.add (local.get $kx) (i32.const 1)))',
+    '      (br $kl)))',
+    '  )',
+  ].join('\n');
+  // 2 x 2 blocks: rows r, r+1 at columns c, c+1 become rows c, c+1 at columns r, r+1
+  const lo = '0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23';
+  const hi = '8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31';
+  const block = (s: string, d: string): string[] => [
+    `          (local.set $x0 ${ld(s, '(local.get $ia)')})`,
+    `          (local.set $x1 ${ld(s, '(local.get $ib)')})`,
+    `          (v128.store (i32.add (local.get ${d}) (local.get $oa)) (i8x16.shuffle ${lo} (local.get $x0) (local.get $x1)))`,
+    `          (v128.store (i32.add (local.get ${d}) (local.get $ob)) (i8x16.shuffle ${hi} (local.get $x0) (local.get $x1)))`,
+  ];
+  const tp = [
+    '  (func (export "tp") (param $sr i32) (param $si i32) (param $dr i32) (param $di i32) (param $rows i32) (param $cols i32)',
+    '    (local $r i32) (local $c i32) (local $ia i32) (local $ib i32) (local $oa i32) (local $ob i32) (local $rb i32) (local $cb i32) (local $x0 v128) (local $x1 v128)',
+    '    (local.set $rb (i32.shl (local.get $rows) (i32.const 3)))',
+    '    (local.set $cb (i32.shl (local.get $cols) (i32.const 3)))',
+    '    (block $rdone (loop $rl',
+    '      (br_if $rdone (i32.ge_u (local.get $r) (local.get $rows)))',
+    '      (local.set $ia (i32.mul (local.get $r) (local.get $cb)))',
+    '      (local.set $oa (i32.shl (local.get $r) (i32.const 3)))',
+    '      (local.set $c (i32.const 0))',
+    '      (block $cdone (loop $cl',
+    '        (br_if $cdone (i32.ge_u (local.get $c) (local.get $cols)))',
+    '          (local.set $ib (i32.add (local.get $ia) (local.get $cb)))',
+    '          (local.set $ob (i32.add (local.get $oa) (local.get $rb)))',
+    ...block('$sr', '$dr'),
+    ...block('$si', '$di'),
+    '        (local.set $ia (i32.add (local.get $ia) (i32.const 16)))',
+    '        (local.set $oa (i32.add (local.get $oa) (i32.shl (local.get $rb) (i32.const 1))))',
+    '        (local.set $c (i32.add (local.get $c) (i32.const 2)))',
+    '        (br $cl)))',
+    '      (local.set $r (i32.add (local.get $r) (i32.const 2)))',
+    '      (br $rl)))',
+    '  )',
+  ].join('\n');
+  const scale = [
+    '  (func (export "scale") (param $re i32) (param $im i32) (param $g i32) (param $n i32)',
+    '    (local $b i32) (local $nb i32) (local $w v128)',
+    '    (local.set $nb (i32.shl (local.get $n) (i32.const 3)))',
+    '    (block $done (loop $l',
+    '      (br_if $done (i32.ge_u (local.get $b) (local.get $nb)))',
+    `      (local.set $w ${ld('$g', '(local.get $b)')})`,
+    `      (v128.store (i32.add (local.get $re) (local.get $b)) (f64x2.mul ${ld('$re', '(local.get $b)')} (local.get $w)))`,
+    `      (v128.store (i32.add (local.get $im) (local.get $b)) (f64x2.mul ${ld('$im', '(local.get $b)')} (local.get $w)))`,
+    '      (local.set $b (i32.add (local.get $b) (i32.const 16)))',
+    '      (br $l)))',
+    '  )',
+  ].join('\n');
+  return [xsplit, xjoin, tp, scale];
+}
+
+/**
+ * WAT of the mesh's layout work around the spread and gather kernels (runtime/pme/layout.ts
+ * cellsAndFractions, fold and unfold; runtime/pme/targets.ts runs these where the periodic grid
+ * lies in the module's memory), with the same operations in the same order as those TypeScript
+ * functions, so the same numbers:
+ * - cells: per atom and dimension u = n (x/L - floor(x/L)), the cell floor(u) (n - 1 at most)
+ *   and the fraction u - floor(u);
+ * - fold: the padded grid (f32 or f64) summed onto the periodic f64 grid (zeroed first), the z
+ *   runs two points at a time, then the wrapped points;
+ * - unfold: the periodic grid copied onto the padded one (rounded to f32 for an f32 grid).
+ * The padded point a of an axis is the periodic point a - (p - 1) modulo n (p the order).
+ */
+export function watGridOps(f64: boolean): string[] {
+  const ln = (xs: string[]): string => xs.join('\n');
+  const e = f64 ? 8 : 4;
+  const padLoad = (addr: string): string => (f64 ? `(f64.load ${addr})` : `(f64.promote_f32 (f32.load ${addr}))`);
+  const padStore = (addr: string, v: string): string => (f64 ? `(f64.store ${addr} ${v})` : `(f32.store ${addr} (f32.demote_f64 ${v}))`);
+  const dim = (d: string, k: number): string[] => [
+    `      (local.set $s (f64.div (f64.load offset=${8 * k} (local.get $xa)) (local.get $l${d})))`,
+    '      (local.set $s (f64.sub (local.get $s) (f64.floor (local.get $s))))',
+    `      (local.set $u (f64.mul (local.get $s) (f64.convert_i32_s (local.get $n${d}))))`,
+    '      (local.set $c (f64.floor (local.get $u)))',
+    `      (f64.store offset=${8 * k} (local.get $fa) (f64.sub (local.get $u) (local.get $c)))`,
+    '      (local.set $ci (i32.trunc_f64_s (local.get $c)))',
+    `      (i32.store offset=${4 * k} (local.get $ca) (select (i32.sub (local.get $ci) (local.get $n${d})) (local.get $ci) (i32.ge_s (local.get $ci) (local.get $n${d}))))`,
+  ];
+  const cells = ln([
+    '  (func (export "cells") (param $xP i32) (param $n i32) (param $cellP i32) (param $fracP i32) (param $lx f64) (param $ly f64) (param $lz f64) (param $nx i32) (param $ny i32) (param $nz i32)',
+    '    (local $i i32) (local $xa i32) (local $fa i32) (local $ca i32) (local $s f64) (local $u f64) (local $c f64) (local $ci i32)',
+    '    (local.set $xa (local.get $xP))',
+    '    (local.set $fa (local.get $fracP))',
+    '    (local.set $ca (local.get $cellP))',
+    '    (block $done (loop $l',
+    '      (br_if $done (i32.ge_u (local.get $i) (local.get $n)))',
+    ...dim('x', 0),
+    ...dim('y', 1),
+    ...dim('z', 2),
+    '      (local.set $xa (i32.add (local.get $xa) (i32.const 24)))',
+    '      (local.set $fa (i32.add (local.get $fa) (i32.const 24)))',
+    '      (local.set $ca (i32.add (local.get $ca) (i32.const 12)))',
+    '      (local.set $i (i32.add (local.get $i) (i32.const 1)))',
+    '      (br $l)))',
+    '  )',
+  ]);
+  // the periodic index of padded point $v of an axis of n points: v - p1, then into [0, n)
+  const wrap = (v: string, n: string, out: string): string[] => [
+    `      (local.set ${out} (i32.sub (local.get ${v}) (local.get $p1)))`,
+    `      (if (i32.lt_s (local.get ${out}) (i32.const 0)) (then (local.set ${out} (i32.add (local.get ${out}) (local.get ${n})))))`,
+    `      (if (i32.ge_s (local.get ${out}) (local.get ${n})) (then (local.set ${out} (i32.sub (local.get ${out}) (local.get ${n})))))`,
+  ];
+  // the loops over padded rows (a, b): $src the padded row's first point (bytes), $dst the periodic row's
+  const rows = (body: string[]): string[] => [
+    '    (local.set $px (i32.add (local.get $nx) (local.get $p1)))',
+    '    (local.set $py (i32.add (local.get $ny) (local.get $p1)))',
+    '    (local.set $a (i32.const 0))',
+    '    (block $adone (loop $al',
+    '      (br_if $adone (i32.ge_u (local.get $a) (local.get $px)))',
+    ...wrap('$a', '$nx', '$ma'),
+    '      (local.set $b (i32.const 0))',
+    '      (block $bdone (loop $bl',
+    '      (br_if $bdone (i32.ge_u (local.get $b) (local.get $py)))',
+    ...wrap('$b', '$ny', '$mb'),
+    `      (local.set $src (i32.add (local.get $padP) (i32.mul (i32.mul (i32.add (i32.mul (local.get $a) (local.get $py)) (local.get $b)) (local.get $pz)) (i32.const ${e}))))`,
+    '      (local.set $dst (i32.add (local.get $gridP) (i32.shl (i32.mul (i32.add (i32.mul (local.get $ma) (local.get $ny)) (local.get $mb)) (local.get $nz)) (i32.const 3))))',
+    ...body,
+    '      (local.set $b (i32.add (local.get $b) (i32.const 1)))',
+    '      (br $bl)))',
+    '      (local.set $a (i32.add (local.get $a) (i32.const 1)))',
+    '      (br $al)))',
+  ];
+  const params = '(param $padP i32) (param $gridP i32) (param $nx i32) (param $ny i32) (param $nz i32) (param $pz i32) (param $p1 i32)';
+  const locals = '    (local $px i32) (local $py i32) (local $a i32) (local $b i32) (local $ma i32) (local $mb i32) (local $src i32) (local $dst i32) (local $c i32) (local $o i32) (local $k i32)';
+  // the z points c < p1 and c >= p1 + nz of a padded row, and their periodic point k
+  const wraps = (each: string[]): string[] => [
+    '      (local.set $c (i32.const 0))',
+    '      (block $wdone (loop $wl',
+    '        (br_if $wdone (i32.ge_u (local.get $c) (local.get $pz)))',
+    '        (if (i32.eq (local.get $c) (local.get $p1)) (then (local.set $c (i32.add (local.get $c) (local.get $nz)))))',
+    '        (if (i32.lt_u (local.get $c) (local.get $pz)) (then',
+    '          (local.set $k (i32.sub (local.get $c) (local.get $p1)))',
+    '          (if (i32.lt_s (local.get $k) (i32.const 0)) (then (local.set $k (i32.add (local.get $k) (local.get $nz)))))',
+    '          (if (i32.ge_s (local.get $k) (local.get $nz)) (then (local.set $k (i32.sub (local.get $k) (local.get $nz)))))',
+    ...each,
+    '        ))',
+    '        (local.set $c (i32.add (local.get $c) (i32.const 1)))',
+    '        (br $wl)))',
+  ];
+  const pairLoad = (addr: string): string => (f64 ? `(v128.load ${addr})` : `(f64x2.promote_low_f32x4 (v128.load64_zero ${addr}))`);
+  const fold = ln([
+    `  (func (export "fold") ${params}`,
+    locals,
+    '    (local.set $o (local.get $gridP))',
+    '    (local.set $k (i32.add (local.get $gridP) (i32.shl (i32.mul (i32.mul (local.get $nx) (local.get $ny)) (local.get $nz)) (i32.const 3))))',
+    '    (block $zdone (loop $zl',
+    '      (br_if $zdone (i32.ge_u (local.get $o) (local.get $k)))',
+    '      (f64.store (local.get $o) (f64.const 0))',
+    '      (local.set $o (i32.add (local.get $o) (i32.const 8)))',
+    '      (br $zl)))',
+    ...rows([
+      // the real points, c = p1 .. p1 + nz - 1 onto 0 .. nz - 1, two at a time
+      `      (local.set $o (i32.add (local.get $src) (i32.mul (local.get $p1) (i32.const ${e}))))`,
+      '      (local.set $c (i32.const 0))',
+      '      (block $mdone (loop $ml',
+      '        (br_if $mdone (i32.gt_u (i32.add (local.get $c) (i32.const 2)) (local.get $nz)))',
+      `        (v128.store (local.get $dst) (f64x2.add (v128.load (local.get $dst)) ${pairLoad('(local.get $o)')}))`,
+      `        (local.set $o (i32.add (local.get $o) (i32.const ${2 * e})))`,
+      '        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))',
+      '        (local.set $c (i32.add (local.get $c) (i32.const 2)))',
+      '        (br $ml)))',
+      '      (if (i32.lt_u (local.get $c) (local.get $nz)) (then',
+      `        (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst)) ${padLoad('(local.get $o)')}))))`,
+      // back to the row's first periodic point
+      '      (local.set $dst (i32.sub (local.get $dst) (i32.shl (local.get $c) (i32.const 3))))',
+      ...wraps([
+        '          (local.set $o (i32.add (local.get $dst) (i32.shl (local.get $k) (i32.const 3))))',
+        `          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) ${padLoad(`(i32.add (local.get $src) (i32.mul (local.get $c) (i32.const ${e})))`)}))`,
+      ]),
+    ]),
+    '  )',
+  ]);
+  const pairStore = (addr: string, v: string): string => (f64 ? `(v128.store ${addr} ${v})` : `(v128.store64_lane 0 ${addr} (f32x4.demote_f64x2_zero ${v}))`);
+  const unfold = ln([
+    `  (func (export "unfold") ${params}`,
+    locals,
+    ...rows([
+      `      (local.set $o (i32.add (local.get $src) (i32.mul (local.get $p1) (i32.const ${e}))))`,
+      '      (local.set $c (i32.const 0))',
+      '      (block $mdone (loop $ml',
+      '        (br_if $mdone (i32.gt_u (i32.add (local.get $c) (i32.const 2)) (local.get $nz)))',
+      `        ${pairStore('(local.get $o)', '(v128.load (local.get $dst))')}`,
+      `        (local.set $o (i32.add (local.get $o) (i32.const ${2 * e})))`,
+      '        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))',
+      '        (local.set $c (i32.add (local.get $c) (i32.const 2)))',
+      '        (br $ml)))',
+      '      (if (i32.lt_u (local.get $c) (local.get $nz)) (then',
+      `        ${padStore('(local.get $o)', '(f64.load (local.get $dst))')}))`,
+      '      (local.set $dst (i32.sub (local.get $dst) (i32.shl (local.get $c) (i32.const 3))))',
+      ...wraps([
+        `          ${padStore(`(i32.add (local.get $src) (i32.mul (local.get $c) (i32.const ${e})))`, '(f64.load (i32.add (local.get $dst) (i32.shl (local.get $k) (i32.const 3))))')}`,
+      ]),
+    ]),
+    '  )',
+  ]);
+  return [cells, fold, unfold];
 }
 
 export const pmeMesh: FamilyModule = { family: 'pme-mesh', validate, context };

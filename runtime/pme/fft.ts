@@ -332,6 +332,25 @@ export interface RealFft3dOptions {
   alloc?: (length: number) => Float64Array;
   /** The transform of one axis length (default BatchFft). */
   lines?: (n: number) => LineFft;
+  /** The data moves between the line transforms and the spectrum's scaling (default: TypeScript loops). */
+  ops?: FftOps;
+}
+
+/**
+ * The data moves of RealFft3d between its line transforms, and the product of its spectrum with
+ * a real function (PmeSolver's influence function), as another implementation runs them
+ * (WasmFftOps). Each computes exactly what the TypeScript loop it replaces does, or returns false
+ * where it cannot (the loop then runs).
+ */
+export interface FftOps {
+  /** Forward, after the x transform: the packed lines' spectra (ar, ai: [nx][h]) into the half spectra of lines b and b + h (tr, ti: [nxc][B]). */
+  xsplit(ar: Float64Array, ai: Float64Array, tr: Float64Array, ti: Float64Array, nx: number, nxc: number, h: number, B: number): boolean;
+  /** Backward, before the x transform: the half spectra (tr, ti: [nxc][B]) into the packed lines (ar, ai: [nx][h]). */
+  xjoin(tr: Float64Array, ti: Float64Array, ar: Float64Array, ai: Float64Array, nx: number, nxc: number, h: number, B: number): boolean;
+  /** dst[c][r] = src[r][c] for the real and the imaginary parts (rows x cols, from index 0 of each array). */
+  tp(sr: Float64Array, si: Float64Array, dr: Float64Array, di: Float64Array, rows: number, cols: number): boolean;
+  /** re[k] *= g[k] and im[k] *= g[k] for every k of g. */
+  scale(re: Float64Array, im: Float64Array, g: Float64Array): boolean;
 }
 
 /** A 3-D real-to-complex FFT plan for one grid; see the file comment for the layouts. */
@@ -351,6 +370,7 @@ export class RealFft3d {
   private readonly ai: Float64Array;
   private readonly tr: Float64Array;
   private readonly ti: Float64Array;
+  private readonly ops: FftOps | undefined;
 
   /**
    * `opts` lets another line transform run the passes (bench/pme-fft.ts times a WebAssembly SIMD
@@ -373,6 +393,7 @@ export class RealFft3d {
     this.fx = lines(nx);
     this.fy = lines(ny);
     this.fz = lines(nz);
+    this.ops = opts.ops;
   }
 
   /** Forward transform (e^{-2 pi i k.m/n}) of the real grid [nx][ny][nz] into re/im [nz][nxc][ny]. */
@@ -384,12 +405,12 @@ export class RealFft3d {
     // (an odd B leaves one line, transformed alone with a zero imaginary part).
     for (let ix = 0; ix < nx; ix++) {
       const src = ix * B;
-      const dst = ix * h;
-      for (let b = 0; b < h; b++) { ar[dst + b] = grid[src + b]; ai[dst + b] = grid[src + h + b]; }
+      ar.set(grid.subarray(src, src + h), ix * h);
+      ai.set(grid.subarray(src + h, src + 2 * h), ix * h);
     }
     this.fx.run(ar, ai, 0, h, tr, ti, false);
     // Unpack into [nxc][ny*nz] in (tr, ti): A(k) = (Z(k) + conj Z(-k))/2, C(k) = (Z(k) - conj Z(-k))/(2i).
-    for (let kx = 0; kx < nxc; kx++) {
+    if (!this.ops?.xsplit(ar, ai, tr, ti, nx, nxc, h, B)) for (let kx = 0; kx < nxc; kx++) {
       const kn = kx === 0 ? 0 : nx - kx;
       const zk = kx * h, zn = kn * h, o = kx * B;
       for (let b = 0; b < h; b++) {
@@ -404,7 +425,7 @@ export class RealFft3d {
     // z: transpose [nxc*ny][nz] -> [nz][nxc*ny] into re/im, then transform nxc*ny lines.
     const L = nxc * ny;
     const { re, im } = this;
-    for (let l = 0; l < L; l++) {
+    if (!this.ops?.tp(tr, ti, re, im, L, nz)) for (let l = 0; l < L; l++) {
       const s = l * nz;
       for (let kz = 0; kz < nz; kz++) { re[kz * L + l] = tr[s + kz]; im[kz * L + l] = ti[s + kz]; }
     }
@@ -418,14 +439,14 @@ export class RealFft3d {
     const B = ny * nz;
     const h = B >> 1;
     this.fz.run(re, im, 0, L, ar, ai, true);
-    for (let l = 0; l < L; l++) {
+    if (!this.ops?.tp(re, im, tr, ti, nz, L)) for (let l = 0; l < L; l++) {
       const s = l * nz;
       for (let kz = 0; kz < nz; kz++) { tr[s + kz] = re[kz * L + l]; ti[s + kz] = im[kz * L + l]; }
     }
     for (let kx = 0; kx < nxc; kx++) this.fy.run(tr, ti, kx * B, nz, ar, ai, true);
     // x: the planes kx > nx/2 are the conjugates of nx - kx. Pack Z = A + iC with A, C the
     // Hermitian spectra of lines b and b + h; the complex inverse gives a + i c.
-    for (let kx = 0; kx < nx; kx++) {
+    if (!this.ops?.xjoin(tr, ti, ar, ai, nx, nxc, h, B)) for (let kx = 0; kx < nx; kx++) {
       const conj = kx >= nxc;
       const ks = conj ? nx - kx : kx;
       const src = ks * B, dst = kx * h;
@@ -440,7 +461,8 @@ export class RealFft3d {
     this.fx.run(ar, ai, 0, h, or, oi, true);
     for (let ix = 0; ix < nx; ix++) {
       const dst = ix * B, src = ix * h;
-      for (let b = 0; b < h; b++) { grid[dst + b] = ar[src + b]; grid[dst + h + b] = ai[src + b]; }
+      grid.set(ar.subarray(src, src + h), dst);
+      grid.set(ai.subarray(src, src + h), dst + h);
     }
   }
 
@@ -531,12 +553,60 @@ export class WasmLineFft implements LineFft {
   }
 }
 
-/** The bytes RealFft3d's work arrays and WasmLineFft's twiddles take for one grid (an upper bound, 16-byte aligned pieces). */
+/** The FFT ops of a pme-mesh wasm variant (generator/families/pme-mesh.ts watFftOps), byte offsets in its memory. */
+export interface WasmFftOpExports {
+  xsplit(ar: number, ai: number, tr: number, ti: number, nx: number, nxc: number, h: number, B: number): void;
+  xjoin(tr: number, ti: number, ar: number, ai: number, nx: number, nxc: number, h: number, B: number): void;
+  tp(sr: number, si: number, dr: number, di: number, rows: number, cols: number): void;
+  scale(re: number, im: number, g: number, n: number): void;
+}
+
+/**
+ * RealFft3d's data moves and the spectrum's scaling on a pme-mesh wasm variant's SIMD functions
+ * (two f64 at a time, the same operations as the TypeScript loops): for arrays in the module's
+ * memory, an even h and, for the transposes and the scaling, even lengths; false otherwise.
+ */
+export class WasmFftOps implements FftOps {
+  constructor(private readonly ex: WasmFftOpExports, private readonly memory: WebAssembly.Memory) {}
+
+  private inMemory(...a: Float64Array[]): boolean {
+    const buf = this.memory.buffer;
+    return a.every((x) => x.buffer === buf);
+  }
+
+  xsplit(ar: Float64Array, ai: Float64Array, tr: Float64Array, ti: Float64Array, nx: number, nxc: number, h: number, B: number): boolean {
+    if (h & 1 || !this.inMemory(ar, ai, tr, ti)) return false;
+    this.ex.xsplit(ar.byteOffset, ai.byteOffset, tr.byteOffset, ti.byteOffset, nx, nxc, h, B);
+    return true;
+  }
+
+  xjoin(tr: Float64Array, ti: Float64Array, ar: Float64Array, ai: Float64Array, nx: number, nxc: number, h: number, B: number): boolean {
+    if (h & 1 || !this.inMemory(ar, ai, tr, ti)) return false;
+    this.ex.xjoin(tr.byteOffset, ti.byteOffset, ar.byteOffset, ai.byteOffset, nx, nxc, h, B);
+    return true;
+  }
+
+  tp(sr: Float64Array, si: Float64Array, dr: Float64Array, di: Float64Array, rows: number, cols: number): boolean {
+    if (rows & 1 || cols & 1 || !this.inMemory(sr, si, dr, di)) return false;
+    this.ex.tp(sr.byteOffset, si.byteOffset, dr.byteOffset, di.byteOffset, rows, cols);
+    return true;
+  }
+
+  scale(re: Float64Array, im: Float64Array, g: Float64Array): boolean {
+    if (g.length & 1 || re.length < g.length || im.length < g.length || !this.inMemory(re, im, g)) return false;
+    this.ex.scale(re.byteOffset, im.byteOffset, g.byteOffset, g.length);
+    return true;
+  }
+}
+
+/** The bytes RealFft3d's work arrays and WasmLineFft's twiddles take for one grid, with PmeSolver's influence function and prepareMesh's real grid (an upper bound, 16-byte aligned pieces). */
 export function realFft3dBytes(grid: readonly [number, number, number]): number {
   const [nx, ny, nz] = grid;
   const nxc = Math.floor(nx / 2) + 1;
   const size = Math.max(nx, nxc * 2) * ny * nz;
-  const arrays = 2 * (8 * nxc * ny * nz + 16) + 4 * (8 * size + 16);
+  // the spectrum (re, im), four work arrays, PmeSolver's influence function (as the spectrum)
+  // and the real grid (prepareMesh's)
+  const arrays = 3 * (8 * nxc * ny * nz + 16) + 4 * (8 * size + 16) + 8 * nx * ny * nz + 16;
   const twiddles = 2 * 2 * grid.reduce((s, n) => s + 8 * 2 * n + 16 * 8, 0);
   return arrays + twiddles;
 }

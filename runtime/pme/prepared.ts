@@ -81,7 +81,9 @@ export async function prepareMesh(key: string, box: Box3, params: PmeParams, n: 
     sync = shape.target !== 'wgsl';
   }
   const solver = new PmeSolver(box, params, prep.fft);
-  const grid = new Float64Array(params.grid[0] * params.grid[1] * params.grid[2]);
+  // the real grid where the variant's FFT keeps its arrays (a wasm variant's memory: its layout
+  // work and the FFT's copies then stay in the module)
+  const grid = (prep.fft?.alloc ?? ((len: number) => new Float64Array(len)))(params.grid[0] * params.grid[1] * params.grid[2]);
   const timers = { spread: 0, solve: 0, gather: 0, calls: 0 };
   const after = <T>(v: void | Promise<void>, then: () => T): T | Promise<T> => (v instanceof Promise ? v.then(then) : then());
   const run = (x: Float64Array, q: Float64Array, f?: Float64Array, energies = true): PmeResult | Promise<PmeResult> => {

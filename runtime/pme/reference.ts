@@ -11,7 +11,7 @@
 import erfc from '@stdlib/math-base-special-erfc';
 import { ONE_4PI_EPS0 } from '../md/interaction.ts';
 import { KernforgeError } from '../errors.ts';
-import { RealFft3d, type RealFft3dOptions } from './fft.ts';
+import { RealFft3d, type FftOps, type RealFft3dOptions } from './fft.ts';
 
 /** A mistake in PME settings or inputs (order out of range, a grid too coarse, a net charge without correction, mismatched arrays). */
 export class PmeInputError extends KernforgeError {}
@@ -208,6 +208,8 @@ export class PmeSolver {
     this.beta = p.beta;
     this.epsfac = p.epsfac ?? ONE_4PI_EPS0;
     this.fft = new RealFft3d(this.grid, fft);
+    this.alloc = fft.alloc ?? ((length: number) => new Float64Array(length));
+    this.ops = fft.ops;
     this.modx = bsplineModuli(p.grid[0], p.order);
     this.mody = bsplineModuli(p.grid[1], p.order);
     this.modz = bsplineModuli(p.grid[2], p.order);
@@ -235,6 +237,35 @@ export class PmeSolver {
     return this.tables;
   }
 
+  /** Where the influence function lives (the FFT's allocator), and the FFT's ops that scale the spectrum by it. */
+  private readonly alloc: (length: number) => Float64Array;
+  private readonly ops: FftOps | undefined;
+  /** The influence function of the forces-only solve, [nz][nxc][ny] as the spectrum (made on its first use). */
+  private green: Float64Array | undefined;
+
+  /** exp(-pi^2 m^2 / beta^2) / (m^2 mod(m)) times pre at every point of the half spectrum, 0 at m = 0. */
+  private influence(pre: number): Float64Array {
+    const [, ny, nz] = this.grid;
+    const { nxc } = this.fft;
+    const { X, Y, Z } = this.axes();
+    const g = this.alloc(nz * nxc * ny);
+    g.fill(0);
+    for (let kz = 0; kz < nz; kz++) {
+      const mz = Z.m[kz]!;
+      for (let kx = 0; kx < nxc; kx++) {
+        const mx = X.m[kx]!;
+        const ezx = pre * Z.e[kz]! * X.e[kx]!;
+        const m2zx = mz * mz + mx * mx;
+        const row = (kz * nxc + kx) * ny;
+        for (let ky = kx === 0 && kz === 0 ? 1 : 0; ky < ny; ky++) {
+          const my = Y.m[ky]!;
+          g[row + ky] = (ezx * Y.e[ky]!) / (m2zx + my * my);
+        }
+      }
+    }
+    return g;
+  }
+
   /**
    * Replaces the charge grid Q ([nx][ny][nz]) with the potential mesh phi = dE/dQ, and returns the
    * reciprocal energy and virial: forward FFT, multiply by the influence function (summing
@@ -252,28 +283,17 @@ export class PmeSolver {
     const pre = this.epsfac / (Math.PI * vol);
     const { X, Y, Z } = this.axes();
     if (!energies) {
-      // forces only: the influence function without the energy and virial sums
-      for (let kz = 0; kz < nz; kz++) {
-        const mz = Z.m[kz]!;
-        for (let kx = 0; kx < nxc; kx++) {
-          const mx = X.m[kx]!;
-          const ezx = pre * Z.e[kz]! * X.e[kx]!;
-          const m2zx = mz * mz + mx * mx;
-          const row = (kz * nxc + kx) * ny;
-          let ky = 0;
-          if (kx === 0 && kz === 0) {
-            re[row] = 0;
-            im[row] = 0;
-            ky = 1;
-          }
-          for (; ky < ny; ky++) {
-            const my = Y.m[ky]!;
-            const eterm = (ezx * Y.e[ky]!) / (m2zx + my * my);
-            re[row + ky] *= eterm;
-            im[row + ky] *= eterm;
-          }
+      // forces only: the influence function without the energy and virial sums, one multiply
+      // per number (the box is fixed, so the function is made once)
+      const g = (this.green ??= this.influence(pre));
+      if (!this.ops?.scale(re, im, g)) {
+        for (let k = 0; k < g.length; k++) {
+          re[k] *= g[k]!;
+          im[k] *= g[k]!;
         }
       }
+      re[0] = 0; // m = 0 is left out (as the energies' loop: also for a non-finite mesh)
+      im[0] = 0;
       fft.backward(q);
       return { energy: NaN, virial: new Float64Array(9).fill(NaN) };
     }

@@ -5,7 +5,7 @@
 import { backend } from '../backends/registry.ts';
 import { MissingRunnerError, TargetTable } from '../backends/table.ts';
 import { cellsAndFractions, fold, meshShape, paddedDims, tileOrder, unfold, type Box3, type PreparedMesh } from './layout.ts';
-import { WasmLineFft, realFft3dBytes, type WasmFftExports } from './fft.ts';
+import { WasmFftOps, WasmLineFft, realFft3dBytes, type WasmFftExports, type WasmFftOpExports } from './fft.ts';
 
 /** pme-mesh's runner for one target. */
 export interface PmeTargetRunner {
@@ -73,6 +73,10 @@ interface WasmExports {
   memory: WebAssembly.Memory;
   spread(n: number, hasOrd: number, ordP: number, cellP: number, fracP: number, qP: number, gridP: number, py: number, pz: number, scratchP: number): void;
   gather(n: number, hasOrd: number, ordP: number, cellP: number, fracP: number, qP: number, phiP: number, fP: number, py: number, pz: number, sx: number, sy: number, sz: number, scratchP: number): void;
+  /** layout.ts cellsAndFractions, fold and unfold on the module's memory (generator/families/pme-mesh.ts watGridOps). */
+  cells(xP: number, n: number, cellP: number, fracP: number, lx: number, ly: number, lz: number, nx: number, ny: number, nz: number): void;
+  fold(padP: number, gridP: number, nx: number, ny: number, nz: number, pz: number, p1: number): void;
+  unfold(padP: number, gridP: number, nx: number, ny: number, nz: number, pz: number, p1: number): void;
 }
 
 /** WebAssembly SIMD: one instance whose memory holds the layout, the padded grid and the forces. */
@@ -93,7 +97,8 @@ const wasmRunner: PmeTargetRunner = {
     const fracP = al(cellP + 12 * n);
     const qP = al(fracP + 24 * n);
     const fP = al(qP + 8 * n);
-    const gridP = al(fP + 24 * n);
+    const xP = al(fP + 24 * n);
+    const gridP = al(xP + 24 * n);
     // then the FFT's work arrays and twiddles (RealFft3d on the module's SIMD passes)
     const fftP = al(gridP + (f32 ? 4 : 8) * cells + 16);
     const end = fftP + realFft3dBytes(grid);
@@ -105,6 +110,7 @@ const wasmRunner: PmeTargetRunner = {
     const frac = new Float64Array(buf, fracP, 3 * n);
     const qv = new Float64Array(buf, qP, n);
     const fv = new Float64Array(buf, fP, 3 * n);
+    const xv = new Float64Array(buf, xP, 3 * n);
     const g = f32 ? new Float32Array(buf, gridP, cells) : new Float64Array(buf, gridP, cells);
     const hasOrd = s.tile > 0 ? 1 : 0;
     let top = fftP;
@@ -116,17 +122,22 @@ const wasmRunner: PmeTargetRunner = {
     };
     const fftExports = inst.exports as unknown as WasmFftExports;
     return {
-      fft: { alloc, lines: (len: number) => new WasmLineFft(len, fftExports, ex.memory, alloc) },
+      fft: { alloc, lines: (len: number) => new WasmLineFft(len, fftExports, ex.memory, alloc), ops: new WasmFftOps(inst.exports as unknown as WasmFftOpExports, ex.memory) },
+      // the layout work runs in the module where the periodic grid is in its memory (prepareMesh
+      // allocates it there: fft.alloc), in TypeScript otherwise; both give the same numbers
       spread(x, q, out) {
-        cellsAndFractions(x, box, grid, cell, frac);
+        xv.set(x);
+        ex.cells(xP, n, cellP, fracP, box[0], box[1], box[2], grid[0], grid[1], grid[2]);
         qv.set(q);
         if (hasOrd) tileOrder(cell, grid, s.tile, ord);
         g.fill(0);
         ex.spread(n, hasOrd, ordP, cellP, fracP, qP, gridP, dims[1], dims[2], scratchP);
-        fold(g, grid, s.order, out);
+        if (out.buffer === ex.memory.buffer) ex.fold(gridP, out.byteOffset, grid[0], grid[1], grid[2], dims[2], s.order - 1);
+        else fold(g, grid, s.order, out);
       },
       gather(phi, f) {
-        unfold(phi, grid, s.order, g);
+        if (phi.buffer === ex.memory.buffer) ex.unfold(gridP, phi.byteOffset, grid[0], grid[1], grid[2], dims[2], s.order - 1);
+        else unfold(phi, grid, s.order, g);
         fv.fill(0);
         ex.gather(n, hasOrd, ordP, cellP, fracP, qP, gridP, fP, dims[1], dims[2], grid[0] / box[0], grid[1] / box[1], grid[2] / box[2], scratchP);
         for (let i = 0; i < 3 * n; i++) f[i] += fv[i]!;

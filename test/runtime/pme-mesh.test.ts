@@ -9,6 +9,8 @@ import {
 } from '../../runtime/pme/index.ts';
 import { fold, unfold, paddedDims, tileOrder, cellsAndFractions } from '../../runtime/pme/layout.ts';
 import { PME_TARGETS } from '../../runtime/pme/targets.ts';
+import { RealFft3d } from '../../runtime/pme/fft.ts';
+import { backend } from '../../runtime/backends/registry.ts';
 import { waterCharges } from '../../runtime/pme/family.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { tune } from '../../runtime/tune/tuner.ts';
 import { createProgress } from '../../runtime/tune/progress.ts';
 import { loadTuned } from '../../runtime/tune/tuned.ts';
 
+const wasmSimd = (await backend('wasm').available()).ok;
 const cpuKeys = [...libraryKeys('pme-mesh', 'ts'), ...libraryKeys('pme-mesh', 'wasm')];
 
 describe('pme-mesh library', () => {
@@ -70,6 +73,88 @@ describe('the gate refuses broken kernels', () => {
       expect(r.detail).toMatch(why);
     } finally {
       undo();
+    }
+  });
+});
+
+// The wasm variants' layout work, FFT data moves and influence-function product
+// (generator/families/pme-mesh.ts watFftOps, watGridOps) replace TypeScript loops: they must give
+// the same numbers, bit for bit, on even and odd shapes and every order.
+describe.skipIf(!wasmSimd)('the wasm variants\' mesh ops give the TypeScript loops\' numbers', () => {
+  const { x, q, box } = waterCharges(400, 1.6);
+  // some positions outside the box, on its faces and just below them
+  for (let i = 0; i < 60; i++) x[i] = ((i % 7) - 3) * box[i % 3]! + (i % 5 === 0 ? 0 : 0.3 * Math.sin(i));
+  x[63] = box[0]; x[64] = -1e-17; x[65] = box[2] * (1 - 1e-16);
+  const n = q.length;
+  const shapes: [number, number, number][] = [[12, 10, 14], [11, 13, 15], [10, 9, 12], [16, 16, 7]];
+
+  it.each(shapes)('RealFft3d %ix%ix%i: forward spectrum and backward grid equal those of the TypeScript moves', async (...g) => {
+    const grid = g as [number, number, number];
+    const key = 'pme-mesh.wasm.order4.f64.full.tile0';
+    const a = await PME_TARGETS.get('wasm', 'test').prepare(key, box, grid, n);
+    const b = await PME_TARGETS.get('wasm', 'test').prepare(key, box, grid, n);
+    const withOps = new RealFft3d(grid, a.fft);
+    const without = new RealFft3d(grid, { ...b.fft, ops: undefined });
+    const len = grid[0] * grid[1] * grid[2];
+    const x0 = Float64Array.from({ length: len }, (_, i) => Math.sin(0.37 * i) + Math.cos(0.001 * i * i));
+    const y1 = x0.slice(), y2 = x0.slice();
+    withOps.forward(y1);
+    without.forward(y2);
+    expect(withOps.re).toEqual(without.re);
+    expect(withOps.im).toEqual(without.im);
+    // the spectrum is not all zeros (the comparison means something)
+    expect(withOps.re.some((v) => Math.abs(v) > 1)).toBe(true);
+    withOps.backward(y1);
+    without.backward(y2);
+    expect(y1).toEqual(y2);
+    for (let i = 0; i < len; i += 37) expect(Math.abs(y1[i]! / len - x0[i]!)).toBeLessThan(1e-13);
+  });
+
+  it.each(['f32', 'f64'])('%s: cells, fold and unfold in the module equal layout.ts (orders 4 to 6, even and odd grids)', async (prec) => {
+    for (const order of [4, 5, 6]) {
+      for (const grid of [[12, 10, 14], [11, 13, 15]] as [number, number, number][]) {
+        const key = `pme-mesh.wasm.order${order}.${prec}.full.tile0`;
+        const prep = await PME_TARGETS.get('wasm', 'test').prepare(key, box, grid, n);
+        const len = grid[0] * grid[1] * grid[2];
+        const inMemory = prep.fft!.alloc!(len);
+        const onHeap = new Float64Array(len);
+        // the same atoms through the module's fold (grid in its memory) and layout.ts fold
+        prep.spread(x, q, inMemory);
+        prep.spread(x, q, onHeap);
+        expect(inMemory).toEqual(onHeap);
+        expect(onHeap.some((v) => v !== 0)).toBe(true);
+        // the module's cells against cellsAndFractions: a spread after layout.ts's cells gives the same grid
+        const cell = new Int32Array(3 * n), frac = new Float64Array(3 * n);
+        cellsAndFractions(x, box, grid, cell, frac);
+        const d = paddedDims(grid, order);
+        const ts = await PME_TARGETS.get('ts', 'test').prepare(`pme-mesh.ts.order${order}.f64.full.tile0`, box, grid, n);
+        const tsGrid = new Float64Array(len);
+        ts.spread(x, q, tsGrid);
+        for (let i = 0; i < len; i++) expect(Math.abs(inMemory[i]! - tsGrid[i]!)).toBeLessThan(prec === 'f32' ? 1e-5 : 1e-12);
+        expect(d[2]).toBeGreaterThan(grid[2]);
+        // the module's unfold (phi in its memory) and layout.ts unfold give the same forces
+        for (let i = 0; i < len; i++) inMemory[i] = onHeap[i] = Math.sin(0.1 * i);
+        const f1 = new Float64Array(3 * n), f2 = new Float64Array(3 * n);
+        prep.gather(inMemory, f1);
+        prep.gather(onHeap, f2);
+        expect(f1).toEqual(f2);
+        expect(f1.some((v) => v !== 0)).toBe(true);
+      }
+    }
+  });
+
+  it('the forces-only solve (influence function made once, scaled in the module) gives the energies solve\'s potential mesh', async () => {
+    const grid: [number, number, number] = [20, 18, 22];
+    const params = { beta: ewaldCoeff(0.8, 1e-5), grid, order: 4 };
+    const mesh = await createPmeMesh(box, params, n, { variant: 'pme-mesh.wasm.order4.f64.full.tile0' });
+    const fa = new Float64Array(3 * n), fb = new Float64Array(3 * n), fr = new Float64Array(3 * n);
+    mesh.compute(x, q, fa, false);
+    mesh.compute(x, q, fb, true);
+    mesh.compute(x, q, fa.fill(0), false); // the second forces-only call reuses the function
+    pmeReciprocal(x, q, box, params, fr);
+    for (let i = 0; i < fa.length; i++) {
+      expect(Math.abs(fa[i]! - fb[i]!)).toBeLessThan(1e-12 * (1 + Math.abs(fb[i]!)));
+      expect(Math.abs(fa[i]! - fr[i]!)).toBeLessThan(1e-9 * (1 + Math.abs(fr[i]!)));
     }
   });
 });
