@@ -155,7 +155,7 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     /** wasm: grid points of a z run (ceil(p/2) f64x2 or ceil(p/4) f32x4 vectors). */
     zrun: lanes * Math.ceil(P / lanes),
     /** wasm: the FFT's Stockham passes (f64x2 over pairs of lines), forward f<p> and backward b<p> per radix. */
-    fft: target === 'wasm' ? [...FFT_RADICES.flatMap((p) => [watPass(p, -1, `f${p}`), watPass(p, 1, `b${p}`)]), ...watFftOps(), ...watGridOps(f64)] : [],
+    fft: target === 'wasm' ? [...FFT_RADICES.flatMap((p) => [watPass(p, -1, `f${p}`, f64), watPass(p, 1, `b${p}`, f64)]), ...watFftOps(f64), ...watGridOps(f64)] : [],
     /** wasm scratch: byte offsets of the y weights, the x derivatives and the y derivatives (x weights at 0). */
     scrY: 8 * P,
     scrDx: 16 * P,
@@ -177,10 +177,15 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
 /** The radices the wasm variants' FFT passes cover (others run the TypeScript passes). */
 export const FFT_RADICES = [2, 3, 4, 5, 7, 11];
 
-/** WAT of one Stockham pass of radix p (direction sgn): out_q = sum_r W^{qr} tw_r v_r over B lines, two at a time. */
-export function watPass(p: number, sgn: number, name: string): string {
+/**
+ * WAT of one Stockham pass of radix p (direction sgn): out_q = sum_r W^{qr} tw_r v_r over B lines,
+ * two at a time (f64x2) or four (f32x4, then two in a last half vector when B % 4 = 2). B is even.
+ */
+export function watPass(p: number, sgn: number, name: string, f64 = true): string {
   const L: string[] = [];
-  const v = (x: number | string): string => `(v128.const f64x2 ${x} ${x})`;
+  const vt = f64 ? 'f64x2' : 'f32x4';
+  const e = f64 ? 8 : 4;
+  const v = (x: number | string): string => `(v128.const ${vt} ${Array.from({ length: 16 / e }, () => x).join(' ')})`;
   L.push(`  (func (export "${name}") (param $xr i32) (param $xi i32) (param $yr i32) (param $yi i32) (param $B i32) (param $m i32) (param $ns i32) (param $twr i32) (param $twi i32)`);
   L.push('    (local $j i32) (local $k i32) (local $in i32) (local $out i32) (local $ob i32) (local $sB i32) (local $oB i32) (local $Bb i32) (local $t i32) (local $a i32) (local $c i32)');
   for (let r = 1; r < p; r++) L.push(`    (local $wr${r} v128) (local $wi${r} v128)`);
@@ -191,7 +196,7 @@ export function watPass(p: number, sgn: number, name: string): string {
     L.push(`    (local.set $C${k} ${v(Math.cos((2 * Math.PI * k) / p))})`);
     L.push(`    (local.set $S${k} ${v(sgn * Math.sin((2 * Math.PI * k) / p))})`);
   }
-  L.push('    (local.set $Bb (i32.shl (local.get $B) (i32.const 3)))');
+  L.push(`    (local.set $Bb (i32.shl (local.get $B) (i32.const ${Math.log2(e)})))`);
   L.push('    (local.set $sB (i32.mul (local.get $m) (local.get $Bb)))');
   L.push('    (local.set $oB (i32.mul (local.get $ns) (local.get $Bb)))');
   L.push('    (block $jdone (loop $jl');
@@ -199,27 +204,25 @@ export function watPass(p: number, sgn: number, name: string): string {
   L.push('      (local.set $k (i32.rem_u (local.get $j) (local.get $ns)))');
   L.push('      (local.set $in (i32.mul (local.get $j) (local.get $Bb)))');
   L.push(`      (local.set $out (i32.mul (i32.add (i32.mul (i32.sub (local.get $j) (local.get $k)) (i32.const ${p})) (local.get $k)) (local.get $Bb)))`);
-  L.push(`      (local.set $t (i32.shl (i32.mul (local.get $k) (i32.const ${p - 1})) (i32.const 3)))`);
+  L.push(`      (local.set $t (i32.shl (i32.mul (local.get $k) (i32.const ${p - 1})) (i32.const ${Math.log2(e)})))`);
   for (let r = 1; r < p; r++) {
-    L.push(`      (local.set $wr${r} (v128.load64_splat offset=${8 * (r - 1)} (i32.add (local.get $twr) (local.get $t))))`);
-    L.push(`      (local.set $wi${r} (v128.load64_splat offset=${8 * (r - 1)} (i32.add (local.get $twi) (local.get $t))))`);
+    L.push(`      (local.set $wr${r} (v128.load${8 * e}_splat offset=${e * (r - 1)} (i32.add (local.get $twr) (local.get $t))))`);
+    L.push(`      (local.set $wi${r} (v128.load${8 * e}_splat offset=${e * (r - 1)} (i32.add (local.get $twi) (local.get $t))))`);
   }
-  // the b loop twice: for k = 0 (every j of the first pass, 1/ns of the others) the twiddles are
-  // 1 and the loop skips their multiplies
-  const bLoop = (tw: boolean): void => {
-    L.push('      (local.set $ob (i32.const 0))');
-    L.push(`      (block $bdone${tw ? 1 : 0} (loop $bl${tw ? 1 : 0}`);
-    L.push(`        (br_if $bdone${tw ? 1 : 0} (i32.ge_u (local.get $ob) (local.get $Bb)))`);
+  // one step of the b loop: 16 bytes of lines (whole vectors) or, for f32, the last 8 (two lines)
+  const step = (tw: boolean, half: boolean): void => {
+    const load = (addr: string): string => (half ? `(v128.load64_zero ${addr})` : `(v128.load ${addr})`);
+    const store = (addr: string, x: string): string => (half ? `(v128.store64_lane 0 ${addr} ${x})` : `(v128.store ${addr} ${x})`);
     L.push('        (local.set $a (i32.add (local.get $in) (local.get $ob)))');
-    L.push('        (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))');
-    L.push('        (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))');
+    L.push(`        (local.set $vr0 ${load('(i32.add (local.get $xr) (local.get $a))')})`);
+    L.push(`        (local.set $vi0 ${load('(i32.add (local.get $xi) (local.get $a))')})`);
     for (let r = 1; r < p; r++) {
       L.push('        (local.set $a (i32.add (local.get $a) (local.get $sB)))');
-      L.push('        (local.set $tr (v128.load (i32.add (local.get $xr) (local.get $a))))');
-      L.push('        (local.set $ti (v128.load (i32.add (local.get $xi) (local.get $a))))');
+      L.push(`        (local.set $tr ${load('(i32.add (local.get $xr) (local.get $a))')})`);
+      L.push(`        (local.set $ti ${load('(i32.add (local.get $xi) (local.get $a))')})`);
       if (tw) {
-        L.push(`        (local.set $vr${r} (f64x2.sub (f64x2.mul (local.get $tr) (local.get $wr${r})) (f64x2.mul (local.get $ti) (local.get $wi${r}))))`);
-        L.push(`        (local.set $vi${r} (f64x2.add (f64x2.mul (local.get $tr) (local.get $wi${r})) (f64x2.mul (local.get $ti) (local.get $wr${r}))))`);
+        L.push(`        (local.set $vr${r} (${vt}.sub (${vt}.mul (local.get $tr) (local.get $wr${r})) (${vt}.mul (local.get $ti) (local.get $wi${r}))))`);
+        L.push(`        (local.set $vi${r} (${vt}.add (${vt}.mul (local.get $tr) (local.get $wi${r})) (${vt}.mul (local.get $ti) (local.get $wr${r}))))`);
       } else {
         L.push(`        (local.set $vr${r} (local.get $tr))`);
         L.push(`        (local.set $vi${r} (local.get $ti))`);
@@ -231,11 +234,11 @@ export function watPass(p: number, sgn: number, name: string): string {
       // out_q = v_0 + sum_{r <= (p-1)/2} (C (v_r + v_{p-r}) + i S (v_r - v_{p-r}))
       const h = (p - 1) / 2;
       for (let r = 1; r <= h; r++) {
-        L.push(`        (local.set $tr (f64x2.add (local.get $vr${r}) (local.get $vr${p - r})))`);
-        L.push(`        (local.set $vr${p - r} (f64x2.sub (local.get $vr${r}) (local.get $vr${p - r})))`);
+        L.push(`        (local.set $tr (${vt}.add (local.get $vr${r}) (local.get $vr${p - r})))`);
+        L.push(`        (local.set $vr${p - r} (${vt}.sub (local.get $vr${r}) (local.get $vr${p - r})))`);
         L.push(`        (local.set $vr${r} (local.get $tr))`);
-        L.push(`        (local.set $ti (f64x2.add (local.get $vi${r}) (local.get $vi${p - r})))`);
-        L.push(`        (local.set $vi${p - r} (f64x2.sub (local.get $vi${r}) (local.get $vi${p - r})))`);
+        L.push(`        (local.set $ti (${vt}.add (local.get $vi${r}) (local.get $vi${p - r})))`);
+        L.push(`        (local.set $vi${p - r} (${vt}.sub (local.get $vi${r}) (local.get $vi${p - r})))`);
         L.push(`        (local.set $vi${r} (local.get $ti))`);
       }
       // now vr_r, vi_r (r <= h) hold the sums, vr_{p-r}, vi_{p-r} the differences
@@ -245,15 +248,15 @@ export function watPass(p: number, sgn: number, name: string): string {
         for (let r = 1; r <= h; r++) {
           const k = (q * r) % p;
           if (k === 0) {
-            sr = `(f64x2.add ${sr} (local.get $vr${r}))`;
-            si = `(f64x2.add ${si} (local.get $vi${r}))`;
+            sr = `(${vt}.add ${sr} (local.get $vr${r}))`;
+            si = `(${vt}.add ${si} (local.get $vi${r}))`;
           } else {
-            sr = `(f64x2.add ${sr} (f64x2.sub (f64x2.mul (local.get $vr${r}) (local.get $C${k})) (f64x2.mul (local.get $vi${p - r}) (local.get $S${k}))))`;
-            si = `(f64x2.add ${si} (f64x2.add (f64x2.mul (local.get $vr${p - r}) (local.get $S${k})) (f64x2.mul (local.get $vi${r}) (local.get $C${k}))))`;
+            sr = `(${vt}.add ${sr} (${vt}.sub (${vt}.mul (local.get $vr${r}) (local.get $C${k})) (${vt}.mul (local.get $vi${p - r}) (local.get $S${k}))))`;
+            si = `(${vt}.add ${si} (${vt}.add (${vt}.mul (local.get $vr${p - r}) (local.get $S${k})) (${vt}.mul (local.get $vi${r}) (local.get $C${k}))))`;
           }
         }
-        L.push(`        (v128.store (i32.add (local.get $yr) (local.get $c)) ${sr})`);
-        L.push(`        (v128.store (i32.add (local.get $yi) (local.get $c)) ${si})`);
+        L.push(`        ${store('(i32.add (local.get $yr) (local.get $c))', sr)}`);
+        L.push(`        ${store('(i32.add (local.get $yi) (local.get $c))', si)}`);
         if (q < p - 1) L.push('        (local.set $c (i32.add (local.get $c) (local.get $oB)))');
       }
     } else {
@@ -261,8 +264,8 @@ export function watPass(p: number, sgn: number, name: string): string {
       // cos = 6e-17 or sin = 1.2e-16 where the exact value is 0)
       const exact = (x: number): number => (Math.abs(x) < 1e-12 ? 0 : Math.abs(Math.abs(x) - 1) < 1e-12 ? Math.sign(x) : x);
       // acc + f * v for an exact f of 0, 1 or -1 (others multiply by the constant's local)
-      const axpy = (acc: string, f: number, v: string, local: string): string =>
-        f === 0 ? acc : f === 1 ? `(f64x2.add ${acc} ${v})` : f === -1 ? `(f64x2.sub ${acc} ${v})` : `(f64x2.add ${acc} (f64x2.mul ${v} (local.get ${local})))`;
+      const axpy = (acc: string, f: number, x: string, local: string): string =>
+        f === 0 ? acc : f === 1 ? `(${vt}.add ${acc} ${x})` : f === -1 ? `(${vt}.sub ${acc} ${x})` : `(${vt}.add ${acc} (${vt}.mul ${x} (local.get ${local})))`;
       for (let q = 0; q < p; q++) {
         let sr = '(local.get $vr0)';
         let si = '(local.get $vi0)';
@@ -271,21 +274,35 @@ export function watPass(p: number, sgn: number, name: string): string {
           const c = k === 0 ? 1 : exact(Math.cos((2 * Math.PI * k) / p));
           const sn = k === 0 ? 0 : exact(sgn * Math.sin((2 * Math.PI * k) / p));
           if (c !== 0 && sn !== 0 && Math.abs(c) !== 1 && Math.abs(sn) !== 1) {
-            sr = `(f64x2.add ${sr} (f64x2.sub (f64x2.mul (local.get $vr${r}) (local.get $C${k})) (f64x2.mul (local.get $vi${r}) (local.get $S${k}))))`;
-            si = `(f64x2.add ${si} (f64x2.add (f64x2.mul (local.get $vr${r}) (local.get $S${k})) (f64x2.mul (local.get $vi${r}) (local.get $C${k}))))`;
+            sr = `(${vt}.add ${sr} (${vt}.sub (${vt}.mul (local.get $vr${r}) (local.get $C${k})) (${vt}.mul (local.get $vi${r}) (local.get $S${k}))))`;
+            si = `(${vt}.add ${si} (${vt}.add (${vt}.mul (local.get $vr${r}) (local.get $S${k})) (${vt}.mul (local.get $vi${r}) (local.get $C${k}))))`;
             continue;
           }
           // real: c vr - s vi; imaginary: s vr + c vi
           sr = axpy(axpy(sr, c, `(local.get $vr${r})`, `$C${k}`), -sn, `(local.get $vi${r})`, `$S${k}`);
           si = axpy(axpy(si, sn, `(local.get $vr${r})`, `$S${k}`), c, `(local.get $vi${r})`, `$C${k}`);
         }
-        L.push(`        (v128.store (i32.add (local.get $yr) (local.get $c)) ${sr})`);
-        L.push(`        (v128.store (i32.add (local.get $yi) (local.get $c)) ${si})`);
+        L.push(`        ${store('(i32.add (local.get $yr) (local.get $c))', sr)}`);
+        L.push(`        ${store('(i32.add (local.get $yi) (local.get $c))', si)}`);
         if (q < p - 1) L.push('        (local.set $c (i32.add (local.get $c) (local.get $oB)))');
       }
     }
+  };
+  // the b loop twice: for k = 0 (every j of the first pass, 1/ns of the others) the twiddles are
+  // 1 and the loop skips their multiplies
+  const bLoop = (tw: boolean): void => {
+    const s = tw ? 1 : 0;
+    L.push('      (local.set $ob (i32.const 0))');
+    L.push(`      (block $bdone${s} (loop $bl${s}`);
+    L.push(`        (br_if $bdone${s} (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))`);
+    step(tw, false);
     L.push('        (local.set $ob (i32.add (local.get $ob) (i32.const 16)))');
-    L.push(`        (br $bl${tw ? 1 : 0})))`);
+    L.push(`        (br $bl${s})))`);
+    if (!f64) {
+      L.push('      (if (i32.lt_u (local.get $ob) (local.get $Bb)) (then');
+      step(tw, true);
+      L.push('      ))');
+    }
   };
   L.push('      (if (i32.eqz (local.get $k)) (then');
   bLoop(false);
@@ -301,105 +318,116 @@ export function watPass(p: number, sgn: number, name: string): string {
 /**
  * WAT of the 3-D real FFT's data moves between its line transforms and of the solve's product
  * with the influence function (runtime/pme/fft.ts RealFft3d and WasmFftOps, reference.ts
- * PmeSolver), two f64 at a time, with the same operations in the same order as their TypeScript
- * loops (so the same numbers):
+ * PmeSolver) in the variant's precision, 16 bytes at a time (an f32 run of even length ends with
+ * 8), with the same operations in the same order as their TypeScript loops (so the same numbers:
+ * each TypeScript expression rounds once to the array's precision):
  * - xsplit: the x transform's packed lines Z = A + iC (h lines, [nx][h]) into the half spectra of
  *   A and C ([nxc][B], A in lines 0..h-1, C in h..2h-1): A(k) = (Z(k) + conj Z(-k))/2,
  *   C(k) = (Z(k) - conj Z(-k))/(2i);
  * - xjoin: its inverse for the backward transform: the planes kx >= nxc are the conjugates of
  *   nx - kx, and Z = A + iC;
- * - tp: the transpose dst[c][r] = src[r][c] of real and imaginary parts (rows x cols, both even);
+ * - tp: the transpose dst[c][r] = src[r][c] of real and imaginary parts (rows x cols, both even),
+ *   in 2 x 2 blocks;
  * - scale: re[k] *= g[k], im[k] *= g[k] for k < n (n even).
  * h must be even (the runtime checks; other shapes run the TypeScript loops).
  */
-export function watFftOps(): string[] {
-  const half = '(v128.const f64x2 0.5 0.5)';
-  const mhalf = '(v128.const f64x2 -0.5 -0.5)';
-  const ld = (base: string, off: string): string => `(v128.load (i32.add (local.get ${base}) ${off}))`;
+export function watFftOps(f64 = true): string[] {
+  const vt = f64 ? 'f64x2' : 'f32x4';
+  const e = f64 ? 8 : 4;
+  const sh = Math.log2(e);
+  const half = `(v128.const ${vt} ${f64 ? '0.5 0.5' : '0.5 0.5 0.5 0.5'})`;
+  const mhalf = `(v128.const ${vt} ${f64 ? '-0.5 -0.5' : '-0.5 -0.5 -0.5 -0.5'})`;
+  // a loop over the bytes [0, $end) of a run in 16-byte steps, then (f32) the last 8: body(ld, st)
+  // gets the load and store of the step's width; $b is the byte offset in the run
+  const run = (label: string, end: string, body: (ld: (a: string) => string, st: (a: string, x: string) => string) => string[], ind: string): string[] => {
+    const full = body((a) => `(v128.load ${a})`, (a, x) => `(v128.store ${a} ${x})`);
+    const tail = body((a) => `(v128.load64_zero ${a})`, (a, x) => `(v128.store64_lane 0 ${a} ${x})`);
+    return [
+      `${ind}(local.set $b (i32.const 0))`,
+      `${ind}(block $${label}done (loop $${label}l`,
+      `${ind}  (br_if $${label}done (i32.gt_u (i32.add (local.get $b) (i32.const 16)) (local.get ${end})))`,
+      ...full.map((l) => `${ind}  ${l}`),
+      `${ind}  (local.set $b (i32.add (local.get $b) (i32.const 16)))`,
+      `${ind}  (br $${label}l)))`,
+      ...(f64 ? [] : [`${ind}(if (i32.lt_u (local.get $b) (local.get ${end})) (then`, ...tail.map((l) => `${ind}  ${l}`), `${ind}))`]),
+    ];
+  };
+  const at = (base: string, off: string): string => `(i32.add (local.get ${base}) (i32.add (local.get ${off}) (local.get $b)))`;
   const xsplit = [
     '  (func (export "xsplit") (param $ar i32) (param $ai i32) (param $tr i32) (param $ti i32) (param $nx i32) (param $nxc i32) (param $h i32) (param $B i32)',
     '    (local $kx i32) (local $zk i32) (local $zn i32) (local $o i32) (local $oh i32) (local $b i32) (local $hb i32)',
     '    (local $zr v128) (local $zi v128) (local $wr v128) (local $wi v128)',
-    '    (local.set $hb (i32.shl (local.get $h) (i32.const 3)))',
+    `    (local.set $hb (i32.shl (local.get $h) (i32.const ${sh})))`,
     '    (block $kdone (loop $kl',
     '      (br_if $kdone (i32.ge_u (local.get $kx) (local.get $nxc)))',
     '      (local.set $zk (i32.mul (local.get $kx) (local.get $hb)))',
     '      (local.set $zn (i32.mul (select (i32.const 0) (i32.sub (local.get $nx) (local.get $kx)) (i32.eqz (local.get $kx))) (local.get $hb)))',
-    '      (local.set $o (i32.shl (i32.mul (local.get $kx) (local.get $B)) (i32.const 3)))',
+    `      (local.set $o (i32.shl (i32.mul (local.get $kx) (local.get $B)) (i32.const ${sh})))`,
     '      (local.set $oh (i32.add (local.get $o) (local.get $hb)))',
-    '      (local.set $b (i32.const 0))',
-    '      (block $bdone (loop $bl',
-    '        (br_if $bdone (i32.ge_u (local.get $b) (local.get $hb)))',
-    `        (local.set $zr ${ld('$ar', '(i32.add (local.get $zk) (local.get $b))')})`,
-    `        (local.set $zi ${ld('$ai', '(i32.add (local.get $zk) (local.get $b))')})`,
-    `        (local.set $wr ${ld('$ar', '(i32.add (local.get $zn) (local.get $b))')})`,
-    `        (local.set $wi (f64x2.neg ${ld('$ai', '(i32.add (local.get $zn) (local.get $b))')}))`,
-    `        (v128.store (i32.add (local.get $tr) (i32.add (local.get $o) (local.get $b))) (f64x2.mul ${half} (f64x2.add (local.get $zr) (local.get $wr))))`,
-    `        (v128.store (i32.add (local.get $ti) (i32.add (local.get $o) (local.get $b))) (f64x2.mul ${half} (f64x2.add (local.get $zi) (local.get $wi))))`,
-    `        (v128.store (i32.add (local.get $tr) (i32.add (local.get $oh) (local.get $b))) (f64x2.mul ${half} (f64x2.sub (local.get $zi) (local.get $wi))))`,
-    `        (v128.store (i32.add (local.get $ti) (i32.add (local.get $oh) (local.get $b))) (f64x2.mul ${mhalf} (f64x2.sub (local.get $zr) (local.get $wr))))`,
-    '        (local.set $b (i32.add (local.get $b) (i32.const 16)))',
-    '        (br $bl)))',
+    ...run('b', '$hb', (ld, st) => [
+      `(local.set $zr ${ld(at('$ar', '$zk'))})`,
+      `(local.set $zi ${ld(at('$ai', '$zk'))})`,
+      `(local.set $wr ${ld(at('$ar', '$zn'))})`,
+      `(local.set $wi (${vt}.neg ${ld(at('$ai', '$zn'))}))`,
+      st(at('$tr', '$o'), `(${vt}.mul ${half} (${vt}.add (local.get $zr) (local.get $wr)))`),
+      st(at('$ti', '$o'), `(${vt}.mul ${half} (${vt}.add (local.get $zi) (local.get $wi)))`),
+      st(at('$tr', '$oh'), `(${vt}.mul ${half} (${vt}.sub (local.get $zi) (local.get $wi)))`),
+      st(at('$ti', '$oh'), `(${vt}.mul ${mhalf} (${vt}.sub (local.get $zr) (local.get $wr)))`),
+    ], '      '),
     '      (local.set $kx (i32.add (local.get $kx) (i32.const 1)))',
     '      (br $kl)))',
     '  )',
   ].join('\n');
+  const join = (conj: boolean): string[] => run(conj ? 'c' : 'd', '$hb', (ld, st) => [
+    `(local.set $aR ${ld(at('$tr', '$src'))})`,
+    `(local.set $aI ${conj ? `(${vt}.neg ${ld(at('$ti', '$src'))})` : ld(at('$ti', '$src'))})`,
+    `(local.set $cR ${ld(at('$tr', '$srch'))})`,
+    `(local.set $cI ${conj ? `(${vt}.neg ${ld(at('$ti', '$srch'))})` : ld(at('$ti', '$srch'))})`,
+    st(at('$ar', '$dst'), `(${vt}.sub (local.get $aR) (local.get $cI))`),
+    st(at('$ai', '$dst'), `(${vt}.add (local.get $aI) (local.get $cR))`),
+  ], '        ');
   const xjoin = [
     '  (func (export "xjoin") (param $tr i32) (param $ti i32) (param $ar i32) (param $ai i32) (param $nx i32) (param $nxc i32) (param $h i32) (param $B i32)',
     '    (local $kx i32) (local $src i32) (local $srch i32) (local $dst i32) (local $b i32) (local $hb i32)',
     '    (local $aR v128) (local $aI v128) (local $cR v128) (local $cI v128)',
-    '    (local.set $hb (i32.shl (local.get $h) (i32.const 3)))',
+    `    (local.set $hb (i32.shl (local.get $h) (i32.const ${sh})))`,
     '    (block $kdone (loop $kl',
     '      (br_if $kdone (i32.ge_u (local.get $kx) (local.get $nx)))',
-    '      (local.set $src (i32.shl (i32.mul (select (i32.sub (local.get $nx) (local.get $kx)) (local.get $kx) (i32.ge_u (local.get $kx) (local.get $nxc))) (local.get $B)) (i32.const 3)))',
+    `      (local.set $src (i32.shl (i32.mul (select (i32.sub (local.get $nx) (local.get $kx)) (local.get $kx) (i32.ge_u (local.get $kx) (local.get $nxc))) (local.get $B)) (i32.const ${sh})))`,
     '      (local.set $srch (i32.add (local.get $src) (local.get $hb)))',
     '      (local.set $dst (i32.mul (local.get $kx) (local.get $hb)))',
-    '      (local.set $b (i32.const 0))',
     '      (if (i32.ge_u (local.get $kx) (local.get $nxc)) (then',
-    '        (block $cdone (loop $cl',
-    '          (br_if $cdone (i32.ge_u (local.get $b) (local.get $hb)))',
-    `          (local.set $aR ${ld('$tr', '(i32.add (local.get $src) (local.get $b))')})`,
-    `          (local.set $aI (f64x2.neg ${ld('$ti', '(i32.add (local.get $src) (local.get $b))')}))`,
-    `          (local.set $cR ${ld('$tr', '(i32.add (local.get $srch) (local.get $b))')})`,
-    `          (local.set $cI (f64x2.neg ${ld('$ti', '(i32.add (local.get $srch) (local.get $b))')}))`,
-    '          (v128.store (i32.add (local.get $ar) (i32.add (local.get $dst) (local.get $b))) (f64x2.sub (local.get $aR) (local.get $cI)))',
-    '          (v128.store (i32.add (local.get $ai) (i32.add (local.get $dst) (local.get $b))) (f64x2.add (local.get $aI) (local.get $cR)))',
-    '          (local.set $b (i32.add (local.get $b) (i32.const 16)))',
-    '          (br $cl)))',
+    ...join(true),
     '      ) (else',
-    '        (block $ddone (loop $dl',
-    '          (br_if $ddone (i32.ge_u (local.get $b) (local.get $hb)))',
-    `          (local.set $aR ${ld('$tr', '(i32.add (local.get $src) (local.get $b))')})`,
-    `          (local.set $aI ${ld('$ti', '(i32.add (local.get $src) (local.get $b))')})`,
-    `          (local.set $cR ${ld('$tr', '(i32.add (local.get $srch) (local.get $b))')})`,
-    `          (local.set $cI ${ld('$ti', '(i32.add (local.get $srch) (local.get $b))')})`,
-    '          (v128.store (i32.add (local.get $ar) (i32.add (local.get $dst) (local.get $b))) (f64x2.sub (local.get $aR) (local.get $cI)))',
-    '          (v128.store (i32.add (local.get $ai) (i32.add (local.get $dst) (local.get $b))) (f64x2.add (local.get $aI) (local.get $cR)))',
-    '          (local.set $b (i32.add (local.get $b) (i32.const 16)))',
-    '          (br $dl)))',
+    ...join(false),
     '      ))',
     '      (local.set $kx (i32.add (local.get $kx) (i32.const 1)))',
     '      (br $kl)))',
     '  )',
   ].join('\n');
-  // 2 x 2 blocks: rows r, r+1 at columns c, c+1 become rows c, c+1 at columns r, r+1
-  const lo = '0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23';
-  const hi = '8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31';
+  // 2 x 2 blocks: rows r, r+1 at columns c, c+1 become rows c, c+1 at columns r, r+1 (16 bytes
+  // per row pair in f64, 8 in f32)
+  const bytes = (from: number): string => Array.from({ length: e }, (_, i) => from + i).join(' ');
+  const rest = (n: number): string => Array.from({ length: 16 - 2 * e }, () => n).join(' ');
+  const lo = f64 ? `${bytes(0)} ${bytes(16)}` : `${bytes(0)} ${bytes(16)} ${rest(0)}`;
+  const hi = f64 ? `${bytes(8)} ${bytes(24)}` : `${bytes(4)} ${bytes(20)} ${rest(0)}`;
+  const ldPair = f64 ? 'v128.load' : 'v128.load64_zero';
+  const stPair = (a: string, x: string): string => (f64 ? `(v128.store ${a} ${x})` : `(v128.store64_lane 0 ${a} ${x})`);
   const block = (s: string, d: string): string[] => [
-    `          (local.set $x0 ${ld(s, '(local.get $ia)')})`,
-    `          (local.set $x1 ${ld(s, '(local.get $ib)')})`,
-    `          (v128.store (i32.add (local.get ${d}) (local.get $oa)) (i8x16.shuffle ${lo} (local.get $x0) (local.get $x1)))`,
-    `          (v128.store (i32.add (local.get ${d}) (local.get $ob)) (i8x16.shuffle ${hi} (local.get $x0) (local.get $x1)))`,
+    `          (local.set $x0 (${ldPair} (i32.add (local.get ${s}) (local.get $ia))))`,
+    `          (local.set $x1 (${ldPair} (i32.add (local.get ${s}) (local.get $ib))))`,
+    `          ${stPair(`(i32.add (local.get ${d}) (local.get $oa))`, `(i8x16.shuffle ${lo} (local.get $x0) (local.get $x1))`)}`,
+    `          ${stPair(`(i32.add (local.get ${d}) (local.get $ob))`, `(i8x16.shuffle ${hi} (local.get $x0) (local.get $x1))`)}`,
   ];
   const tp = [
     '  (func (export "tp") (param $sr i32) (param $si i32) (param $dr i32) (param $di i32) (param $rows i32) (param $cols i32)',
     '    (local $r i32) (local $c i32) (local $ia i32) (local $ib i32) (local $oa i32) (local $ob i32) (local $rb i32) (local $cb i32) (local $x0 v128) (local $x1 v128)',
-    '    (local.set $rb (i32.shl (local.get $rows) (i32.const 3)))',
-    '    (local.set $cb (i32.shl (local.get $cols) (i32.const 3)))',
+    `    (local.set $rb (i32.shl (local.get $rows) (i32.const ${sh})))`,
+    `    (local.set $cb (i32.shl (local.get $cols) (i32.const ${sh})))`,
     '    (block $rdone (loop $rl',
     '      (br_if $rdone (i32.ge_u (local.get $r) (local.get $rows)))',
     '      (local.set $ia (i32.mul (local.get $r) (local.get $cb)))',
-    '      (local.set $oa (i32.shl (local.get $r) (i32.const 3)))',
+    `      (local.set $oa (i32.shl (local.get $r) (i32.const ${sh})))`,
     '      (local.set $c (i32.const 0))',
     '      (block $cdone (loop $cl',
     '        (br_if $cdone (i32.ge_u (local.get $c) (local.get $cols)))',
@@ -407,7 +435,7 @@ export function watFftOps(): string[] {
     '          (local.set $ob (i32.add (local.get $oa) (local.get $rb)))',
     ...block('$sr', '$dr'),
     ...block('$si', '$di'),
-    '        (local.set $ia (i32.add (local.get $ia) (i32.const 16)))',
+    `        (local.set $ia (i32.add (local.get $ia) (i32.const ${2 * e})))`,
     '        (local.set $oa (i32.add (local.get $oa) (i32.shl (local.get $rb) (i32.const 1))))',
     '        (local.set $c (i32.add (local.get $c) (i32.const 2)))',
     '        (br $cl)))',
@@ -417,15 +445,13 @@ export function watFftOps(): string[] {
   ].join('\n');
   const scale = [
     '  (func (export "scale") (param $re i32) (param $im i32) (param $g i32) (param $n i32)',
-    '    (local $b i32) (local $nb i32) (local $w v128)',
-    '    (local.set $nb (i32.shl (local.get $n) (i32.const 3)))',
-    '    (block $done (loop $l',
-    '      (br_if $done (i32.ge_u (local.get $b) (local.get $nb)))',
-    `      (local.set $w ${ld('$g', '(local.get $b)')})`,
-    `      (v128.store (i32.add (local.get $re) (local.get $b)) (f64x2.mul ${ld('$re', '(local.get $b)')} (local.get $w)))`,
-    `      (v128.store (i32.add (local.get $im) (local.get $b)) (f64x2.mul ${ld('$im', '(local.get $b)')} (local.get $w)))`,
-    '      (local.set $b (i32.add (local.get $b) (i32.const 16)))',
-    '      (br $l)))',
+    '    (local $b i32) (local $nb i32) (local $w v128) (local $zero i32)',
+    `    (local.set $nb (i32.shl (local.get $n) (i32.const ${sh})))`,
+    ...run('s', '$nb', (ld, st) => [
+      `(local.set $w ${ld(at('$g', '$zero'))})`,
+      st(at('$re', '$zero'), `(${vt}.mul ${ld(at('$re', '$zero'))} (local.get $w))`),
+      st(at('$im', '$zero'), `(${vt}.mul ${ld(at('$im', '$zero'))} (local.get $w))`),
+    ], '    '),
     '  )',
   ].join('\n');
   return [xsplit, xjoin, tp, scale];
@@ -438,16 +464,16 @@ export function watFftOps(): string[] {
  * functions, so the same numbers:
  * - cells: per atom and dimension u = n (x/L - floor(x/L)), the cell floor(u) (n - 1 at most)
  *   and the fraction u - floor(u);
- * - fold: the padded grid (f32 or f64) summed onto the periodic f64 grid (zeroed first), the z
- *   runs two points at a time, then the wrapped points;
- * - unfold: the periodic grid copied onto the padded one (rounded to f32 for an f32 grid).
+ * - fold: the padded grid summed onto the periodic grid of the same precision (zeroed first),
+ *   the z runs two points at a time, then the wrapped points;
+ * - unfold: the periodic grid copied onto the padded one.
  * The padded point a of an axis is the periodic point a - (p - 1) modulo n (p the order).
  */
 export function watGridOps(f64: boolean): string[] {
   const ln = (xs: string[]): string => xs.join('\n');
   const e = f64 ? 8 : 4;
-  const padLoad = (addr: string): string => (f64 ? `(f64.load ${addr})` : `(f64.promote_f32 (f32.load ${addr}))`);
-  const padStore = (addr: string, v: string): string => (f64 ? `(f64.store ${addr} ${v})` : `(f32.store ${addr} (f32.demote_f64 ${v}))`);
+  const ft = f64 ? 'f64' : 'f32';
+  const sh = Math.log2(e);
   const dim = (d: string, k: number): string[] => [
     `      (local.set $s (f64.div (f64.load offset=${8 * k} (local.get $xa)) (local.get $l${d})))`,
     '      (local.set $s (f64.sub (local.get $s) (f64.floor (local.get $s))))',
@@ -494,7 +520,7 @@ export function watGridOps(f64: boolean): string[] {
     '      (br_if $bdone (i32.ge_u (local.get $b) (local.get $py)))',
     ...wrap('$b', '$ny', '$mb'),
     `      (local.set $src (i32.add (local.get $padP) (i32.mul (i32.mul (i32.add (i32.mul (local.get $a) (local.get $py)) (local.get $b)) (local.get $pz)) (i32.const ${e}))))`,
-    '      (local.set $dst (i32.add (local.get $gridP) (i32.shl (i32.mul (i32.add (i32.mul (local.get $ma) (local.get $ny)) (local.get $mb)) (local.get $nz)) (i32.const 3))))',
+    `      (local.set $dst (i32.add (local.get $gridP) (i32.shl (i32.mul (i32.add (i32.mul (local.get $ma) (local.get $ny)) (local.get $mb)) (local.get $nz)) (i32.const ${sh}))))`,
     ...body,
     '      (local.set $b (i32.add (local.get $b) (i32.const 1)))',
     '      (br $bl)))',
@@ -518,16 +544,20 @@ export function watGridOps(f64: boolean): string[] {
     '        (local.set $c (i32.add (local.get $c) (i32.const 1)))',
     '        (br $wl)))',
   ];
-  const pairLoad = (addr: string): string => (f64 ? `(v128.load ${addr})` : `(f64x2.promote_low_f32x4 (v128.load64_zero ${addr}))`);
+  // two points: 16 bytes (f64x2) or 8 (the low half of an f32x4)
+  const vt = f64 ? 'f64x2' : 'f32x4';
+  const pairLoad = (addr: string): string => (f64 ? `(v128.load ${addr})` : `(v128.load64_zero ${addr})`);
+  const pairStore = (addr: string, v: string): string => (f64 ? `(v128.store ${addr} ${v})` : `(v128.store64_lane 0 ${addr} ${v})`);
+  const at = (base: string, idx: string): string => `(i32.add (local.get ${base}) (i32.shl (local.get ${idx}) (i32.const ${sh})))`;
   const fold = ln([
     `  (func (export "fold") ${params}`,
     locals,
     '    (local.set $o (local.get $gridP))',
-    '    (local.set $k (i32.add (local.get $gridP) (i32.shl (i32.mul (i32.mul (local.get $nx) (local.get $ny)) (local.get $nz)) (i32.const 3))))',
+    `    (local.set $k (i32.add (local.get $gridP) (i32.shl (i32.mul (i32.mul (local.get $nx) (local.get $ny)) (local.get $nz)) (i32.const ${sh}))))`,
     '    (block $zdone (loop $zl',
     '      (br_if $zdone (i32.ge_u (local.get $o) (local.get $k)))',
-    '      (f64.store (local.get $o) (f64.const 0))',
-    '      (local.set $o (i32.add (local.get $o) (i32.const 8)))',
+    `      (${ft}.store (local.get $o) (${ft}.const 0))`,
+    `      (local.set $o (i32.add (local.get $o) (i32.const ${e})))`,
     '      (br $zl)))',
     ...rows([
       // the real points, c = p1 .. p1 + nz - 1 onto 0 .. nz - 1, two at a time
@@ -535,23 +565,22 @@ export function watGridOps(f64: boolean): string[] {
       '      (local.set $c (i32.const 0))',
       '      (block $mdone (loop $ml',
       '        (br_if $mdone (i32.gt_u (i32.add (local.get $c) (i32.const 2)) (local.get $nz)))',
-      `        (v128.store (local.get $dst) (f64x2.add (v128.load (local.get $dst)) ${pairLoad('(local.get $o)')}))`,
+      `        ${pairStore('(local.get $dst)', `(${vt}.add ${pairLoad('(local.get $dst)')} ${pairLoad('(local.get $o)')})`)}`,
       `        (local.set $o (i32.add (local.get $o) (i32.const ${2 * e})))`,
-      '        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))',
+      `        (local.set $dst (i32.add (local.get $dst) (i32.const ${2 * e})))`,
       '        (local.set $c (i32.add (local.get $c) (i32.const 2)))',
       '        (br $ml)))',
       '      (if (i32.lt_u (local.get $c) (local.get $nz)) (then',
-      `        (f64.store (local.get $dst) (f64.add (f64.load (local.get $dst)) ${padLoad('(local.get $o)')}))))`,
+      `        (${ft}.store (local.get $dst) (${ft}.add (${ft}.load (local.get $dst)) (${ft}.load (local.get $o))))))`,
       // back to the row's first periodic point
-      '      (local.set $dst (i32.sub (local.get $dst) (i32.shl (local.get $c) (i32.const 3))))',
+      `      (local.set $dst (i32.sub (local.get $dst) (i32.shl (local.get $c) (i32.const ${sh}))))`,
       ...wraps([
-        '          (local.set $o (i32.add (local.get $dst) (i32.shl (local.get $k) (i32.const 3))))',
-        `          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) ${padLoad(`(i32.add (local.get $src) (i32.mul (local.get $c) (i32.const ${e})))`)}))`,
+        `          (local.set $o ${at('$dst', '$k')})`,
+        `          (${ft}.store (local.get $o) (${ft}.add (${ft}.load (local.get $o)) (${ft}.load ${at('$src', '$c')})))`,
       ]),
     ]),
     '  )',
   ]);
-  const pairStore = (addr: string, v: string): string => (f64 ? `(v128.store ${addr} ${v})` : `(v128.store64_lane 0 ${addr} (f32x4.demote_f64x2_zero ${v}))`);
   const unfold = ln([
     `  (func (export "unfold") ${params}`,
     locals,
@@ -560,16 +589,16 @@ export function watGridOps(f64: boolean): string[] {
       '      (local.set $c (i32.const 0))',
       '      (block $mdone (loop $ml',
       '        (br_if $mdone (i32.gt_u (i32.add (local.get $c) (i32.const 2)) (local.get $nz)))',
-      `        ${pairStore('(local.get $o)', '(v128.load (local.get $dst))')}`,
+      `        ${pairStore('(local.get $o)', pairLoad('(local.get $dst)'))}`,
       `        (local.set $o (i32.add (local.get $o) (i32.const ${2 * e})))`,
-      '        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))',
+      `        (local.set $dst (i32.add (local.get $dst) (i32.const ${2 * e})))`,
       '        (local.set $c (i32.add (local.get $c) (i32.const 2)))',
       '        (br $ml)))',
       '      (if (i32.lt_u (local.get $c) (local.get $nz)) (then',
-      `        ${padStore('(local.get $o)', '(f64.load (local.get $dst))')}))`,
-      '      (local.set $dst (i32.sub (local.get $dst) (i32.shl (local.get $c) (i32.const 3))))',
+      `        (${ft}.store (local.get $o) (${ft}.load (local.get $dst)))))`,
+      `      (local.set $dst (i32.sub (local.get $dst) (i32.shl (local.get $c) (i32.const ${sh}))))`,
       ...wraps([
-        `          ${padStore(`(i32.add (local.get $src) (i32.mul (local.get $c) (i32.const ${e})))`, '(f64.load (i32.add (local.get $dst) (i32.shl (local.get $k) (i32.const 3))))')}`,
+        `          (${ft}.store ${at('$src', '$c')} (${ft}.load ${at('$dst', '$k')}))`,
       ]),
     ]),
     '  )',

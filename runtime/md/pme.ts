@@ -104,7 +104,7 @@ export type { LongRangeEnergy, LongRangeForce, LongRangeTimers } from './long-ra
 /**
  * PME's reciprocal part for a fixed box and charges: one mesh for the whole run (runtime/pme
  * createPmeMesh: a generated pme-mesh spread/gather variant, verified once against the f64
- * reference, around the f64 FFT solve; or the reference itself), plus the net-charge term.
+ * reference, around the variant's FFT solve; or the reference itself), plus the net-charge term.
  */
 export class PmeLongRange implements LongRangeForce {
   readonly timers: LongRangeTimers = { mesh: 0, calls: 0 };

@@ -26,11 +26,14 @@ function factorize(n: number): number[] {
   return out;
 }
 
+/** The numbers an FFT runs on: f64, or f32 (a pme-mesh f32 wasm variant's transform). */
+export type Real = Float64Array | Float32Array;
+
 interface Pass { p: number; ns: number; wr: Float64Array; wi: Float64Array }
 
 /** A transform of B contiguous lines of one length ([n][B] from `off`), result back in (re, im), (tr, ti) scratch: what RealFft3d runs along each axis. */
 export interface LineFft {
-  run(re: Float64Array, im: Float64Array, off: number, B: number, tr: Float64Array, ti: Float64Array, inverse: boolean): void;
+  run(re: Real, im: Real, off: number, B: number, tr: Real, ti: Real, inverse: boolean): void;
 }
 
 /** A complex FFT of length n over B contiguous lines ([n][B] layout), forward (e^-) or backward (e^+), unnormalised. */
@@ -77,7 +80,7 @@ export class BatchFft implements LineFft {
    * Transforms the B lines of (re, im) ([n][B] from `off`), using (tr, ti) of n*B as scratch;
    * the result is back in (re, im).
    */
-  run(re: Float64Array, im: Float64Array, off: number, B: number, tr: Float64Array, ti: Float64Array, inverse: boolean): void {
+  run(re: Real, im: Real, off: number, B: number, tr: Real, ti: Real, inverse: boolean): void {
     const passes = inverse ? this.passes.bwd : this.passes.fwd;
     const sgn = inverse ? 1 : -1;
     let xr = re, xi = im, xo = off, yr = tr, yi = ti, yo = 0;
@@ -93,7 +96,7 @@ export class BatchFft implements LineFft {
     }
   }
 
-  private pass(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: number, yr: Float64Array, yi: Float64Array, yo: number, B: number): void {
+  private pass(ps: Pass, sgn: number, xr: Real, xi: Real, xo: number, yr: Real, yi: Real, yo: number, B: number): void {
     const n = this.n;
     switch (ps.p) {
       case 2: return pass2(ps, sgn, xr, xi, xo, yr, yi, yo, B, n);
@@ -107,7 +110,7 @@ export class BatchFft implements LineFft {
 }
 
 /** One Stockham pass of radix 2 (its own function, so V8 optimises each radix separately). */
-function pass2(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: number, yr: Float64Array, yi: Float64Array, yo: number, B: number, n: number): void {
+function pass2(ps: Pass, sgn: number, xr: Real, xi: Real, xo: number, yr: Real, yi: Real, yo: number, B: number, n: number): void {
   const { p, ns, wr, wi } = ps;
   const m = n / p;
   const sB = m * B;
@@ -131,7 +134,7 @@ function pass2(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: nu
 }
 
 /** One Stockham pass of radix 4 (its own function, so V8 optimises each radix separately). */
-function pass4(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: number, yr: Float64Array, yi: Float64Array, yo: number, B: number, n: number): void {
+function pass4(ps: Pass, sgn: number, xr: Real, xi: Real, xo: number, yr: Real, yi: Real, yo: number, B: number, n: number): void {
   const { p, ns, wr, wi } = ps;
   const m = n / p;
   const sB = m * B;
@@ -165,7 +168,7 @@ function pass4(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: nu
 }
 
 /** One Stockham pass of radix 3 (its own function, so V8 optimises each radix separately). */
-function pass3(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: number, yr: Float64Array, yi: Float64Array, yo: number, B: number, n: number): void {
+function pass3(ps: Pass, sgn: number, xr: Real, xi: Real, xo: number, yr: Real, yi: Real, yo: number, B: number, n: number): void {
   const { p, ns, wr, wi } = ps;
   const m = n / p;
   const sB = m * B;
@@ -196,7 +199,7 @@ function pass3(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: nu
 }
 
 /** One Stockham pass of radix 5 (its own function, so V8 optimises each radix separately). */
-function pass5(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: number, yr: Float64Array, yi: Float64Array, yo: number, B: number, n: number): void {
+function pass5(ps: Pass, sgn: number, xr: Real, xi: Real, xo: number, yr: Real, yi: Real, yo: number, B: number, n: number): void {
   const { p, ns, wr, wi } = ps;
   const m = n / p;
   const sB = m * B;
@@ -238,7 +241,7 @@ function pass5(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: nu
 }
 
 /** One Stockham pass of radix 7 (its own function, so V8 optimises each radix separately). */
-function pass7(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: number, yr: Float64Array, yi: Float64Array, yo: number, B: number, n: number): void {
+function pass7(ps: Pass, sgn: number, xr: Real, xi: Real, xo: number, yr: Real, yi: Real, yo: number, B: number, n: number): void {
   const { p, ns, wr, wi } = ps;
   const m = n / p;
   const sB = m * B;
@@ -292,7 +295,7 @@ function pass7(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: nu
 }
 
 /** One Stockham pass of radix Generic (its own function, so V8 optimises each radix separately). */
-function passGeneric(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, xo: number, yr: Float64Array, yi: Float64Array, yo: number, B: number, n: number, g: { c: Float64Array; s: Float64Array }): void {
+function passGeneric(ps: Pass, sgn: number, xr: Real, xi: Real, xo: number, yr: Real, yi: Real, yo: number, B: number, n: number, g: { c: Float64Array; s: Float64Array }): void {
   const { p, ns, wr, wi } = ps;
   const m = n / p;
   const sB = m * B;
@@ -328,8 +331,8 @@ function passGeneric(ps: Pass, sgn: number, xr: Float64Array, xi: Float64Array, 
 
 /** Where RealFft3d's work arrays come from and which line transform runs along each axis. */
 export interface RealFft3dOptions {
-  /** The work arrays (default new Float64Array; e.g. views of a wasm memory). */
-  alloc?: (length: number) => Float64Array;
+  /** The work arrays (default new Float64Array; e.g. views of a wasm memory, f32 for an f32 variant's transform). */
+  alloc?: (length: number) => Real;
   /** The transform of one axis length (default BatchFft). */
   lines?: (n: number) => LineFft;
   /** The data moves between the line transforms and the spectrum's scaling (default: TypeScript loops). */
@@ -344,13 +347,13 @@ export interface RealFft3dOptions {
  */
 export interface FftOps {
   /** Forward, after the x transform: the packed lines' spectra (ar, ai: [nx][h]) into the half spectra of lines b and b + h (tr, ti: [nxc][B]). */
-  xsplit(ar: Float64Array, ai: Float64Array, tr: Float64Array, ti: Float64Array, nx: number, nxc: number, h: number, B: number): boolean;
+  xsplit(ar: Real, ai: Real, tr: Real, ti: Real, nx: number, nxc: number, h: number, B: number): boolean;
   /** Backward, before the x transform: the half spectra (tr, ti: [nxc][B]) into the packed lines (ar, ai: [nx][h]). */
-  xjoin(tr: Float64Array, ti: Float64Array, ar: Float64Array, ai: Float64Array, nx: number, nxc: number, h: number, B: number): boolean;
+  xjoin(tr: Real, ti: Real, ar: Real, ai: Real, nx: number, nxc: number, h: number, B: number): boolean;
   /** dst[c][r] = src[r][c] for the real and the imaginary parts (rows x cols, from index 0 of each array). */
-  tp(sr: Float64Array, si: Float64Array, dr: Float64Array, di: Float64Array, rows: number, cols: number): boolean;
+  tp(sr: Real, si: Real, dr: Real, di: Real, rows: number, cols: number): boolean;
   /** re[k] *= g[k] and im[k] *= g[k] for every k of g. */
-  scale(re: Float64Array, im: Float64Array, g: Float64Array): boolean;
+  scale(re: Real, im: Real, g: Real): boolean;
 }
 
 /** A 3-D real-to-complex FFT plan for one grid; see the file comment for the layouts. */
@@ -361,15 +364,15 @@ export class RealFft3d {
   /** nx/2 + 1: the kx planes kept (kx = 0..nx/2). */
   readonly nxc: number;
   /** The spectrum's real and imaginary parts, [nz][nxc][ny]. */
-  readonly re: Float64Array;
-  readonly im: Float64Array;
+  readonly re: Real;
+  readonly im: Real;
   private readonly fx: LineFft;
   private readonly fy: LineFft;
   private readonly fz: LineFft;
-  private readonly ar: Float64Array;
-  private readonly ai: Float64Array;
-  private readonly tr: Float64Array;
-  private readonly ti: Float64Array;
+  private readonly ar: Real;
+  private readonly ai: Real;
+  private readonly tr: Real;
+  private readonly ti: Real;
   private readonly ops: FftOps | undefined;
 
   /**
@@ -397,7 +400,7 @@ export class RealFft3d {
   }
 
   /** Forward transform (e^{-2 pi i k.m/n}) of the real grid [nx][ny][nz] into re/im [nz][nxc][ny]. */
-  forward(grid: Float64Array): void {
+  forward(grid: Real): void {
     const { nx, ny, nz, nxc, ar, ai, tr, ti } = this;
     const B = ny * nz;
     const h = B >> 1;
@@ -433,7 +436,7 @@ export class RealFft3d {
   }
 
   /** Backward transform (e^{+2 pi i k.m/n}, unnormalised) of re/im [nz][nxc][ny] into the real grid [nx][ny][nz]; re/im are overwritten. */
-  backward(grid: Float64Array): void {
+  backward(grid: Real): void {
     const { nx, ny, nz, nxc, ar, ai, tr, ti, re, im } = this;
     const L = nxc * ny;
     const B = ny * nz;
@@ -466,7 +469,7 @@ export class RealFft3d {
     }
   }
 
-  private oddLineForward(grid: Float64Array, b: number): void {
+  private oddLineForward(grid: Real, b: number): void {
     const { nx, nxc, ny, nz, tr, ti } = this;
     const B = ny * nz;
     const lr = new Float64Array(nx), li = new Float64Array(nx), sr = new Float64Array(nx), si = new Float64Array(nx);
@@ -475,7 +478,7 @@ export class RealFft3d {
     for (let kx = 0; kx < nxc; kx++) { tr[kx * B + b] = lr[kx]; ti[kx * B + b] = li[kx]; }
   }
 
-  private oddLineBackward(grid: Float64Array, b: number): void {
+  private oddLineBackward(grid: Real, b: number): void {
     const { nx, nxc, ny, nz, tr, ti } = this;
     const B = ny * nz;
     const lr = new Float64Array(nx), li = new Float64Array(nx), sr = new Float64Array(nx), si = new Float64Array(nx);
@@ -494,19 +497,22 @@ export type WasmFftExports = Record<string, (xr: number, xi: number, yr: number,
 
 /**
  * The line transform of RealFft3d on a pme-mesh wasm variant's SIMD passes (f64x2 over pairs of
- * adjacent lines; generator/families/pme-mesh.ts watPass). Its work arrays and twiddles live in
- * the module's memory (`alloc`); a call with an odd line count, with arrays elsewhere, or a length
- * with a factor above 7 runs BatchFft's TypeScript passes instead.
+ * adjacent lines, or f32x4 over four in an f32 variant; generator/families/pme-mesh.ts watPass).
+ * Its work arrays and twiddles live in the module's memory (`alloc`, in the variant's precision);
+ * a call with an odd line count, with arrays elsewhere or of the other precision, or a length
+ * with a factor above 11 runs BatchFft's TypeScript passes instead.
  */
 export class WasmLineFft implements LineFft {
   private readonly js: BatchFft;
   private readonly passes: { p: number; ns: number; twr: number; twi: number }[][] | undefined;
+  /** Bytes per number of the module's passes (its twiddles' precision). */
+  private bytes = 0;
 
   constructor(
     readonly n: number,
     private readonly ex: WasmFftExports,
     private readonly memory: WebAssembly.Memory,
-    alloc: (length: number) => Float64Array,
+    alloc: (length: number) => Real,
   ) {
     this.js = new BatchFft(n);
     // largest radix first: the first pass (ns = 1) has no twiddles, and the generated passes skip
@@ -525,6 +531,7 @@ export class WasmLineFft implements LineFft {
             wi[k * (p - 1) + r - 1] = Math.sin(a);
           }
         }
+        this.bytes = wr.BYTES_PER_ELEMENT;
         const pass = { p, ns, twr: wr.byteOffset, twi: wi.byteOffset };
         ns *= p;
         return pass;
@@ -532,13 +539,14 @@ export class WasmLineFft implements LineFft {
     });
   }
 
-  run(re: Float64Array, im: Float64Array, off: number, B: number, tr: Float64Array, ti: Float64Array, inverse: boolean): void {
+  run(re: Real, im: Real, off: number, B: number, tr: Real, ti: Real, inverse: boolean): void {
     const buf = this.memory.buffer;
-    if (!this.passes || B & 1 || re.buffer !== buf || im.buffer !== buf || tr.buffer !== buf || ti.buffer !== buf) {
+    const e = this.bytes;
+    if (!this.passes || B & 1 || [re, im, tr, ti].some((a) => a.buffer !== buf || a.BYTES_PER_ELEMENT !== e)) {
       this.js.run(re, im, off, B, tr, ti, inverse);
       return;
     }
-    let xr = re.byteOffset + 8 * off, xi = im.byteOffset + 8 * off, yr = tr.byteOffset, yi = ti.byteOffset;
+    let xr = re.byteOffset + e * off, xi = im.byteOffset + e * off, yr = tr.byteOffset, yi = ti.byteOffset;
     const ps = this.passes[inverse ? 1 : 0]!;
     for (const s of ps) {
       this.ex[`${inverse ? 'b' : 'f'}${s.p}`]!(xr, xi, yr, yi, B, this.n / s.p, s.ns, s.twr, s.twi);
@@ -563,50 +571,51 @@ export interface WasmFftOpExports {
 
 /**
  * RealFft3d's data moves and the spectrum's scaling on a pme-mesh wasm variant's SIMD functions
- * (two f64 at a time, the same operations as the TypeScript loops): for arrays in the module's
- * memory, an even h and, for the transposes and the scaling, even lengths; false otherwise.
+ * (in the variant's precision, `bytes` per number; the same operations as the TypeScript loops):
+ * for arrays of that precision in the module's memory, an even h and, for the transposes and the
+ * scaling, even lengths; false otherwise.
  */
 export class WasmFftOps implements FftOps {
-  constructor(private readonly ex: WasmFftOpExports, private readonly memory: WebAssembly.Memory) {}
+  constructor(private readonly ex: WasmFftOpExports, private readonly memory: WebAssembly.Memory, private readonly bytes: 4 | 8) {}
 
-  private inMemory(...a: Float64Array[]): boolean {
+  private inMemory(...a: Real[]): boolean {
     const buf = this.memory.buffer;
-    return a.every((x) => x.buffer === buf);
+    return a.every((x) => x.buffer === buf && x.BYTES_PER_ELEMENT === this.bytes);
   }
 
-  xsplit(ar: Float64Array, ai: Float64Array, tr: Float64Array, ti: Float64Array, nx: number, nxc: number, h: number, B: number): boolean {
+  xsplit(ar: Real, ai: Real, tr: Real, ti: Real, nx: number, nxc: number, h: number, B: number): boolean {
     if (h & 1 || !this.inMemory(ar, ai, tr, ti)) return false;
     this.ex.xsplit(ar.byteOffset, ai.byteOffset, tr.byteOffset, ti.byteOffset, nx, nxc, h, B);
     return true;
   }
 
-  xjoin(tr: Float64Array, ti: Float64Array, ar: Float64Array, ai: Float64Array, nx: number, nxc: number, h: number, B: number): boolean {
+  xjoin(tr: Real, ti: Real, ar: Real, ai: Real, nx: number, nxc: number, h: number, B: number): boolean {
     if (h & 1 || !this.inMemory(ar, ai, tr, ti)) return false;
     this.ex.xjoin(tr.byteOffset, ti.byteOffset, ar.byteOffset, ai.byteOffset, nx, nxc, h, B);
     return true;
   }
 
-  tp(sr: Float64Array, si: Float64Array, dr: Float64Array, di: Float64Array, rows: number, cols: number): boolean {
+  tp(sr: Real, si: Real, dr: Real, di: Real, rows: number, cols: number): boolean {
     if (rows & 1 || cols & 1 || !this.inMemory(sr, si, dr, di)) return false;
     this.ex.tp(sr.byteOffset, si.byteOffset, dr.byteOffset, di.byteOffset, rows, cols);
     return true;
   }
 
-  scale(re: Float64Array, im: Float64Array, g: Float64Array): boolean {
+  scale(re: Real, im: Real, g: Real): boolean {
     if (g.length & 1 || re.length < g.length || im.length < g.length || !this.inMemory(re, im, g)) return false;
     this.ex.scale(re.byteOffset, im.byteOffset, g.byteOffset, g.length);
     return true;
   }
 }
 
-/** The bytes RealFft3d's work arrays and WasmLineFft's twiddles take for one grid, with PmeSolver's influence function and prepareMesh's real grid (an upper bound, 16-byte aligned pieces). */
-export function realFft3dBytes(grid: readonly [number, number, number]): number {
+/** The bytes RealFft3d's work arrays and WasmLineFft's twiddles take for one grid, with PmeSolver's influence function and prepareMesh's real grid, at `bytes` per number (an upper bound, 16-byte aligned pieces). */
+export function realFft3dBytes(grid: readonly [number, number, number], bytes: 4 | 8 = 8): number {
   const [nx, ny, nz] = grid;
   const nxc = Math.floor(nx / 2) + 1;
   const size = Math.max(nx, nxc * 2) * ny * nz;
   // the spectrum (re, im), four work arrays, PmeSolver's influence function (as the spectrum)
   // and the real grid (prepareMesh's)
-  const arrays = 3 * (8 * nxc * ny * nz + 16) + 4 * (8 * size + 16) + 8 * nx * ny * nz + 16;
-  const twiddles = 2 * 2 * grid.reduce((s, n) => s + 8 * 2 * n + 16 * 8, 0);
+  const arrays = 3 * (bytes * nxc * ny * nz + 16) + 4 * (bytes * size + 16) + bytes * nx * ny * nz + 16;
+  const twiddles = 2 * 2 * grid.reduce((s, n) => s + bytes * 2 * n + 16 * 8, 0);
   return arrays + twiddles;
 }

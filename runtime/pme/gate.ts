@@ -1,4 +1,5 @@
-// pme-mesh's gate: a variant's spread and gather, around the f64 solve, against the f64
+// pme-mesh's gate: a variant's spread and gather, around its solve (f64, or f32 in an f32 wasm
+// variant's module, as the MD engine runs it: runtime/pme/prepared.ts), against the f64
 // reference (reference.ts pmeReciprocal) on a small neutral ion system with the variant's order.
 // f64 variants must agree to rounding (energy 1e-11 relative, forces 1e-10 of the RMS force);
 // f32 grids (TypeScript f32, WGSL) to single precision (energy 2e-5, forces 2e-4).
@@ -53,7 +54,7 @@ export function gateSystem(n = 240, box: Box3 = [2.1, 2.3, 2.5]): { x: Float64Ar
 
 const cache = new Map<string, Promise<PmeGateResult>>();
 
-/** Checks variant `key` on the gate system (cached per key): spread, f64 solve, gather against pmeReciprocal. */
+/** Checks variant `key` on the gate system (cached per key): spread, the variant's solve, gather against pmeReciprocal. */
 export function verifyPmeKey(key: string): Promise<PmeGateResult> {
   let p = cache.get(key);
   if (!p) {
@@ -75,10 +76,12 @@ async function check(key: string): Promise<PmeGateResult> {
   const f = new Float64Array(x.length);
   let energy: number;
   try {
-    const g = new Float64Array(params.grid[0] * params.grid[1] * params.grid[2]);
+    // the variant's own FFT (a wasm variant's SIMD passes) between its spread and gather, on a
+    // grid where prepareMesh puts it (a wasm variant's memory, in its precision)
+    const solver = new PmeSolver(box, params, prep.fft);
+    const g = (prep.fft?.alloc ?? ((n: number) => new Float64Array(n)))(params.grid[0] * params.grid[1] * params.grid[2]);
     await prep.spread(x, q, g);
-    // the variant's own FFT (a wasm variant's SIMD passes) between its spread and gather
-    energy = new PmeSolver(box, params, prep.fft).solve(g).energy;
+    energy = solver.solve(g).energy;
     await prep.gather(g, f);
   } finally {
     prep.dispose();

@@ -72,7 +72,7 @@ export function tileOrder(cell: Int32Array, grid: readonly [number, number, numb
 }
 
 /** Adds the padded grid onto the periodic grid (overwritten): real point (pi - (p-1)) mod n gets padded point pi. */
-export function fold(padded: Float64Array | Float32Array, grid: readonly [number, number, number], order: number, out: Float64Array): void {
+export function fold(padded: Float64Array | Float32Array, grid: readonly [number, number, number], order: number, out: Float64Array | Float32Array): void {
   const [nx, ny, nz] = grid;
   const [px, py, pz] = paddedDims(grid, order);
   const mx = wrapTable(px, nx, order), my = wrapTable(py, ny, order), mz = wrapTable(pz, nz, order);
@@ -92,7 +92,7 @@ export function fold(padded: Float64Array | Float32Array, grid: readonly [number
 }
 
 /** Copies the periodic grid onto the padded one (the inverse layout of fold). */
-export function unfold(grid3: Float64Array, grid: readonly [number, number, number], order: number, padded: Float64Array | Float32Array): void {
+export function unfold(grid3: Float64Array | Float32Array, grid: readonly [number, number, number], order: number, padded: Float64Array | Float32Array): void {
   const [nx, ny, nz] = grid;
   const [px, py, pz] = paddedDims(grid, order);
   const mx = wrapTable(px, nx, order), my = wrapTable(py, ny, order), mz = wrapTable(pz, nz, order);
@@ -112,10 +112,10 @@ const wrapTable = (len: number, n: number, order: number): Int32Array => Int32Ar
 
 /** A pme-mesh variant prepared for one box, grid and atom count: spread and gather (sync on the CPU targets, a Promise on WGSL). */
 export interface PreparedMesh {
-  /** Spreads charges q at x (3N, nm) onto `out`, the periodic grid [nx][ny][nz] (overwritten, f64). */
-  spread(x: Float64Array, q: Float64Array, out: Float64Array): void | Promise<void>;
+  /** Spreads charges q at x (3N, nm) onto `out`, the periodic grid [nx][ny][nz] (overwritten; f64, or f32 where the variant's fft.alloc gives f32). */
+  spread(x: Float64Array, q: Float64Array, out: Float64Array | Float32Array): void | Promise<void>;
   /** Adds the forces of the atoms of the last spread, gathered from the potential mesh phi ([nx][ny][nz], f64), to f (3N). */
-  gather(phi: Float64Array, f: Float64Array): void | Promise<void>;
+  gather(phi: Float64Array | Float32Array, f: Float64Array): void | Promise<void>;
   /** Frees what prepare took. */
   dispose(): void;
   /** The FFT this variant brings (a wasm variant's SIMD passes on its memory), for the solve between spread and gather; absent: TypeScript. */

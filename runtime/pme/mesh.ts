@@ -1,7 +1,8 @@
 // The PME mesh as the MD engine runs it: the generated pme-mesh spread and gather kernels of one
-// variant (runtime/pme/targets.ts runs them per target) around the f64 solve (FFT and influence
-// function, reference.ts PmeSolver). createPmeMesh picks, verifies once and prepares a variant;
-// compute() is then one spread, one solve and one gather per call.
+// variant (runtime/pme/targets.ts runs them per target) around the solve (FFT and influence
+// function, reference.ts PmeSolver: in f64, or in f32 in an f32 wasm variant's module).
+// createPmeMesh picks, verifies once and prepares a variant; compute() is then one spread, one
+// solve and one gather per call.
 //
 // The CPU kernels (TypeScript, WebAssembly) read a layout made here: per atom its grid cell and
 // the fraction within it per dimension (in f64 from the positions), the charges, and an atom

@@ -11,7 +11,7 @@
 import erfc from '@stdlib/math-base-special-erfc';
 import { ONE_4PI_EPS0 } from '../md/interaction.ts';
 import { KernforgeError } from '../errors.ts';
-import { RealFft3d, type FftOps, type RealFft3dOptions } from './fft.ts';
+import { RealFft3d, type FftOps, type Real, type RealFft3dOptions } from './fft.ts';
 
 /** A mistake in PME settings or inputs (order out of range, a grid too coarse, a net charge without correction, mismatched arrays). */
 export class PmeInputError extends KernforgeError {}
@@ -238,13 +238,13 @@ export class PmeSolver {
   }
 
   /** Where the influence function lives (the FFT's allocator), and the FFT's ops that scale the spectrum by it. */
-  private readonly alloc: (length: number) => Float64Array;
+  private readonly alloc: (length: number) => Real;
   private readonly ops: FftOps | undefined;
   /** The influence function of the forces-only solve, [nz][nxc][ny] as the spectrum (made on its first use). */
-  private green: Float64Array | undefined;
+  private green: Real | undefined;
 
   /** exp(-pi^2 m^2 / beta^2) / (m^2 mod(m)) times pre at every point of the half spectrum, 0 at m = 0. */
-  private influence(pre: number): Float64Array {
+  private influence(pre: number): Real {
     const [, ny, nz] = this.grid;
     const { nxc } = this.fft;
     const { X, Y, Z } = this.axes();
@@ -272,7 +272,7 @@ export class PmeSolver {
    * energy and virial on the way), backward FFT. With energies false only phi is made (the
    * energy and the virial come back as NaN).
    */
-  solve(q: Float64Array, energies = true): PmeResult {
+  solve(q: Real, energies = true): PmeResult {
     const { fft } = this;
     const [nx, ny, nz] = this.grid;
     const [lx, ly, lz] = this.box;
@@ -358,7 +358,7 @@ export function checkPmeArrays(x: Float64Array | Float32Array, q: Float64Array |
 }
 
 /** Spreads the charges onto the grid (zeroed first) with order-p B-splines (f64 reference). */
-export function spreadReference(x: Float64Array, q: Float64Array, box: readonly [number, number, number], grid: readonly [number, number, number], order: number, out: Float64Array): void {
+export function spreadReference(x: Float64Array, q: Float64Array, box: readonly [number, number, number], grid: readonly [number, number, number], order: number, out: Float64Array | Float32Array): void {
   const [nx, ny, nz] = grid;
   out.fill(0);
   const tx = new Float64Array(order), ty = new Float64Array(order), tz = new Float64Array(order), d = new Float64Array(order);
@@ -388,7 +388,7 @@ export function spreadReference(x: Float64Array, q: Float64Array, box: readonly 
 }
 
 /** Adds the reciprocal forces -q dE/dx, gathered from the potential mesh phi, to f (f64 reference). */
-export function gatherReference(x: Float64Array, q: Float64Array, box: readonly [number, number, number], grid: readonly [number, number, number], order: number, phi: Float64Array, f: Float64Array): void {
+export function gatherReference(x: Float64Array, q: Float64Array, box: readonly [number, number, number], grid: readonly [number, number, number], order: number, phi: Float64Array | Float32Array, f: Float64Array): void {
   const [nx, ny, nz] = grid;
   const tx = new Float64Array(order), ty = new Float64Array(order), tz = new Float64Array(order);
   const dx = new Float64Array(order), dy = new Float64Array(order), dz = new Float64Array(order);

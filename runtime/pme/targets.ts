@@ -99,9 +99,11 @@ const wasmRunner: PmeTargetRunner = {
     const fP = al(qP + 8 * n);
     const xP = al(fP + 24 * n);
     const gridP = al(xP + 24 * n);
-    // then the FFT's work arrays and twiddles (RealFft3d on the module's SIMD passes)
-    const fftP = al(gridP + (f32 ? 4 : 8) * cells + 16);
-    const end = fftP + realFft3dBytes(grid);
+    // then the FFT's work arrays and twiddles (RealFft3d on the module's SIMD passes), in the
+    // variant's precision: an f32 variant's solve runs in f32, as GROMACS's mixed precision
+    const bytes = f32 ? 4 : 8;
+    const fftP = al(gridP + bytes * cells + 16);
+    const end = fftP + realFft3dBytes(grid, bytes);
     const have = ex.memory.buffer.byteLength;
     if (end > have) ex.memory.grow(Math.ceil((end - have) / 65536));
     const buf = ex.memory.buffer;
@@ -114,15 +116,15 @@ const wasmRunner: PmeTargetRunner = {
     const g = f32 ? new Float32Array(buf, gridP, cells) : new Float64Array(buf, gridP, cells);
     const hasOrd = s.tile > 0 ? 1 : 0;
     let top = fftP;
-    const alloc = (length: number): Float64Array => {
+    const alloc = (length: number): Float64Array | Float32Array => {
       const off = top;
-      top = al(top + 8 * length);
+      top = al(top + bytes * length);
       if (top > ex.memory.buffer.byteLength) throw new Error(`pme-mesh ${key}: the FFT's arrays do not fit the memory reserved for them`);
-      return new Float64Array(ex.memory.buffer, off, length);
+      return f32 ? new Float32Array(ex.memory.buffer, off, length) : new Float64Array(ex.memory.buffer, off, length);
     };
     const fftExports = inst.exports as unknown as WasmFftExports;
     return {
-      fft: { alloc, lines: (len: number) => new WasmLineFft(len, fftExports, ex.memory, alloc), ops: new WasmFftOps(inst.exports as unknown as WasmFftOpExports, ex.memory) },
+      fft: { alloc, lines: (len: number) => new WasmLineFft(len, fftExports, ex.memory, alloc), ops: new WasmFftOps(inst.exports as unknown as WasmFftOpExports, ex.memory, bytes) },
       // the layout work runs in the module where the periodic grid is in its memory (prepareMesh
       // allocates it there: fft.alloc), in TypeScript otherwise; both give the same numbers
       spread(x, q, out) {
@@ -132,11 +134,11 @@ const wasmRunner: PmeTargetRunner = {
         if (hasOrd) tileOrder(cell, grid, s.tile, ord);
         g.fill(0);
         ex.spread(n, hasOrd, ordP, cellP, fracP, qP, gridP, dims[1], dims[2], scratchP);
-        if (out.buffer === ex.memory.buffer) ex.fold(gridP, out.byteOffset, grid[0], grid[1], grid[2], dims[2], s.order - 1);
+        if (out.buffer === ex.memory.buffer && out.BYTES_PER_ELEMENT === bytes) ex.fold(gridP, out.byteOffset, grid[0], grid[1], grid[2], dims[2], s.order - 1);
         else fold(g, grid, s.order, out);
       },
       gather(phi, f) {
-        if (phi.buffer === ex.memory.buffer) ex.unfold(gridP, phi.byteOffset, grid[0], grid[1], grid[2], dims[2], s.order - 1);
+        if (phi.buffer === ex.memory.buffer && phi.BYTES_PER_ELEMENT === bytes) ex.unfold(gridP, phi.byteOffset, grid[0], grid[1], grid[2], dims[2], s.order - 1);
         else unfold(phi, grid, s.order, g);
         fv.fill(0);
         ex.gather(n, hasOrd, ordP, cellP, fracP, qP, gridP, fP, dims[1], dims[2], grid[0] / box[0], grid[1] / box[1], grid[2] / box[2], scratchP);

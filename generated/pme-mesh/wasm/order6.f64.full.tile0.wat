@@ -39,7 +39,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -59,7 +59,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -103,7 +103,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -123,7 +123,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -174,7 +174,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -208,7 +208,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -273,7 +273,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -307,7 +307,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -379,7 +379,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -415,7 +415,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -489,7 +489,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -525,7 +525,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -606,7 +606,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -662,7 +662,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -763,7 +763,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -819,7 +819,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -934,7 +934,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -1012,7 +1012,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -1149,7 +1149,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -1227,7 +1227,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -1392,7 +1392,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -1514,7 +1514,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -1723,7 +1723,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -1845,7 +1845,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -1980,7 +1980,7 @@
       (local.set $oh (i32.add (local.get $o) (local.get $hb)))
       (local.set $b (i32.const 0))
       (block $bdone (loop $bl
-        (br_if $bdone (i32.ge_u (local.get $b) (local.get $hb)))
+        (br_if $bdone (i32.gt_u (i32.add (local.get $b) (i32.const 16)) (local.get $hb)))
         (local.set $zr (v128.load (i32.add (local.get $ar) (i32.add (local.get $zk) (local.get $b)))))
         (local.set $zi (v128.load (i32.add (local.get $ai) (i32.add (local.get $zk) (local.get $b)))))
         (local.set $wr (v128.load (i32.add (local.get $ar) (i32.add (local.get $zn) (local.get $b)))))
@@ -2003,10 +2003,10 @@
       (local.set $src (i32.shl (i32.mul (select (i32.sub (local.get $nx) (local.get $kx)) (local.get $kx) (i32.ge_u (local.get $kx) (local.get $nxc))) (local.get $B)) (i32.const 3)))
       (local.set $srch (i32.add (local.get $src) (local.get $hb)))
       (local.set $dst (i32.mul (local.get $kx) (local.get $hb)))
-      (local.set $b (i32.const 0))
       (if (i32.ge_u (local.get $kx) (local.get $nxc)) (then
+        (local.set $b (i32.const 0))
         (block $cdone (loop $cl
-          (br_if $cdone (i32.ge_u (local.get $b) (local.get $hb)))
+          (br_if $cdone (i32.gt_u (i32.add (local.get $b) (i32.const 16)) (local.get $hb)))
           (local.set $aR (v128.load (i32.add (local.get $tr) (i32.add (local.get $src) (local.get $b)))))
           (local.set $aI (f64x2.neg (v128.load (i32.add (local.get $ti) (i32.add (local.get $src) (local.get $b))))))
           (local.set $cR (v128.load (i32.add (local.get $tr) (i32.add (local.get $srch) (local.get $b)))))
@@ -2016,8 +2016,9 @@
           (local.set $b (i32.add (local.get $b) (i32.const 16)))
           (br $cl)))
       ) (else
+        (local.set $b (i32.const 0))
         (block $ddone (loop $dl
-          (br_if $ddone (i32.ge_u (local.get $b) (local.get $hb)))
+          (br_if $ddone (i32.gt_u (i32.add (local.get $b) (i32.const 16)) (local.get $hb)))
           (local.set $aR (v128.load (i32.add (local.get $tr) (i32.add (local.get $src) (local.get $b)))))
           (local.set $aI (v128.load (i32.add (local.get $ti) (i32.add (local.get $src) (local.get $b)))))
           (local.set $cR (v128.load (i32.add (local.get $tr) (i32.add (local.get $srch) (local.get $b)))))
@@ -2059,15 +2060,16 @@
       (br $rl)))
   )
   (func (export "scale") (param $re i32) (param $im i32) (param $g i32) (param $n i32)
-    (local $b i32) (local $nb i32) (local $w v128)
+    (local $b i32) (local $nb i32) (local $w v128) (local $zero i32)
     (local.set $nb (i32.shl (local.get $n) (i32.const 3)))
-    (block $done (loop $l
-      (br_if $done (i32.ge_u (local.get $b) (local.get $nb)))
-      (local.set $w (v128.load (i32.add (local.get $g) (local.get $b))))
-      (v128.store (i32.add (local.get $re) (local.get $b)) (f64x2.mul (v128.load (i32.add (local.get $re) (local.get $b))) (local.get $w)))
-      (v128.store (i32.add (local.get $im) (local.get $b)) (f64x2.mul (v128.load (i32.add (local.get $im) (local.get $b))) (local.get $w)))
+    (local.set $b (i32.const 0))
+    (block $sdone (loop $sl
+      (br_if $sdone (i32.gt_u (i32.add (local.get $b) (i32.const 16)) (local.get $nb)))
+      (local.set $w (v128.load (i32.add (local.get $g) (i32.add (local.get $zero) (local.get $b)))))
+      (v128.store (i32.add (local.get $re) (i32.add (local.get $zero) (local.get $b))) (f64x2.mul (v128.load (i32.add (local.get $re) (i32.add (local.get $zero) (local.get $b)))) (local.get $w)))
+      (v128.store (i32.add (local.get $im) (i32.add (local.get $zero) (local.get $b))) (f64x2.mul (v128.load (i32.add (local.get $im) (i32.add (local.get $zero) (local.get $b)))) (local.get $w)))
       (local.set $b (i32.add (local.get $b) (i32.const 16)))
-      (br $l)))
+      (br $sl)))
   )
   (func (export "cells") (param $xP i32) (param $n i32) (param $cellP i32) (param $fracP i32) (param $lx f64) (param $ly f64) (param $lz f64) (param $nx i32) (param $ny i32) (param $nz i32)
     (local $i i32) (local $xa i32) (local $fa i32) (local $ca i32) (local $s f64) (local $u f64) (local $c f64) (local $ci i32)
@@ -2149,7 +2151,7 @@
           (if (i32.lt_s (local.get $k) (i32.const 0)) (then (local.set $k (i32.add (local.get $k) (local.get $nz)))))
           (if (i32.ge_s (local.get $k) (local.get $nz)) (then (local.set $k (i32.sub (local.get $k) (local.get $nz)))))
           (local.set $o (i32.add (local.get $dst) (i32.shl (local.get $k) (i32.const 3))))
-          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $src) (i32.mul (local.get $c) (i32.const 8))))))
+          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $src) (i32.shl (local.get $c) (i32.const 3))))))
         ))
         (local.set $c (i32.add (local.get $c) (i32.const 1)))
         (br $wl)))
@@ -2196,7 +2198,7 @@
           (local.set $k (i32.sub (local.get $c) (local.get $p1)))
           (if (i32.lt_s (local.get $k) (i32.const 0)) (then (local.set $k (i32.add (local.get $k) (local.get $nz)))))
           (if (i32.ge_s (local.get $k) (local.get $nz)) (then (local.set $k (i32.sub (local.get $k) (local.get $nz)))))
-          (f64.store (i32.add (local.get $src) (i32.mul (local.get $c) (i32.const 8))) (f64.load (i32.add (local.get $dst) (i32.shl (local.get $k) (i32.const 3)))))
+          (f64.store (i32.add (local.get $src) (i32.shl (local.get $c) (i32.const 3))) (f64.load (i32.add (local.get $dst) (i32.shl (local.get $k) (i32.const 3)))))
         ))
         (local.set $c (i32.add (local.get $c) (i32.const 1)))
         (br $wl)))

@@ -38,7 +38,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -58,7 +58,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -102,7 +102,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -122,7 +122,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -173,7 +173,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -207,7 +207,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -272,7 +272,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -306,7 +306,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -378,7 +378,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -414,7 +414,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -488,7 +488,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -524,7 +524,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -605,7 +605,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -661,7 +661,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -762,7 +762,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -818,7 +818,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -933,7 +933,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -1011,7 +1011,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -1148,7 +1148,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -1226,7 +1226,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -1391,7 +1391,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -1513,7 +1513,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -1722,7 +1722,7 @@
       (if (i32.eqz (local.get $k)) (then
       (local.set $ob (i32.const 0))
       (block $bdone0 (loop $bl0
-        (br_if $bdone0 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone0 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -1844,7 +1844,7 @@
       ) (else
       (local.set $ob (i32.const 0))
       (block $bdone1 (loop $bl1
-        (br_if $bdone1 (i32.ge_u (local.get $ob) (local.get $Bb)))
+        (br_if $bdone1 (i32.gt_u (i32.add (local.get $ob) (i32.const 16)) (local.get $Bb)))
         (local.set $a (i32.add (local.get $in) (local.get $ob)))
         (local.set $vr0 (v128.load (i32.add (local.get $xr) (local.get $a))))
         (local.set $vi0 (v128.load (i32.add (local.get $xi) (local.get $a))))
@@ -1979,7 +1979,7 @@
       (local.set $oh (i32.add (local.get $o) (local.get $hb)))
       (local.set $b (i32.const 0))
       (block $bdone (loop $bl
-        (br_if $bdone (i32.ge_u (local.get $b) (local.get $hb)))
+        (br_if $bdone (i32.gt_u (i32.add (local.get $b) (i32.const 16)) (local.get $hb)))
         (local.set $zr (v128.load (i32.add (local.get $ar) (i32.add (local.get $zk) (local.get $b)))))
         (local.set $zi (v128.load (i32.add (local.get $ai) (i32.add (local.get $zk) (local.get $b)))))
         (local.set $wr (v128.load (i32.add (local.get $ar) (i32.add (local.get $zn) (local.get $b)))))
@@ -2002,10 +2002,10 @@
       (local.set $src (i32.shl (i32.mul (select (i32.sub (local.get $nx) (local.get $kx)) (local.get $kx) (i32.ge_u (local.get $kx) (local.get $nxc))) (local.get $B)) (i32.const 3)))
       (local.set $srch (i32.add (local.get $src) (local.get $hb)))
       (local.set $dst (i32.mul (local.get $kx) (local.get $hb)))
-      (local.set $b (i32.const 0))
       (if (i32.ge_u (local.get $kx) (local.get $nxc)) (then
+        (local.set $b (i32.const 0))
         (block $cdone (loop $cl
-          (br_if $cdone (i32.ge_u (local.get $b) (local.get $hb)))
+          (br_if $cdone (i32.gt_u (i32.add (local.get $b) (i32.const 16)) (local.get $hb)))
           (local.set $aR (v128.load (i32.add (local.get $tr) (i32.add (local.get $src) (local.get $b)))))
           (local.set $aI (f64x2.neg (v128.load (i32.add (local.get $ti) (i32.add (local.get $src) (local.get $b))))))
           (local.set $cR (v128.load (i32.add (local.get $tr) (i32.add (local.get $srch) (local.get $b)))))
@@ -2015,8 +2015,9 @@
           (local.set $b (i32.add (local.get $b) (i32.const 16)))
           (br $cl)))
       ) (else
+        (local.set $b (i32.const 0))
         (block $ddone (loop $dl
-          (br_if $ddone (i32.ge_u (local.get $b) (local.get $hb)))
+          (br_if $ddone (i32.gt_u (i32.add (local.get $b) (i32.const 16)) (local.get $hb)))
           (local.set $aR (v128.load (i32.add (local.get $tr) (i32.add (local.get $src) (local.get $b)))))
           (local.set $aI (v128.load (i32.add (local.get $ti) (i32.add (local.get $src) (local.get $b)))))
           (local.set $cR (v128.load (i32.add (local.get $tr) (i32.add (local.get $srch) (local.get $b)))))
@@ -2058,15 +2059,16 @@
       (br $rl)))
   )
   (func (export "scale") (param $re i32) (param $im i32) (param $g i32) (param $n i32)
-    (local $b i32) (local $nb i32) (local $w v128)
+    (local $b i32) (local $nb i32) (local $w v128) (local $zero i32)
     (local.set $nb (i32.shl (local.get $n) (i32.const 3)))
-    (block $done (loop $l
-      (br_if $done (i32.ge_u (local.get $b) (local.get $nb)))
-      (local.set $w (v128.load (i32.add (local.get $g) (local.get $b))))
-      (v128.store (i32.add (local.get $re) (local.get $b)) (f64x2.mul (v128.load (i32.add (local.get $re) (local.get $b))) (local.get $w)))
-      (v128.store (i32.add (local.get $im) (local.get $b)) (f64x2.mul (v128.load (i32.add (local.get $im) (local.get $b))) (local.get $w)))
+    (local.set $b (i32.const 0))
+    (block $sdone (loop $sl
+      (br_if $sdone (i32.gt_u (i32.add (local.get $b) (i32.const 16)) (local.get $nb)))
+      (local.set $w (v128.load (i32.add (local.get $g) (i32.add (local.get $zero) (local.get $b)))))
+      (v128.store (i32.add (local.get $re) (i32.add (local.get $zero) (local.get $b))) (f64x2.mul (v128.load (i32.add (local.get $re) (i32.add (local.get $zero) (local.get $b)))) (local.get $w)))
+      (v128.store (i32.add (local.get $im) (i32.add (local.get $zero) (local.get $b))) (f64x2.mul (v128.load (i32.add (local.get $im) (i32.add (local.get $zero) (local.get $b)))) (local.get $w)))
       (local.set $b (i32.add (local.get $b) (i32.const 16)))
-      (br $l)))
+      (br $sl)))
   )
   (func (export "cells") (param $xP i32) (param $n i32) (param $cellP i32) (param $fracP i32) (param $lx f64) (param $ly f64) (param $lz f64) (param $nx i32) (param $ny i32) (param $nz i32)
     (local $i i32) (local $xa i32) (local $fa i32) (local $ca i32) (local $s f64) (local $u f64) (local $c f64) (local $ci i32)
@@ -2148,7 +2150,7 @@
           (if (i32.lt_s (local.get $k) (i32.const 0)) (then (local.set $k (i32.add (local.get $k) (local.get $nz)))))
           (if (i32.ge_s (local.get $k) (local.get $nz)) (then (local.set $k (i32.sub (local.get $k) (local.get $nz)))))
           (local.set $o (i32.add (local.get $dst) (i32.shl (local.get $k) (i32.const 3))))
-          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $src) (i32.mul (local.get $c) (i32.const 8))))))
+          (f64.store (local.get $o) (f64.add (f64.load (local.get $o)) (f64.load (i32.add (local.get $src) (i32.shl (local.get $c) (i32.const 3))))))
         ))
         (local.set $c (i32.add (local.get $c) (i32.const 1)))
         (br $wl)))
@@ -2195,7 +2197,7 @@
           (local.set $k (i32.sub (local.get $c) (local.get $p1)))
           (if (i32.lt_s (local.get $k) (i32.const 0)) (then (local.set $k (i32.add (local.get $k) (local.get $nz)))))
           (if (i32.ge_s (local.get $k) (local.get $nz)) (then (local.set $k (i32.sub (local.get $k) (local.get $nz)))))
-          (f64.store (i32.add (local.get $src) (i32.mul (local.get $c) (i32.const 8))) (f64.load (i32.add (local.get $dst) (i32.shl (local.get $k) (i32.const 3)))))
+          (f64.store (i32.add (local.get $src) (i32.shl (local.get $c) (i32.const 3))) (f64.load (i32.add (local.get $dst) (i32.shl (local.get $k) (i32.const 3)))))
         ))
         (local.set $c (i32.add (local.get $c) (i32.const 1)))
         (br $wl)))
