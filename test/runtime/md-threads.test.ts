@@ -120,7 +120,9 @@ describe('the clustering over worker threads', () => {
         if (job.counts.subarray(ncol, 2 * ncol).some((c) => c > 0)) workerBinned++;
         return done;
       };
-      for (let k = 0; k < 10; k++) {
+      // Ten calls, then more until the worker has taken part: on a loaded machine (the test
+      // files run side by side on two cores) it may find no chunk left in the first ones.
+      for (let k = 0; k < 10 || (workerBinned === 0 && k < 500); k++) {
         const s = buildClusters(sys, 4, 4, { ljFirst, split, orderHint: k > 0 ? plain.atomOf : undefined });
         expect(s.nPadded).toBe(plain.nPadded);
         expect(Array.from(s.atomOf)).toEqual(Array.from(plain.atomOf));
