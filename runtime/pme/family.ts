@@ -16,7 +16,7 @@ import { sameSemantics } from '../tune/semantic.ts';
 import { problemOf, type PreparedProblem, type ProblemClass, type TuningFamily, type CandidateOptions } from '../tune/family.ts';
 import type { Device } from '../tune/devices.ts';
 import { ewaldCoeff, pmeGrid, PmeSolver } from './reference.ts';
-import type { Box3, PreparedMesh } from './layout.ts';
+import { periodicGrid, type Box3, type PreparedMesh } from './layout.ts';
 
 const PROBLEMS: ProblemClass[] = [
   { name: 'water-mesh', description: 'PME mesh of 12,288 water-like charges (4,096 SPC/E molecules) in a 4.97 nm cube, grid 42^3, order 4: spread + gather' },
@@ -112,9 +112,8 @@ export const family: TuningFamily = {
           cur?.prep.dispose();
           cur = undefined;
           const prep = await PME_TARGETS.get(keyTarget(key), 'tuning').prepare(key, box, params.grid, q.length);
-          const alloc = prep.fft?.alloc ?? ((n: number) => new Float64Array(n));
-          const g = alloc(len);
-          const phi = alloc(len);
+          const g = periodicGrid(prep, params.grid);
+          const phi = periodicGrid(prep, params.grid);
           cur = { key, prep, g, phi };
           // the potential mesh this problem's gathers read, then a warm-up (the TypeScript kernels
           // reach the JIT's optimising tier only after a few calls)

@@ -329,6 +329,11 @@ function passGeneric(ps: Pass, sgn: number, xr: Real, xi: Real, xo: number, yr: 
   }
 }
 
+/** Where an FFT's numbers live: `opts.alloc` (e.g. a wasm variant's memory, in its precision), else new f64 arrays. */
+export function fftAlloc(opts: RealFft3dOptions | undefined): (length: number) => Real {
+  return opts?.alloc ?? ((length: number) => new Float64Array(length));
+}
+
 /** Where RealFft3d's work arrays come from and which line transform runs along each axis. */
 export interface RealFft3dOptions {
   /** The work arrays (default new Float64Array; e.g. views of a wasm memory, f32 for an f32 variant's transform). */
@@ -385,7 +390,7 @@ export class RealFft3d {
     this.nx = nx; this.ny = ny; this.nz = nz;
     this.nxc = Math.floor(nx / 2) + 1;
     const size = Math.max(nx, this.nxc * 2) * ny * nz;
-    const alloc = opts.alloc ?? ((length: number) => new Float64Array(length));
+    const alloc = fftAlloc(opts);
     const lines = opts.lines ?? ((n: number) => new BatchFft(n));
     this.re = alloc(this.nxc * ny * nz);
     this.im = alloc(this.nxc * ny * nz);

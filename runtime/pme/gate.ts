@@ -4,7 +4,7 @@
 // f64 variants must agree to rounding (energy 1e-11 relative, forces 1e-10 of the RMS force);
 // f32 grids (TypeScript f32, WGSL) to single precision (energy 2e-5, forces 2e-4).
 import { ewaldCoeff, pmeGrid, pmeReciprocal, PmeSolver, type PmeParams } from './reference.ts';
-import { meshShape, type Box3 } from './layout.ts';
+import { meshShape, periodicGrid, type Box3 } from './layout.ts';
 
 /** The gate's outcome: ok, the worst error as a fraction of its tolerance, what failed. */
 export interface PmeGateResult {
@@ -79,7 +79,7 @@ async function check(key: string): Promise<PmeGateResult> {
     // the variant's own FFT (a wasm variant's SIMD passes) between its spread and gather, on a
     // grid where prepareMesh puts it (a wasm variant's memory, in its precision)
     const solver = new PmeSolver(box, params, prep.fft);
-    const g = (prep.fft?.alloc ?? ((n: number) => new Float64Array(n)))(params.grid[0] * params.grid[1] * params.grid[2]);
+    const g = periodicGrid(prep, params.grid);
     await prep.spread(x, q, g);
     energy = solver.solve(g).energy;
     await prep.gather(g, f);

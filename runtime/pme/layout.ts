@@ -7,7 +7,7 @@
 import { keyTarget } from '../keys.ts';
 import { variantParams } from '../variants.ts';
 import { PmeInputError } from './reference.ts';
-import type { RealFft3dOptions } from './fft.ts';
+import { fftAlloc, type Real, type RealFft3dOptions } from './fft.ts';
 
 /** Box edges (nm) of a rectangular box. */
 export type Box3 = readonly [number, number, number];
@@ -124,4 +124,9 @@ export interface PreparedMesh {
   device: string;
   /** The grid's precision. */
   precision: 'f64' | 'f32';
+}
+
+/** A periodic grid [nx][ny][nz] where a prepared variant's solve reads it: in its FFT's memory (a wasm variant's module, in its precision), else a new f64 array. */
+export function periodicGrid(prep: PreparedMesh, grid: readonly [number, number, number]): Real {
+  return fftAlloc(prep.fft)(grid[0] * grid[1] * grid[2]);
 }

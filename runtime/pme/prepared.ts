@@ -2,7 +2,7 @@
 // the variant; this module does not read the tuned defaults, so a worker thread can prepare the
 // variant its caller chose: runtime/parallel/tasks.ts). compute() is then one spread, one solve
 // (PmeSolver: FFT and influence function) and one gather per call.
-import { meshShape, type Box3, type PreparedMesh } from './layout.ts';
+import { meshShape, periodicGrid, type Box3, type PreparedMesh } from './layout.ts';
 import { verifyPmeKey } from './gate.ts';
 import { PME_TARGETS } from './targets.ts';
 import { PmeInputError, PmeSolver, checkPmeArrays, gatherReference, spreadReference, type PmeParams, type PmeResult } from './reference.ts';
@@ -83,7 +83,7 @@ export async function prepareMesh(key: string, box: Box3, params: PmeParams, n: 
   const solver = new PmeSolver(box, params, prep.fft);
   // the real grid where the variant's FFT keeps its arrays (a wasm variant's memory: its layout
   // work and the FFT's copies then stay in the module)
-  const grid = (prep.fft?.alloc ?? ((len: number) => new Float64Array(len)))(params.grid[0] * params.grid[1] * params.grid[2]);
+  const grid = periodicGrid(prep, params.grid);
   const timers = { spread: 0, solve: 0, gather: 0, calls: 0 };
   const after = <T>(v: void | Promise<void>, then: () => T): T | Promise<T> => (v instanceof Promise ? v.then(then) : then());
   const run = (x: Float64Array, q: Float64Array, f?: Float64Array, energies = true): PmeResult | Promise<PmeResult> => {

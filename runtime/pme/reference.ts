@@ -11,7 +11,7 @@
 import erfc from '@stdlib/math-base-special-erfc';
 import { ONE_4PI_EPS0 } from '../md/interaction.ts';
 import { KernforgeError } from '../errors.ts';
-import { RealFft3d, type FftOps, type Real, type RealFft3dOptions } from './fft.ts';
+import { RealFft3d, fftAlloc, type FftOps, type Real, type RealFft3dOptions } from './fft.ts';
 
 /** A mistake in PME settings or inputs (order out of range, a grid too coarse, a net charge without correction, mismatched arrays). */
 export class PmeInputError extends KernforgeError {}
@@ -208,7 +208,7 @@ export class PmeSolver {
     this.beta = p.beta;
     this.epsfac = p.epsfac ?? ONE_4PI_EPS0;
     this.fft = new RealFft3d(this.grid, fft);
-    this.alloc = fft.alloc ?? ((length: number) => new Float64Array(length));
+    this.alloc = fftAlloc(fft);
     this.ops = fft.ops;
     this.modx = bsplineModuli(p.grid[0], p.order);
     this.mody = bsplineModuli(p.grid[1], p.order);
