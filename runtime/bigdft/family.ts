@@ -62,6 +62,12 @@ export const family: TuningFamily = {
     return out;
   },
 
+  startKeys(device: Device, problem: string): string[] {
+    // the wasm reference beside the TypeScript default (f64 classes, where wasm SIMD validates)
+    const spec = problemSpec(problem);
+    return device.target === 'ts' && spec.precision === 'f64' && (device.targets ?? []).includes('wasm') ? [wasmReference(spec.filter)] : [];
+  },
+
   defaultKey(device: Device, problem: string): string | undefined {
     // the workload's own default (runtime/bigdft/filters.ts defaultVariants, f64)
     const { filter: f, precision } = problemSpec(problem);

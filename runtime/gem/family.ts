@@ -86,6 +86,11 @@ export const family: TuningFamily = {
     return device.target === 'ts' ? 'gem-potential.ts.region1.f32.zero.unroll4.div.block0' : 'gem-potential.wgsl.region1.f32.zero.unroll4.div.block0.workgroup64';
   },
 
+  startKeys(device: Device): string[] {
+    // the wasm workload's own key beside the TypeScript default (about 8x faster on the CPU)
+    return device.target === 'ts' && (device.targets ?? []).includes('wasm') ? [WASM_REFERENCE] : [];
+  },
+
   threadCounts: cpuThreadCounts,
 
   async verify(key: string, _device: Device, problem: string) {

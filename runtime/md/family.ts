@@ -117,6 +117,12 @@ export const family: TuningFamily = {
     return referenceKey(device.target, specOf(problem));
   },
 
+  startKeys(device: Device, problem: string): string[] {
+    // the reference key of each other target the device offers (wasm beside TypeScript on the CPU)
+    const s = specOf(problem);
+    return (device.targets ?? []).filter((t) => t !== device.target).flatMap((t) => referenceKey(t, s) ?? []);
+  },
+
   async load(key: string): Promise<unknown> {
     // the variant behind the TS kernel interface, for the targets the engine runs (ts, wasm)
     const { MD_TARGETS } = await import('./targets.ts');

@@ -80,6 +80,11 @@ export const family: TuningFamily = {
     return out;
   },
 
+  startKeys(device: Device, problem: string): string[] {
+    // the wasm variant of the TypeScript default's axes
+    return device.target === 'ts' && (device.targets ?? []).includes('wasm') ? [`pme-mesh.wasm.order${orderOf(problem)}.f64.full.tile0`] : [];
+  },
+
   defaultKey(device: Device, problem: string): string {
     const order = orderOf(problem);
     return device.target === 'ts' ? `pme-mesh.ts.order${order}.f64.full.tile0` : `pme-mesh.wgsl.order${order}.f32.workgroup64.split1`;

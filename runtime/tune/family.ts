@@ -71,6 +71,13 @@ export interface TuningFamily {
   candidates(device: Device, problem: string, o?: CandidateOptions): Promise<string[]>;
   /** The variant the workload uses when nothing is tuned (undefined: none on this target). */
   defaultKey(device: Device, problem: string): string | undefined;
+  /**
+   * Known-good variants of the device's other targets (e.g. the wasm reference key on a CPU whose
+   * default is TypeScript): evaluated on one thread with the default, outside the strategy's
+   * budget, so that a short search never ends slower than them. Keys that are not candidates are
+   * skipped.
+   */
+  startKeys?(device: Device, problem: string): string[];
   /** Axis values of a key (default: the spec's, through variantParams). */
   params?(key: string): Promise<Params>;
   /**

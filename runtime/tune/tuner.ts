@@ -8,7 +8,9 @@
 // (runtime/tune/tuned.ts) that the workloads load.
 //
 // The device's default variant (what the workload uses untuned) is evaluated first, outside the
-// strategy's budget, for the speed-up.
+// strategy's budget, for the speed-up; so are the family's start keys (TuningFamily.startKeys:
+// the reference variants of the device's other targets), so that a short search never ends
+// slower than them.
 //
 // A device may offer several targets (the CPU: ts, and wasm when WebAssembly SIMD validates);
 // a family's candidates may then come from all of them and the fastest verified one wins,
@@ -277,6 +279,8 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
     problem: string;
     candidates: Candidate[];
     defaultKey?: string;
+    /** Candidates evaluated with the default, outside the strategy's budget (TuningFamily.startKeys). */
+    startKeys: string[];
   }
   const tasks: Task[] = [];
   for (const id of deviceIds) {
@@ -309,11 +313,16 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
         const dk = f.defaultKey(device, problem);
         const mine = o.candidateFilter ? o.candidateFilter(candidates, { device: id, family: f.family, problem }) : candidates;
         if (mine.length === 0) continue;
-        tasks.push({ device, family: f, problem, candidates: mine, defaultKey: dk });
+        const ids = new Set(mine.map((c) => c.key));
+        const starts = (f.startKeys?.(device, problem) ?? []).filter((k) => k !== dk && ids.has(k));
+        tasks.push({ device, family: f, problem, candidates: mine, defaultKey: dk, startKeys: starts });
       }
     }
   }
-  const total = tasks.reduce((s, t) => s + Math.min(maxEvals, t.candidates.length) + (t.defaultKey && !t.candidates.some((c) => c.key === t.defaultKey) ? 1 : t.defaultKey ? (maxEvals >= t.candidates.length ? 0 : 1) : 0), 0);
+  const outside = (t: (typeof tasks)[number]): number =>
+    (t.defaultKey && !t.candidates.some((c) => c.key === t.defaultKey) ? 1 : t.defaultKey ? (maxEvals >= t.candidates.length ? 0 : 1) : 0) +
+    (maxEvals >= t.candidates.length ? 0 : t.startKeys.length);
+  const total = tasks.reduce((s, t) => s + Math.min(maxEvals, t.candidates.length) + outside(t), 0);
   progress.start(total);
 
   const caches = new Map<string, TuneCache>();
@@ -428,6 +437,7 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
           }
           await evaluateKey(t.defaultKey);
         }
+        for (const k of t.startKeys) await evaluateKey(k);
         const run = cache.startRun({ family: f.family, problem, strategy: strategyName, seed, maxEvals: Number.isFinite(maxEvals) ? maxEvals : t.candidates.length });
         try {
           await strategy(t.candidates, (key) => evaluateKey(key, run), Math.min(maxEvals, t.candidates.length), seededRng(seed));

@@ -1,6 +1,7 @@
 // A synthetic tuning family for the tuner tests: keys fake.ts.a<A>.b<B> (A, B in 0..3) on a known
-// landscape, one deliberately wrong variant (the fastest one, a0.b0), and an optional delay per
-// run (env FAKE_TUNE_DELAY_MS) so a spawned `kernforge tune` can be interrupted mid-run.
+// landscape, one deliberately wrong variant (the fastest one, a0.b0), an optional delay per
+// run (env FAKE_TUNE_DELAY_MS) so a spawned `kernforge tune` can be interrupted mid-run, and
+// optional start keys (env FAKE_TUNE_START, comma-separated).
 import type { TuningFamily } from '../../runtime/tune/family.ts';
 
 export const A = [0, 1, 2, 3];
@@ -27,6 +28,7 @@ export const family: TuningFamily = {
     return A.flatMap((a) => B.map((b) => keyOf(a, b)));
   },
   defaultKey: () => keyOf(3, 3),
+  startKeys: () => (process.env.FAKE_TUNE_START ? process.env.FAKE_TUNE_START.split(',') : []),
   async params(key) {
     const { a, b } = parse(key);
     return { a, b };

@@ -53,6 +53,10 @@ describe('real families', () => {
         const targets = [...new Set(ps.map((x) => String(x.target)))].sort();
         const wasm = f.family === 'md-nonbonded' || f.family === 'gem-potential' || !p.name.includes('-f32');
         expect(targets, `${f.family} ${p.name} target`).toEqual(wasm ? ['ts', 'wasm'] : ['ts']);
+        // the start keys: the wasm reference wherever wasm competes, a candidate the default is not
+        const starts = f.startKeys?.(dev, p.name) ?? [];
+        expect(starts.map((k) => k.split('.')[1]), `${f.family} ${p.name} start keys`).toEqual(wasm ? ['wasm'] : []);
+        for (const k of starts) expect(keys, `${f.family} ${p.name}`).toContain(k);
         // and with gpu.js modes: gpujs candidates in exactly those modes (GEM; md and BigDFT f32 classes)
         const withGpujs = { ...dev, targets: [...dev.targets, 'gpujs' as const], gpujsModes: ['webasm' as const] };
         const g = (await f.candidates(withGpujs, p.name)).filter((k) => k.split('.')[1] === 'gpujs');
@@ -82,6 +86,18 @@ describe('real families', () => {
     // the chosen candidate may carry a thread count (`<key>@2t`): the artefact keeps key and count apart
     const chosen = splitCandidate(r.rows.find((x) => x.family === 'bigdft-conv')!.chosenKey!);
     expect(t).toMatchObject({ tuned: true, problem: 'magic-t-small', key: chosen.key, threads: chosen.threads });
-    expect(typeof (t.module as { kernel: unknown }).kernel).toBe('function');
+    // a TypeScript winner comes loaded; the others are run by key (the family has no module for them)
+    if (chosen.key.split('.')[1] === 'ts') expect(typeof (t.module as { kernel: unknown }).kernel).toBe('function');
+    else expect(t.module).toBeUndefined();
+    // the start keys (the wasm references) were measured outside the budget of 2, and nothing
+    // slower than them was chosen
+    for (const row of r.rows) {
+      const f = (await tuningFamilies()).find((x) => x.family === row.family)!;
+      const starts = f.startKeys!(cpuDevice(), row.problem);
+      expect(starts.length, row.family).toBe(1);
+      const s = c.results[`${row.family}|${row.problem}|${starts[0]}`]!;
+      expect(s.status, starts[0]).toBe('ok');
+      expect(row.bestMs!).toBeLessThanOrEqual(s.medianMs!);
+    }
   });
 });

@@ -9,7 +9,7 @@ import { createProgress } from '../../runtime/tune/progress.ts';
 import { cpuDevice } from '../../runtime/tune/devices.ts';
 import { validateCache, type CacheFile } from '../../runtime/tune/cache.ts';
 import { loadTuned } from '../../runtime/tune/tuned.ts';
-import { BROKEN, keyOf } from './fake-family.ts';
+import { BROKEN, keyOf, landscape } from './fake-family.ts';
 import { defaultVariants } from '../../runtime/bigdft/filters.ts';
 
 process.env.KERNFORGE_TUNE_FAMILIES = new URL('./fake-family.ts', import.meta.url).pathname;
@@ -102,6 +102,26 @@ describe('tuner (fake family)', () => {
     const r = await tune({ families: ['fake'], cache: e, out: false, reps: 1, timeLimitS: 1e-6, ...quiet });
     expect(r.timeLimited).toBe(true);
     expect(r.rows[0]!.measured).toBeLessThanOrEqual(1);
+  });
+
+  it('start keys are measured with the default, outside the budget, and can win; keys that are not candidates are skipped', async () => {
+    const e = dir();
+    process.env.FAKE_TUNE_START = `${keyOf(2, 1)},fake.ts.a9.b9,${keyOf(3, 3)}`;
+    try {
+      const r = await tune({ families: ['fake'], cache: e, out: false, reps: 1, strategy: 'random', maxEvals: 2, seed: 3, ...quiet });
+      const row = r.rows[0]!;
+      const c = readCache(e);
+      const run = c.runs[0]!.evaluations.map((x) => x.key);
+      expect(run).toHaveLength(2);
+      // the default and the one start key that is a candidate (not the default again), then the budget
+      const measured = new Set([keyOf(3, 3), keyOf(2, 1), ...run]);
+      expect(row.measured).toBe(measured.size);
+      expect(Object.keys(c.results).sort()).toEqual([...measured].map((k) => `fake|tiny|${k}`).sort());
+      expect(row.bestKey).toBe(keyOf(2, 1));
+      expect(row.speedup).toBeCloseTo(landscape(3, 3) / landscape(2, 1), 12);
+    } finally {
+      delete process.env.FAKE_TUNE_START;
+    }
   });
 
   it('an aborted session keeps what was measured and leaves the run unfinished', async () => {
