@@ -205,7 +205,7 @@ export function registerTune(program: Command, setStatus: (s: number) => void): 
   program
     .command('tune')
     .description('autotune: verify and time candidate variants per device, family and problem; cache every measurement; write the winners to kernforge-tuned.json')
-    .argument('[families...]', 'md-nonbonded, gem-potential, bigdft-conv (default: all)')
+    .argument('[families...]', 'md-nonbonded, gem-potential, bigdft-conv, pme-mesh (default: all)')
     .option('--device <d>', "cpu (targets ts, wasm where WebAssembly SIMD validates, gpujs in gpu.js's cpu and webasm modes; KERNFORGE_WASM_SIMD=off or KERNFORGE_GPUJS=off leaves one out), webgpu (wgsl, gpujs in headlessgl and webgpu modes) or all", 'cpu')
     .option('--threads <list>', 'thread counts to consider, comma-separated (default: every count a family offers, up to the cores)')
     .option('--strategy <s>', 'exhaustive, random, annealing, bandit, descent (coordinate descent) or model (additive surrogate)', 'exhaustive')
