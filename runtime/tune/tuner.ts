@@ -319,7 +319,7 @@ export async function tune(o: TuneOptions = {}): Promise<TuneOutcome> {
       }
     }
   }
-  const outside = (t: (typeof tasks)[number]): number =>
+  const outside = (t: Task): number =>
     (t.defaultKey && !t.candidates.some((c) => c.key === t.defaultKey) ? 1 : t.defaultKey ? (maxEvals >= t.candidates.length ? 0 : 1) : 0) +
     (maxEvals >= t.candidates.length ? 0 : t.startKeys.length);
   const total = tasks.reduce((s, t) => s + Math.min(maxEvals, t.candidates.length) + outside(t), 0);
