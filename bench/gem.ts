@@ -42,6 +42,7 @@ import type { GpujsMode } from '../runtime/backends/gpujs.ts';
 import { asmFacts, formatAsmFacts, BENCH_GPUJS_MODES, type AsmFacts } from './common.ts';
 import { preferredGemKey } from '../runtime/gem/defaults.ts';
 import { probeWasmRelaxedSimd } from '../runtime/backends/wasm.ts';
+import { dividerNs } from './divider.ts';
 
 // A full garbage collection before each warm-up keeps earlier garbage out of the measurements.
 setFlagsFromString('--expose-gc');
@@ -488,9 +489,11 @@ export function gemAsmFacts(): { plain?: AsmFacts; fast?: AsmFacts } {
 /**
  * What bounds the rows of one molecule, from this run's measurements: the C builds (their
  * vector instructions and the -ffast-math gain), the best one-thread row against them, the
- * Newton rsqrt against sqrt + div (same unroll), region 3 against region 1, thread scaling.
+ * Newton rsqrt against sqrt + div (same unroll), the wasm `div` kernels against loops of their
+ * square roots and divisions alone (`divider`, dividerLimits), region 3 against region 1,
+ * thread scaling.
  */
-export function gemLimits(rows: GemBenchRow[], asm: { plain?: AsmFacts; fast?: AsmFacts }): string[] {
+export function gemLimits(rows: GemBenchRow[], asm: { plain?: AsmFacts; fast?: AsmFacts }, divider?: GemDividerLoops): string[] {
   const out: string[] = [];
   const time = (key: string, region: GemRegion = 1) => rows.find((r) => r.key === key && r.region === region && (r.threads ?? 1) === 1)?.seconds;
   const c = (fast: boolean, region: GemRegion = 1) => time(`C gem_ref.c${fast ? ' -ffast-math' : ''} (REAL=float)`, region);
@@ -513,7 +516,7 @@ export function gemLimits(rows: GemBenchRow[], asm: { plain?: AsmFacts; fast?: A
   ].filter(Boolean);
   if (nr.length) {
     const wasmNr = /wasm (\S+)x/.exec(nr.join(' '));
-    const verdict = wasmNr ? (Number(wasmNr[1]) > 1.05 ? '; sqrt + div latency does cost the wasm kernel' : '; the Newton form costs more than it saves, so sqrt + div latency is not what bounds the wasm kernel') : '';
+    const verdict = wasmNr ? (Number(wasmNr[1]) > 1.05 ? '; sqrt + div latency does cost the wasm kernel' : '; the Newton steps on the multiply-add pipes cost more than the divider time they save') : '';
     out.push(`the Newton rsqrt form against sqrt + div (same unroll), speed ratio ${nr.join(', ')} (> 1: the Newton form is faster)${verdict}`);
   }
   // region 3 rows have region 3, region 1 rows region 1: compare across regions
@@ -526,8 +529,45 @@ export function gemLimits(rows: GemBenchRow[], asm: { plain?: AsmFacts; fast?: A
   const c3 = c(true, 3) !== undefined && cf !== undefined ? cf / c(true, 3)! : undefined;
   const parts3 = [w3 !== undefined ? `wasm ${w3.toFixed(2)}x` : '', s3 !== undefined ? `TS ${s3.toFixed(2)}x` : '', c3 !== undefined ? `C -ffast-math ${c3.toFixed(2)}x` : ''].filter(Boolean);
   if (parts3.length) out.push(`region 3 (zero salt: q/d per pair, no second root) against region 1, speed ratio ${parts3.join(', ')}`);
+  if (divider) out.push(...dividerLimits(rows, divider));
   for (const r of rows.filter((x) => (x.threads ?? 1) > 1 && x.region === 1 && x.speedup !== undefined)) {
     out.push(`${r.key} on ${r.threads} threads: ${r.speedup!.toFixed(2)}x one thread (${((100 * r.speedup!) / r.threads!).toFixed(0)}% per core)`);
+  }
+  return out;
+}
+
+/** The divider's loops with the wasm f32 `div` kernels' operations per vector (bench/divider.ts): ns per iteration. */
+export interface GemDividerLoops {
+  /** 2 f32x4.sqrt + 1 f32x4.div: region 1's roots sqrt(d^2) and sqrt(d^2 + h) and its one division. */
+  region1: number;
+  /** 1 f32x4.sqrt + 1 f32x4.div: region 3's 1/sqrt(d^2). */
+  region3: number;
+}
+
+/** Time the divider's loops of both regions' wasm f32 `div` kernels, in this process. */
+export async function gemDividerLoops(): Promise<GemDividerLoops> {
+  return { region1: await dividerNs(2, 1, 'f32x4'), region3: await dividerNs(1, 1, 'f32x4') };
+}
+
+/**
+ * The fastest one-thread wasm f32 `div` row of each region against a loop of the same square
+ * roots and divisions per vector of 4 pairs: near 100%, the divider bounds the kernel.
+ */
+export function dividerLimits(rows: GemBenchRow[], d: GemDividerLoops): string[] {
+  const out: string[] = [];
+  for (const [region, ns, ops] of [
+    [1, d.region1, '2 f32x4.sqrt + 1 f32x4.div'],
+    [3, d.region3, '1 f32x4.sqrt + 1 f32x4.div'],
+  ] as const) {
+    const rs = rows.filter((r) => r.region === region && (r.threads ?? 1) === 1 && r.precision === 'f32' && r.key.startsWith('gem-potential.wasm.') && r.key.includes('.div.'));
+    if (rs.length === 0) continue;
+    const b = rs.reduce((a, x) => (a.seconds <= x.seconds ? a : x));
+    const perVector = 4e9 / b.pairsPerSecond;
+    const share = ns / perVector;
+    out.push(
+      `region ${region}, ${b.key}: ${perVector.toFixed(2)} ns per f32x4 of 4 pairs; its ${ops} alone, in a loop timed now: ${ns.toFixed(2)} ns (${(100 * share).toFixed(0)}%)` +
+        (share >= 0.9 ? ': the divider bounds this kernel (gcc -ffast-math uses rsqrt estimates, no divider; WebAssembly has no such estimate)' : ''),
+    );
   }
   return out;
 }
@@ -721,7 +761,7 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
           log(`  best WGSL: ${bw.key} ${(bw.seconds * 1e3).toFixed(1)} ms, ${bw.pairsPerSecond.toExponential(3)} pairs/s${c32 !== undefined ? `; ${(c32 / bw.seconds).toFixed(2)}x the C f32 reference` : ''}${'cpu' in adapter && adapter.cpu ? ' (on a CPU rasterizer)' : ''}`);
         }
       }
-      const limits = gemLimits(molRows, asm);
+      const limits = gemLimits(molRows, asm, o.wasm !== false ? await gemDividerLoops() : undefined);
       if (limits.length) log([`  limits on ${mol} (measured in this run):`, ...limits.map((l) => `    - ${l}`)].join('\n'));
     }
     if (o.compareSurfaces !== false) {
