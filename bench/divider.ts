@@ -8,6 +8,11 @@ import { assembleWat } from '../generator/post.ts';
 
 export type DividerVector = 'f32x4' | 'f64x2';
 
+/** The loop's inputs per lane l (and accumulator k): x starts at X0, advances by STEP; the terms' constants C(k). */
+const X0 = (l: number): number => 2 + l;
+const STEP = (l: number): number => 1 / (1024 + l);
+const C = (k: number, l: number): number => 1 + (k + 1) / (7 + 2 * l);
+
 /**
  * The loop's WebAssembly text: `kernel(n)` runs n iterations; each advances x by c (one add on
  * the loop-carried chain) and adds `sqrt` square roots sqrt(x + c_k) and `div` quotients
@@ -24,8 +29,8 @@ export function dividerWat(sqrt: number, div: number, vt: DividerVector = 'f32x4
   const vec = (f: (l: number) => number) => `(v128.const ${vt} ${Array.from({ length: lanes }, (_, l) => r(f(l))).join(' ')})`;
   const L: string[] = [`(module (func (export "kernel") (param $n i32) (result ${st}) (local $i i32) (local $x v128) (local $c v128)`];
   for (let k = 0; k < n; k++) L.push(`  (local $a${k} v128) (local $c${k} v128)`);
-  L.push(`  (local.set $x ${vec((l) => 2 + l)}) (local.set $c ${vec((l) => 1 / (1024 + l))})`);
-  for (let k = 0; k < n; k++) L.push(`  (local.set $c${k} ${vec((l) => 1 + (k + 1) / (7 + 2 * l))})`);
+  L.push(`  (local.set $x ${vec(X0)}) (local.set $c ${vec(STEP)})`);
+  for (let k = 0; k < n; k++) L.push(`  (local.set $c${k} ${vec((l) => C(k, l))})`);
   L.push('  (block $done (loop $iter', '    (br_if $done (i32.ge_u (local.get $i) (local.get $n)))', `    (local.set $x (${vt}.add (local.get $x) (local.get $c)))`);
   for (let k = 0; k < n; k++) {
     const term = k < sqrt ? `(${vt}.sqrt (${vt}.add (local.get $x) (local.get $c${k})))` : `(${vt}.div (local.get $c${k}) (local.get $x))`;
@@ -42,10 +47,10 @@ export function dividerWat(sqrt: number, div: number, vt: DividerVector = 'f32x4
 export function dividerReference(sqrt: number, div: number, vt: DividerVector, iters: number): number {
   const r = vt === 'f32x4' ? Math.fround : (v: number) => v;
   const n = sqrt + div;
-  const ck = Array.from({ length: n }, (_, k) => r(1 + (k + 1) / 7));
+  const ck = Array.from({ length: n }, (_, k) => r(C(k, 0)));
   const a = new Array<number>(n).fill(0);
-  let x = r(2);
-  const c = r(1 / 1024);
+  let x = r(X0(0));
+  const c = r(STEP(0));
   for (let i = 0; i < iters; i++) {
     x = r(x + c);
     for (let k = 0; k < n; k++) a[k] = r(a[k]! + (k < sqrt ? r(Math.sqrt(r(x + ck[k]!))) : r(ck[k]! / x)));

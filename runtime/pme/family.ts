@@ -65,6 +65,8 @@ function problemSystem(problem: string): { x: Float64Array; q: Float64Array; box
 }
 
 const orderOf = (problem: string): number => (problem === 'water-mesh-order6' ? 6 : 4);
+/** The CPU targets' reference keys of an order (TypeScript: the default; wasm: its start key), whose semantic axes their candidates share. */
+const cpuReference = (target: 'ts' | 'wasm', order: number): string => `pme-mesh.${target}.order${order}.f64.full.tile0`;
 
 export const family: TuningFamily = {
   family: 'pme-mesh',
@@ -75,19 +77,19 @@ export const family: TuningFamily = {
     problemOf(family, problem);
     const order = orderOf(problem);
     if (device.target !== 'ts') return sameSemantics(`pme-mesh.wgsl.order${order}.f32.workgroup64.split1`, o.space);
-    const out = await sameSemantics(`pme-mesh.ts.order${order}.f64.full.tile0`, o.space);
-    if ((device.targets ?? []).includes('wasm')) out.push(...(await sameSemantics(`pme-mesh.wasm.order${order}.f64.full.tile0`, o.space)));
+    const out = await sameSemantics(cpuReference('ts', order), o.space);
+    if ((device.targets ?? []).includes('wasm')) out.push(...(await sameSemantics(cpuReference('wasm', order), o.space)));
     return out;
   },
 
   startKeys(device: Device, problem: string): string[] {
     // the wasm variant of the TypeScript default's axes
-    return device.target === 'ts' && (device.targets ?? []).includes('wasm') ? [`pme-mesh.wasm.order${orderOf(problem)}.f64.full.tile0`] : [];
+    return device.target === 'ts' && (device.targets ?? []).includes('wasm') ? [cpuReference('wasm', orderOf(problem))] : [];
   },
 
   defaultKey(device: Device, problem: string): string {
     const order = orderOf(problem);
-    return device.target === 'ts' ? `pme-mesh.ts.order${order}.f64.full.tile0` : `pme-mesh.wgsl.order${order}.f32.workgroup64.split1`;
+    return device.target === 'ts' ? cpuReference('ts', order) : `pme-mesh.wgsl.order${order}.f32.workgroup64.split1`;
   },
 
   async verify(key: string) {
