@@ -41,6 +41,7 @@ import { threadLadder, PoolsByThreads } from '../runtime/tune/threads.ts';
 import type { GpujsMode } from '../runtime/backends/gpujs.ts';
 import { asmFacts, formatAsmFacts, BENCH_GPUJS_MODES, type AsmFacts } from './common.ts';
 import { preferredGemKey } from '../runtime/gem/defaults.ts';
+import { regionOneH } from '../runtime/gem/model.ts';
 import { probeWasmRelaxedSimd } from '../runtime/backends/wasm.ts';
 import { dividerNs } from './divider.ts';
 
@@ -182,10 +183,14 @@ export function writeGemRefInput(file: string, atoms: GemAtoms, v: GemVertices, 
   writeFileSync(file, Buffer.concat([Buffer.from(hdr.buffer), Buffer.from(params.buffer), Buffer.from(body.buffer)]));
 }
 
-/** Run a compiled C reference on an input file: its own timing (fastest of `reps`), checksum and phi. */
-export function runGemRef(bin: string, input: string, precision: GemPrecision, reps: number, n: number): GemRefResult {
+/**
+ * Run a compiled C reference on an input file: its own timing (fastest of `reps`), checksum and
+ * phi. `twoRoots`: region 1 with both roots at p = 0 too (GEM's formula as written; by default the
+ * C code takes the kernels' one-root loop there).
+ */
+export function runGemRef(bin: string, input: string, precision: GemPrecision, reps: number, n: number, twoRoots = false): GemRefResult {
   const out = `${input}.${precision}.phi`;
-  const text = execFileSync(bin, [input, out, String(reps)], { encoding: 'utf8' });
+  const text = execFileSync(bin, [input, out, String(reps), ...(twoRoots ? ['two-roots'] : [])], { encoding: 'utf8' });
   const field = (k: string): number => {
     const m = new RegExp(`${k}=(\\S+)`).exec(text);
     if (!m) throw new Error(`gem_ref: no ${k} in its output: ${text.trim()}`);
@@ -496,15 +501,19 @@ export function gemAsmFacts(): { plain?: AsmFacts; fast?: AsmFacts } {
 export function gemLimits(rows: GemBenchRow[], asm: { plain?: AsmFacts; fast?: AsmFacts }, divider?: GemDividerLoops): string[] {
   const out: string[] = [];
   const time = (key: string, region: GemRegion = 1) => rows.find((r) => r.key === key && r.region === region && (r.threads ?? 1) === 1)?.seconds;
-  const c = (fast: boolean, region: GemRegion = 1) => time(`C gem_ref.c${fast ? ' -ffast-math' : ''} (REAL=float)`, region);
-  const cp = c(false), cf = c(true);
+  const c = (fast: boolean, region: GemRegion = 1, two = false) => time(gemRefKey(fast, 'f32', two), region);
+  const cp = c(false), cf = c(true), c2 = c(true, 1, true);
   if (cp !== undefined && cf !== undefined) {
     out.push(`C f32: the -ffast-math build is ${(cp / cf).toFixed(2)}x the plain one${asm.plain && asm.fast ? ` (gcc's code: plain ${formatAsmFacts(asm.plain)}; -ffast-math ${formatAsmFacts(asm.fast)})` : ''}`);
+  }
+  if (cf !== undefined && c2 !== undefined) {
+    out.push(`C f32 -ffast-math at p = 0: the one-root loop (as the kernels take it) is ${(c2 / cf).toFixed(2)}x the same build with both roots (GEM's formula as written, ${(c2 * 1e3).toFixed(1)} ms)`);
   }
   const one = rows.filter((r) => r.region === 1 && (r.threads ?? 1) === 1 && r.precision === 'f32' && (r.key.startsWith('gem-potential.ts.') || r.key.startsWith('gem-potential.wasm.')));
   if (one.length > 0) {
     const b = one.reduce((a, x) => (a.seconds <= x.seconds ? a : x));
-    out.push(`best one-thread f32 row ${b.key}: ${b.vsCFast !== undefined ? `${b.vsCFast.toFixed(2)}x C -ffast-math, ` : ''}${b.vsC !== undefined ? `${b.vsC.toFixed(2)}x plain C, ` : ''}${b.pairsPerSecond.toExponential(2)} pairs/s${b.key.startsWith('gem-potential.wasm.') ? ` (WebAssembly SIMD: 128-bit f32x4${b.key.endsWith('.relaxed') ? ', relaxed_madd' : ', no FMA'}, ${/\.(nr|mix)\./.test(b.key) ? 'bit-level rsqrt estimate + Newton steps' : 'sqrt + div'}; gcc's -ffast-math code uses 512-bit vectors here)` : ' (JavaScript: scalar doubles)'}`);
+    const vsTwo = c2 !== undefined ? `${(c2 / b.seconds).toFixed(2)}x C -ffast-math with both roots, ` : '';
+    out.push(`best one-thread f32 row ${b.key}: ${b.vsCFast !== undefined ? `${b.vsCFast.toFixed(2)}x C -ffast-math, ` : ''}${vsTwo}${b.vsC !== undefined ? `${b.vsC.toFixed(2)}x plain C, ` : ''}${b.pairsPerSecond.toExponential(2)} pairs/s${b.key.startsWith('gem-potential.wasm.') ? ` (WebAssembly SIMD: 128-bit f32x4${b.key.endsWith('.relaxed') ? ', relaxed_madd' : ', no FMA'}, ${/\.(nr|mix)\./.test(b.key) ? 'bit-level rsqrt estimate + Newton steps' : 'sqrt + div'}; gcc's -ffast-math code uses 512-bit vectors here)` : ' (JavaScript: scalar doubles)'}`);
   }
   const pair = (what: string, a: string, b: string) => {
     const ta = time(a), tb = time(b);
@@ -528,7 +537,7 @@ export function gemLimits(rows: GemBenchRow[], asm: { plain?: AsmFacts; fast?: A
   const s3 = t3('gem-potential.ts.region3.f32.zero.unroll4.div.block0', 'gem-potential.ts.region1.f32.zero.unroll4.div.block0');
   const c3 = c(true, 3) !== undefined && cf !== undefined ? cf / c(true, 3)! : undefined;
   const parts3 = [w3 !== undefined ? `wasm ${w3.toFixed(2)}x` : '', s3 !== undefined ? `TS ${s3.toFixed(2)}x` : '', c3 !== undefined ? `C -ffast-math ${c3.toFixed(2)}x` : ''].filter(Boolean);
-  if (parts3.length) out.push(`region 3 (zero salt: q/d per pair, no second root) against region 1, speed ratio ${parts3.join(', ')}`);
+  if (parts3.length) out.push(`region 3 (zero salt: q/d per pair) against region 1 at p = 0 (one root per pair too, the factor 1 - g in the scale), speed ratio ${parts3.join(', ')}`);
   if (divider) out.push(...dividerLimits(rows, divider));
   for (const r of rows.filter((x) => (x.threads ?? 1) > 1 && x.region === 1 && x.speedup !== undefined)) {
     out.push(`${r.key} on ${r.threads} threads: ${r.speedup!.toFixed(2)}x one thread (${((100 * r.speedup!) / r.threads!).toFixed(0)}% per core)`);
@@ -536,17 +545,15 @@ export function gemLimits(rows: GemBenchRow[], asm: { plain?: AsmFacts; fast?: A
   return out;
 }
 
-/** The divider's loops with the wasm f32 `div` kernels' operations per vector (bench/divider.ts): ns per iteration. */
+/** The divider's loop with the wasm f32 `div` kernels' operations per vector (bench/divider.ts): ns per iteration. */
 export interface GemDividerLoops {
-  /** 2 f32x4.sqrt + 1 f32x4.div: region 1's roots sqrt(d^2) and sqrt(d^2 + h) and its one division. */
-  region1: number;
-  /** 1 f32x4.sqrt + 1 f32x4.div: region 3's 1/sqrt(d^2). */
-  region3: number;
+  /** 1 f32x4.sqrt + 1 f32x4.div: 1/sqrt(d^2), the one root per pair of region 3 and of region 1 at p = 0 (the bench's regions). */
+  oneRoot: number;
 }
 
-/** Time the divider's loops of both regions' wasm f32 `div` kernels, in this process. */
+/** Time the divider's loop of the wasm f32 `div` kernels, in this process. */
 export async function gemDividerLoops(): Promise<GemDividerLoops> {
-  return { region1: await dividerNs(2, 1, 'f32x4'), region3: await dividerNs(1, 1, 'f32x4') };
+  return { oneRoot: await dividerNs(1, 1, 'f32x4') };
 }
 
 /**
@@ -555,10 +562,8 @@ export async function gemDividerLoops(): Promise<GemDividerLoops> {
  */
 export function dividerLimits(rows: GemBenchRow[], d: GemDividerLoops): string[] {
   const out: string[] = [];
-  for (const [region, ns, ops] of [
-    [1, d.region1, '2 f32x4.sqrt + 1 f32x4.div'],
-    [3, d.region3, '1 f32x4.sqrt + 1 f32x4.div'],
-  ] as const) {
+  for (const region of [1, 3] as const) {
+    const [ns, ops] = [d.oneRoot, '1 f32x4.sqrt + 1 f32x4.div'];
     const rs = rows.filter((r) => r.region === region && (r.threads ?? 1) === 1 && r.precision === 'f32' && r.key.startsWith('gem-potential.wasm.') && r.key.includes('.div.'));
     if (rs.length === 0) continue;
     const b = rs.reduce((a, x) => (a.seconds <= x.seconds ? a : x));
@@ -609,21 +614,31 @@ function bestLines(rows: GemBenchRow[], prefix: string, what: string, c: CTimes)
   return out;
 }
 
-/** Run both C builds (when compiled) on one input file, check them, push their rows; their times per precision. */
-function runCBuilds(builds: { build: GemRefBuild; fast: boolean }[], input: string, verts: GemVertices, reps: number, ref: Float64Array, pick: (a: Float64Array) => Float64Array, push: (r: Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>) => void, log: (l: string) => void, sums?: string[]): CTimes {
+/** The key of a C row: build, and region 1's two-root form at p = 0 (GEM's formula as written). */
+export const gemRefKey = (fast: boolean, precision: GemPrecision, twoRoots = false): string =>
+  `C gem_ref.c${fast ? ' -ffast-math' : ''}${twoRoots ? ' two-roots' : ''} (REAL=${precision === 'f64' ? 'double' : 'float'})`;
+
+/**
+ * Run both C builds (when compiled) on one input file, check them, push their rows; their times per
+ * precision. `twoRoots` (region 1 at p = 0): the -ffast-math build also with both roots, GEM's
+ * formula as written, in rows of their own (the ratios stay against the like-for-like C).
+ */
+function runCBuilds(builds: { build: GemRefBuild; fast: boolean }[], input: string, verts: GemVertices, reps: number, ref: Float64Array, pick: (a: Float64Array) => Float64Array, push: (r: Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>) => void, log: (l: string) => void, sums?: string[], twoRoots = false): CTimes {
   const times: CTimes = { plain: {}, fast: {} };
   for (const { build, fast } of builds) {
     if (!build.bins) continue;
-    for (const precision of ['f64', 'f32'] as const) {
-      const c = runGemRef(build.bins[precision], input, precision, reps, verts.n);
-      const acc = gemAccuracy(pick(c.phi), ref, precision);
-      const sum = c.phi.reduce((s, x) => s + x, 0);
-      const name = `C ${precision}${fast ? ' -ffast-math' : ''}`;
-      if (Math.abs(sum - c.checksum) > 1e-9 * Math.max(1, Math.abs(sum))) throw new Error(`gem_ref ${name}: checksum ${c.checksum} but its phi sums to ${sum}`);
-      if (!acc.ok) log(`  warning: ${name} misses the bar against the f64 reference (${acc.bar}): RMSE ${acc.rmse.toExponential(2)}, max |diff| ${acc.maxAbs.toExponential(2)}; its time is still a baseline`);
-      (fast ? times.fast : times.plain)[precision] = c.seconds;
-      sums?.push(`${name} ${c.checksum.toPrecision(12)}`);
-      push({ rung: fast ? 'C reference -ffast-math' : 'C reference', key: `C gem_ref.c${fast ? ' -ffast-math' : ''} (REAL=${precision === 'f64' ? 'double' : 'float'})`, precision, seconds: c.seconds, spread: NaN, rmse: acc.rmse, maxAbs: acc.maxAbs });
+    for (const two of fast && twoRoots ? [false, true] : [false]) {
+      for (const precision of ['f64', 'f32'] as const) {
+        const c = runGemRef(build.bins[precision], input, precision, reps, verts.n, two);
+        const acc = gemAccuracy(pick(c.phi), ref, precision);
+        const sum = c.phi.reduce((s, x) => s + x, 0);
+        const name = `C ${precision}${fast ? ' -ffast-math' : ''}${two ? ' two-roots' : ''}`;
+        if (Math.abs(sum - c.checksum) > 1e-9 * Math.max(1, Math.abs(sum))) throw new Error(`gem_ref ${name}: checksum ${c.checksum} but its phi sums to ${sum}`);
+        if (!acc.ok) log(`  warning: ${name} misses the bar against the f64 reference (${acc.bar}): RMSE ${acc.rmse.toExponential(2)}, max |diff| ${acc.maxAbs.toExponential(2)}; its time is still a baseline`);
+        if (!two) (fast ? times.fast : times.plain)[precision] = c.seconds;
+        sums?.push(`${name} ${c.checksum.toPrecision(12)}`);
+        push({ rung: two ? 'C -ffast-math, both roots (GEM as written)' : fast ? 'C reference -ffast-math' : 'C reference', key: gemRefKey(fast, precision, two), precision, seconds: c.seconds, spread: NaN, rmse: acc.rmse, maxAbs: acc.maxAbs });
+      }
     }
   }
   return times;
@@ -714,7 +729,7 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
         if (build.bins || fastBuild.bins) {
           const input = join(dir, `${mol}.r${region}.bin`);
           writeGemRefInput(input, atoms, verts, params, region);
-          cTimes = runCBuilds(cBuilds, input, verts, reps, ref, (a) => a, push, log, sums);
+          cTimes = runCBuilds(cBuilds, input, verts, reps, ref, (a) => a, push, log, sums, region === 1 && regionOneH(params) === 0);
           log(`  checksums (sum of phi): ${sums.join(', ')}, f64 reference ${ref.reduce((s, x) => s + x, 0).toPrecision(12)}`);
         }
 

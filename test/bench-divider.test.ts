@@ -31,19 +31,20 @@ describe('divider loops', () => {
     // a row taking `ns` per vector of 4 pairs (its seconds in the same proportion, for the ordering)
     const row = (key: string, region: 1 | 3, ns: number, threads = 1): GemBenchRow => ({ molecule: 'm', region, rung: 'r', key, precision: 'f32', seconds: ns * 1e-3, spread: 0, pairsPerSecond: 4e9 / ns, threads, rmse: 0, maxAbs: 0 });
     const rows = [
-      row('gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.relaxed', 1, 3.8),
-      row('gem-potential.wasm.region1.f32.zero.unroll4.div.block0.vertices.simd128', 1, 4.0),
-      row('gem-potential.wasm.region1.f32.zero.unroll8.nr.block0.vertices.relaxed', 1, 3.0),
-      row('gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.relaxed', 1, 2.0, 2),
+      row('gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.relaxed', 1, 2.4),
+      row('gem-potential.wasm.region1.f32.zero.unroll4.div.block0.vertices.simd128', 1, 2.6),
+      row('gem-potential.wasm.region1.f32.zero.unroll8.nr.block0.vertices.relaxed', 1, 2.0),
+      row('gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.relaxed', 1, 1.3, 2),
       row('gem-potential.wasm.region3.f32.zero.unroll8.div.block0.vertices.relaxed', 3, 4.0),
     ];
-    // region 1's best div row takes 3.8 ns per vector (the nr row and the 2-thread row are left out)
-    const lines = dividerLimits(rows, { region1: 3.7, region3: 2.2 });
+    // region 1's best div row takes 2.4 ns per vector (the nr row and the 2-thread row are left out);
+    // both regions' rows (region 1 at p = 0) take one root per pair: one loop of 1 sqrt + 1 div
+    const lines = dividerLimits(rows, { oneRoot: 2.3 });
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toContain('region 1, gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.relaxed: 3.80 ns');
-    expect(lines[0]).toContain('3.70 ns (97%): the divider bounds this kernel');
+    expect(lines[0]).toContain('region 1, gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.relaxed: 2.40 ns');
+    expect(lines[0]).toContain('1 f32x4.sqrt + 1 f32x4.div alone, in a loop timed now: 2.30 ns (96%): the divider bounds this kernel');
     expect(lines[1]).toContain('region 3, gem-potential.wasm.region3.f32.zero.unroll8.div.block0.vertices.relaxed: 4.00 ns');
-    expect(lines[1]).toContain('2.20 ns (55%)');
+    expect(lines[1]).toContain('2.30 ns (57%)');
     expect(lines[1]).not.toContain('bounds');
   });
 });

@@ -70,6 +70,25 @@ describe.skipIf(!hasGcc)('GEM C reference (gcc)', () => {
     const c32 = runGemRef(build.bins!.f32, input, 'f32', 1, verts.n);
     expect(rmseOf(c32.phi, ref)).toBeLessThanOrEqual(GEM_F32_RMSE);
   });
+
+  it('region 1 at p = 0 with both roots (two-roots, GEM as written) and inside the sphere (p = -3) match the reference too', () => {
+    const atoms = readPqr(`${GEM_DATA_DIR}mb_hhelix.pqr`);
+    const verts = readVert(`${GEM_DATA_DIR}mb_hhelix.vert`);
+    for (const p of [0, -3]) {
+      const P = gemParams(atoms, { p });
+      const ref = gemReference(atoms, verts, P, 1);
+      const input = join(dir, `mb.r1.p${p}.bin`);
+      writeGemRefInput(input, atoms, verts, P, 1);
+      const one = runGemRef(build.bins!.f64, input, 'f64', 1, verts.n);
+      const two = runGemRef(build.bins!.f64, input, 'f64', 1, verts.n, true);
+      for (const c of [one, two]) for (let i = 0; i < verts.n; i++) expect(Math.abs(c.phi[i]! - ref[i]!)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(ref[i]!)));
+      // p = -3: both take the two-root loop, the same numbers; p = 0: two loops, different roundings in f32
+      const f32 = [false, true].map((t) => runGemRef(build.bins!.f32, input, 'f32', 1, verts.n, t).phi);
+      if (p === -3) expect(f32[1]).toEqual(f32[0]);
+      else expect(f32[1]).not.toEqual(f32[0]);
+    }
+    expect(() => execFileSync(build.bins!.f64, [join(dir, 'mb.r1.p0.bin'), join(dir, 'x.phi'), '1', 'two-root'], { stdio: 'pipe' })).toThrow(/usage: gem_ref/);
+  });
 });
 
 describe('GEM benchmark on a generated surface (tiny: Mb.Hhelix at 0.3 vertices per A^2)', () => {

@@ -2,15 +2,18 @@
  * gem_ref.c: plain C reference of GEM's surface potential (REFERENCES.md section 3), the
  * honest single-thread baseline of `kernforge bench gem-potential`.
  *
- * Same algebra as the generated TypeScript kernels (region specialized, zero salt folded):
- *   region 1: phi_i = phi0 + qScale/eps_in * sum_j q_j (1/d - g/sqrt(d^2 + h))
+ * Same algebra as the generated kernels (region specialized, zero salt folded):
+ *   region 1: phi_i = phi0 + qScale/eps_in * sum_j q_j (1/d - g/sqrt(d^2 + h)); at p = 0 (h = 0
+ *             exactly, the points on the sphere r = A) one root per pair, as the kernels take it:
+ *             phi_i = phi0 + qScale/eps_in (1 - g) * sum_j q_j / d
  *   region 3: phi_i = phi0 + K0 (1 + alpha) * sum_j q_j / d
  * with d = |P_i + p n_i - x_j|, g = (1 - beta)/(1 + alpha beta),
  * h = (A^2 - r0^2)(A^2 - r^2)/A^2, K0 = qScale/((1 + alpha beta) eps_out); phi0 = 0 in region 1
  * without salt, phi0 = -qTot K0 alpha (1 - beta)/r in region 3 without salt.
  *
  * Build: gcc -O3 -march=native -DREAL=double (or -DREAL=float) gem_ref.c -lm
- * Run:   gem_ref <input.bin> <phi-out.bin> <repetitions>
+ * Run:   gem_ref <input.bin> <phi-out.bin> <repetitions> [two-roots]
+ *        (two-roots: region 1 with both roots at p = 0 too, GEM's formula as written)
  * Input (little endian): int32 nv, na, region, 0; double A, p, epsIn, epsOut, kappa, alpha,
  *   ionRadius, qScale; double vx[nv], vy, vz, nx, ny, nz; double ax[na], ay, az, aq.
  * Output: phi as double[nv]; on stdout `seconds_min=... pairs_per_s=... checksum=...` where
@@ -22,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #ifndef REAL
@@ -46,15 +50,16 @@ static double now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The kernel: every vertex against every atom, one accumulator per vertex. */
-static void kernel(int region, int32_t nv, int32_t na, const REAL *vx, const REAL *vy, const REAL *vz,
+/* The kernel: every vertex against every atom, one accumulator per vertex; `two`: region 1's
+   pair term with both roots, else q/d (region 3, and region 1 at h = 0). */
+static void kernel(int two, int32_t nv, int32_t na, const REAL *vx, const REAL *vy, const REAL *vz,
                    const REAL *nx, const REAL *ny, const REAL *nz, const REAL *ax, const REAL *ay,
                    const REAL *az, const REAL *aq, REAL p, REAL phi0, REAL scale, REAL g, REAL h,
                    REAL *phi) {
   for (int32_t i = 0; i < nv; i++) {
     REAL px = vx[i] + p * nx[i], py = vy[i] + p * ny[i], pz = vz[i] + p * nz[i];
     REAL s = 0;
-    if (region == 1) {
+    if (two) {
       for (int32_t j = 0; j < na; j++) {
         REAL dx = px - ax[j], dy = py - ay[j], dz = pz - az[j];
         REAL d2 = dx * dx + dy * dy + dz * dz;
@@ -72,8 +77,8 @@ static void kernel(int region, int32_t nv, int32_t na, const REAL *vx, const REA
 }
 
 int main(int argc, char **argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: gem_ref <input.bin> <phi-out.bin> <repetitions>\n");
+  if (argc != 4 && !(argc == 5 && strcmp(argv[4], "two-roots") == 0)) {
+    fprintf(stderr, "usage: gem_ref <input.bin> <phi-out.bin> <repetitions> [two-roots]\n");
     return 2;
   }
   FILE *f = fopen(argv[1], "rb");
@@ -106,10 +111,15 @@ int main(int argc, char **argv) {
   double qTot = 0;
   for (int32_t j = 0; j < na; j++) qTot += (double)aq[j];
   double phi0, scale, g = 0, h = 0;
+  int two = 0; /* region 1's loop with both roots */
   if (region == 1) {
     scale = qScale / epsIn;
     g = (1 - beta) / ab1;
-    h = (A * A - r0 * r0) * (A * A - r * r) / (A * A);
+    /* A^2 - r^2 as (A - r)(A + r): exactly 0 at p = 0 (A * A - r * r may be contracted into an FMA) */
+    h = (A * A - r0 * r0) * (A - r) * (A + r) / (A * A);
+    /* h = 0: the one-root loop (as region 3's), 1 - g in the scale; not with two-roots */
+    two = h != 0 || argc == 5;
+    if (!two) scale *= 1 - g;
     phi0 = 0; /* qTot K0 alpha (1 - beta)/r' (1 - 1/(1 + kappa r')) with kappa = 0 */
   } else {
     scale = K0 * (1 + alpha);
@@ -118,11 +128,11 @@ int main(int argc, char **argv) {
   (void)rp;
 
   REAL *phi = malloc(sizeof(REAL) * (size_t)nv);
-  kernel(region, nv, na, vx, vy, vz, nx, ny, nz, ax, ay, az, aq, (REAL)p, (REAL)phi0, (REAL)scale, (REAL)g, (REAL)h, phi);
+  kernel(two, nv, na, vx, vy, vz, nx, ny, nz, ax, ay, az, aq, (REAL)p, (REAL)phi0, (REAL)scale, (REAL)g, (REAL)h, phi);
   double best = INFINITY;
   for (int k = 0; k < reps; k++) {
     double t0 = now();
-    kernel(region, nv, na, vx, vy, vz, nx, ny, nz, ax, ay, az, aq, (REAL)p, (REAL)phi0, (REAL)scale, (REAL)g, (REAL)h, phi);
+    kernel(two, nv, na, vx, vy, vz, nx, ny, nz, ax, ay, az, aq, (REAL)p, (REAL)phi0, (REAL)scale, (REAL)g, (REAL)h, phi);
     double t = now() - t0;
     if (t < best) best = t;
   }

@@ -5,7 +5,7 @@ import { ApiInputError, finiteArray, finiteNumber, integer, options, show } from
 import type { Choice, Session } from '../session.ts';
 import { targetOfKey } from '../session.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
-import { gemParams, selectRegion, type GemParams, type GemRegion, type GemSettings } from './model.ts';
+import { gemParams, regionOneH, selectRegion, type GemParams, type GemRegion, type GemSettings } from './model.ts';
 import { checkGemInputs } from './inputs.ts';
 
 /** Options of GemHandle.potential. */
@@ -105,7 +105,9 @@ export function gemHandle(s: Session): GemHandle {
       // the atoms and vertices together, before any variant runs: an atom on a vertex, or sets far apart, blame the input (runtime/gem/inputs.ts)
       checkGemInputs(atoms, vertices, { surface: 'vertices', p: params.p, prefix: 'gem.potential: ', error: ApiInputError });
       const { verifyGemKey } = await import('./gate.ts');
-      await s.verifyOnce(key, () => verifyGemKey(key, atoms, vertices, params, region, count));
+      // region 1 at p = 0 (h = 0) runs the kernel's one-root loop, elsewhere the two-root one: each is verified
+      const loop = region === 1 && regionOneH(params) === 0 ? ' (its loop for p = 0)' : '';
+      await s.verifyOnce(`${key}${loop}`, () => verifyGemKey(key, atoms, vertices, params, region, count));
       const threads = await s.threadsFor(target, o.threads, choice.threads);
       // the runner of the key's target (runtime/gem/targets.ts)
       const { runGemKey } = await import('./targets.ts');

@@ -72,6 +72,19 @@ export function selectRegion(A: number, p: number, ionRadius = GEM_ION_RADIUS): 
   return r > A + ionRadius ? 3 : r > A ? 2 : 1;
 }
 
+/**
+ * Region 1's h = (A^2 - r0^2)(A^2 - r^2) / A^2 (Angstrom^2; r0 = A/2, r = A + p), as the kernels
+ * take it: sqrt(d^2 + h) is the second root of region 1's pair term. It is exactly 0 at p = 0
+ * (GEM's default: the points on the sphere r = A), where the kernels' atom loop takes one root per
+ * pair instead of two.
+ */
+export function regionOneH(P: GemParams): number {
+  const r0 = P.A / 2;
+  const r = P.A + P.p;
+  // A^2 - r^2 as (A - r)(A + r): exactly 0 at r = A, whatever the compiler contracts into an FMA
+  return ((P.A * P.A - r0 * r0) * (P.A - r) * (P.A + r)) / (P.A * P.A);
+}
+
 /** Kernel constants from the settings (A computed from the atoms unless fixed). */
 export function gemParams(atoms: GemAtoms, s: GemSettings = {}): GemParams {
   const salt = s.salt ?? 0;

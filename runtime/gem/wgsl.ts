@@ -6,18 +6,18 @@ import { gpu, storage, readBack, uniform, bindBuffers, grid2d, runPass } from '.
 import { backend } from '../backends/registry.ts';
 import { variantParams } from '../variants.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
-import { gemParams, type GemParams } from './model.ts';
+import { gemParams, regionOneH, type GemParams } from './model.ts';
 import { checkVariant, gemVariantInfo, type GemRunOptions, type GemRunResult } from './run.ts';
 
 /** The uniform block's float fields, folded as the TypeScript kernels fold them. */
 export function gemWgslConstants(atoms: GemAtoms, P: GemParams, region: 1 | 2 | 3, salt: boolean): {
   /** Region 1: (1 - beta) / (1 + alpha beta) with beta = epsIn / epsOut; 0 elsewhere. */
   g: number;
-  /** Region 1: (A^2 - r0^2)(A^2 - r^2) / A^2 (Angstrom^2), r0 = A/2, r = A + p; 0 elsewhere. */
+  /** Region 1: (A^2 - r0^2)(A^2 - r^2) / A^2 (Angstrom^2), r0 = A/2, r = A + p; 0 elsewhere. Exactly 0 at p = 0, where region 1's kernels take one root per pair. */
   h: number;
   /** Region 1 with salt: the kappa term's factor relative to scale; 0 elsewhere. */
   kc: number;
-  /** Factor of the sum over atoms (phi = phi0 + scale * sum). */
+  /** Factor of the sum over atoms (phi = phi0 + scale * sum); region 1 at h = 0: times 1 - g. */
   scale: number;
   /** The atom-independent part of phi (kcal/mol/e), from the total charge. */
   phi0: number;
@@ -31,12 +31,15 @@ export function gemWgslConstants(atoms: GemAtoms, P: GemParams, region: 1 | 2 | 
   let qTot = 0;
   for (let j = 0; j < atoms.n; j++) qTot += atoms.q[j]!;
   if (region === 1) {
-    const scale = P.qScale / P.epsIn;
-    const r0 = P.A / 2;
+    const g = (1 - beta) / ab1;
+    const h = regionOneH(P);
+    // h = 0 (p = 0: the points on the sphere r = A): the kernels take their one-root loop, whose
+    // pair term leaves out the factor 1 - g; it goes into the scale (kc is relative to the scale).
+    const scale = (P.qScale / P.epsIn) * (h === 0 ? 1 - g : 1);
     return {
       scale,
-      g: (1 - beta) / ab1,
-      h: ((P.A * P.A - r0 * r0) * (P.A * P.A - r * r)) / (P.A * P.A),
+      g,
+      h,
       kc: (K0 * (1 + P.alpha) * kappa) / scale,
       phi0: ((qTot * K0 * P.alpha * (1 - beta)) / rp) * (1 - 1 / (1 + kappa * rp)),
     };

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { libraryKeys, manifest, GENERATED_ROOT } from '../../runtime/variants.ts';
-import { readPqr, readVert, gemParams, gemReference, gemVariantInfo, type GemAtoms, type GemVertices, type GemRegion } from '../../runtime/gem/index.ts';
+import { readPqr, readVert, gemParams, gemReference, gemVariantInfo, type GemAtoms, type GemVertices, type GemRegion, type GemParams } from '../../runtime/gem/index.ts';
 import { runGemWasm, prepareGemWasm } from '../../runtime/gem/wasm.ts';
 import { Pool } from '../../runtime/parallel/pool.ts';
 import { assembleWat } from '../../generator/index.ts';
@@ -18,6 +18,18 @@ import { UserError } from '../../runtime/errors.ts';
 import { cpuDevice } from '../../runtime/tune/devices.ts';
 import { family as gemFamily } from '../../runtime/gem/family.ts';
 import { probeWasmRelaxedSimd } from '../../runtime/backends/wasm.ts';
+import { checkGemPotentials, GEM_VERIFY_RTOL } from '../../runtime/gem/gate.ts';
+
+/**
+ * Region 1 inside the sphere (p < 0: both roots): the f32 sums cancel there (1/d - g/sqrt(d^2 + h),
+ * g near 1; a vertex moved inwards may come near an atom), so the RMSE bar of p = 0 does not
+ * apply; the workload's gate does: its 200 vertices spread over the surface, each within
+ * GEM_VERIFY_RTOL of the sum of its terms' magnitudes.
+ */
+const insideGate = (phi: ArrayLike<number>, atoms: GemAtoms, verts: GemVertices, P: GemParams, precision: 'f32' | 'f64') => {
+  const idx = Array.from({ length: 200 }, (_, i) => Math.floor((i * verts.n) / 200));
+  return checkGemPotentials(idx.map((i) => phi[i]!), idx, GEM_VERIFY_RTOL[precision], atoms, verts, P, 1);
+};
 
 const DATA = new URL('../../data/gem/', import.meta.url).pathname;
 const MOLS = ['mb_hhelix', '1uwo_A'];
@@ -90,6 +102,21 @@ describe('gem-potential WebAssembly SIMD library', () => {
       }
     }, 60_000);
   }
+
+  // p = 0 puts region 1's points on the sphere r = A (h = 0: the one-root loop); p = -3 inside it
+  // (h > 0: the loop with both roots).
+  it('region 1 inside the sphere (p = -3): every variant matches the f64 reference on Mb.Hhelix', async () => {
+    const m = mols.get('mb_hhelix')!;
+    const r1 = keys.filter((k) => k.includes('.region1.'));
+    expect(r1.length).toBeGreaterThan(10);
+    for (const key of r1) {
+      const info = await gemVariantInfo(key);
+      const params = gemParams(m.atoms, { p: -3, salt: info.salt === 'zero' ? 0 : SALT });
+      const { phi } = await runGemWasm(key, m.atoms, m.verts, { params });
+      const gate = insideGate(phi, m.atoms, m.verts, params, info.precision);
+      expect(gate.ok, `${key}: ${gate.detail}`).toBe(true);
+    }
+  }, 120_000);
 
   it("reproduces GEM's first four Mb.Hhelix potentials", async () => {
     const expected = [2.897841, 2.902089, 2.986913, 2.624459];
@@ -197,7 +224,8 @@ describe('gem-potential wasm verification gate', () => {
 
   it('passes the committed build and fails deliberately broken ones (a wrong sign, NaN)', async () => {
     const m = mols.get('mb_hhelix')!;
-    const params = gemParams(m.atoms, { p: 0 });
+    // p = -3: inside the sphere (h > 0), the loop with both roots
+    const params = gemParams(m.atoms, { p: -3 });
     const good = await verifyGemWasm(key, m.atoms, m.verts, params, 1, 200, await assembleWat('good.wat', wat()));
     expect(good.ok, good.detail).toBe(true);
     // 1/d + g/sqrt(d^2 + h) instead of 1/d - g/...
@@ -212,6 +240,24 @@ describe('gem-potential wasm verification gate', () => {
     const worse = await verifyGemWasm(key, m.atoms, m.verts, params, 1, 200, await assembleWat('nan.wat', nan));
     expect(worse.ok).toBe(false);
     expect(worse.worst).toBe(Infinity);
+  });
+
+  it('at p = 0 (h = 0) runs the one-root loop: breaking it fails the gate, breaking the two-root loop does not', async () => {
+    const m = mols.get('mb_hhelix')!;
+    const params = gemParams(m.atoms, { p: 0 });
+    const good = await verifyGemWasm(key, m.atoms, m.verts, params, 1, 200, await assembleWat('good.wat', wat()));
+    expect(good.ok, good.detail).toBe(true);
+    // the one-root loop's term q/d negated
+    const folded = wat().replaceAll('(f32x4.mul (local.get $qj) (local.get $rd))', '(f32x4.neg (f32x4.mul (local.get $qj) (local.get $rd)))');
+    expect(folded).not.toBe(wat());
+    const bad = await verifyGemWasm(key, m.atoms, m.verts, params, 1, 200, await assembleWat('folded.wat', folded));
+    expect(bad.ok).toBe(false);
+    expect(bad.worst).toBeGreaterThan(1);
+    // the two-root loop broken (as above): not run at p = 0
+    const sign = wat().replace('(f32x4.div (f32x4.sub (local.get $rh)', '(f32x4.div (f32x4.add (local.get $rh)');
+    expect(sign).not.toBe(wat());
+    const unused = await verifyGemWasm(key, m.atoms, m.verts, params, 1, 200, await assembleWat('sign.wat', sign));
+    expect(unused.ok, unused.detail).toBe(true);
   });
 });
 
