@@ -285,9 +285,10 @@ export async function benchGemWgsl(rungs: { rung: string; key: string }[], atoms
 
 /**
  * The WebAssembly SIMD rungs: 4 vertices per f32x4 (unrolled by 1 and 2 vectors), the Newton
- * estimate, the mixed form (roots by the divider, their product's reciprocal by Newton steps), 4
- * atoms per vector, f64x2; with `relaxed` (the engine compiles relaxed SIMD) the f32 rungs again
- * with relaxed_madd.
+ * estimate, the mixed form (8 vertices: at p = 0, one vector's 1/sqrt by the divider and the
+ * other's by Newton steps; with both roots, the roots by the divider and their product's
+ * reciprocal by Newton steps), 4 atoms per vector, f64x2; with `relaxed` (the engine compiles
+ * relaxed SIMD) the f32 rungs again with relaxed_madd.
  */
 export function wasmLadder(region: GemRegion, relaxed = false): { rung: string; key: string }[] {
   const k = (prec: GemPrecision, unroll: number, rs: 'div' | 'nr' | 'mix', vector: 'vertices' | 'atoms', simd: 'simd128' | 'relaxed' = 'simd128'): string =>
@@ -299,7 +300,7 @@ export function wasmLadder(region: GemRegion, relaxed = false): { rung: string; 
     { rung: 'wasm f32x4 (4 vertices)', key: k('f32', 4, 'div', 'vertices') },
     { rung: 'wasm f32x4 (8 vertices)', key: k('f32', 8, 'div', 'vertices') },
     { rung: 'wasm f32x4 rsqrt nr', key: k('f32', 8, 'nr', 'vertices') },
-    { rung: 'wasm f32x4 rsqrt mix', key: k('f32', 4, 'mix', 'vertices') },
+    { rung: 'wasm f32x4 rsqrt mix (8 vertices)', key: k('f32', 8, 'mix', 'vertices') },
     { rung: 'wasm f32x4 (4 atoms x 4 vertices)', key: k('f32', 4, 'div', 'atoms') },
     { rung: 'wasm f64x2', key: k('f64', 4, 'div', 'vertices') },
   ]);
@@ -513,7 +514,7 @@ export function gemLimits(rows: GemBenchRow[], asm: { plain?: AsmFacts; fast?: A
   if (one.length > 0) {
     const b = one.reduce((a, x) => (a.seconds <= x.seconds ? a : x));
     const vsTwo = c2 !== undefined ? `${(c2 / b.seconds).toFixed(2)}x C -ffast-math with both roots, ` : '';
-    out.push(`best one-thread f32 row ${b.key}: ${b.vsCFast !== undefined ? `${b.vsCFast.toFixed(2)}x C -ffast-math, ` : ''}${vsTwo}${b.vsC !== undefined ? `${b.vsC.toFixed(2)}x plain C, ` : ''}${b.pairsPerSecond.toExponential(2)} pairs/s${b.key.startsWith('gem-potential.wasm.') ? ` (WebAssembly SIMD: 128-bit f32x4${b.key.endsWith('.relaxed') ? ', relaxed_madd' : ', no FMA'}, ${/\.(nr|mix)\./.test(b.key) ? 'bit-level rsqrt estimate + Newton steps' : 'sqrt + div'}; gcc's -ffast-math code uses 512-bit vectors here)` : ' (JavaScript: scalar doubles)'}`);
+    out.push(`best one-thread f32 row ${b.key}: ${b.vsCFast !== undefined ? `${b.vsCFast.toFixed(2)}x C -ffast-math, ` : ''}${vsTwo}${b.vsC !== undefined ? `${b.vsC.toFixed(2)}x plain C, ` : ''}${b.pairsPerSecond.toExponential(2)} pairs/s${b.key.startsWith('gem-potential.wasm.') ? ` (WebAssembly SIMD: 128-bit f32x4${b.key.endsWith('.relaxed') ? ', relaxed_madd' : ', no FMA'}, ${/\.nr\./.test(b.key) ? 'bit-level rsqrt estimate + Newton steps' : /\.mix\./.test(b.key) ? 'sqrt + div beside the rsqrt estimate + Newton steps' : 'sqrt + div'}; gcc's -ffast-math code uses 512-bit vectors here)` : ' (JavaScript: scalar doubles)'}`);
   }
   const pair = (what: string, a: string, b: string) => {
     const ta = time(a), tb = time(b);

@@ -139,8 +139,18 @@ function wasmContext(spec: Spec, v: Variant): Record<string, unknown> {
     byVertex,
     /** Bytes the atom pointer advances per inner step: one atom (broadcast) or one vector of atoms. */
     atomStep: byVertex ? bytes : 16,
-    /** Per unit (a vector of vertices, or one vertex): its index and byte offset in the vertex arrays. */
-    units: Array.from({ length: units }, (_, u) => ({ u, off: u * (byVertex ? 16 : bytes) })),
+    /**
+     * Per unit (a vector of vertices, or one vertex): its index and byte offset in the vertex
+     * arrays, and whether a loop with one root per pair takes its 1/sqrt(d^2) by sqrt and div
+     * (`oneRootDiv`): always with rsqrt div, never with nr; with mix the odd units do (with two
+     * or more units), the even ones take the estimate and Newton steps, so the divider and the
+     * multiply-add pipes work side by side.
+     */
+    units: Array.from({ length: units }, (_, u) => ({
+      u,
+      off: u * (byVertex ? 16 : bytes),
+      oneRootDiv: v.rsqrt === 'div' || (v.rsqrt === 'mix' && u % 2 === 1),
+    })),
     /** Lanes of a vector for the horizontal sum (vector atoms). */
     laneList: Array.from({ length: lanes }, (_, l) => ({ l, first: l === 0 })),
     c: {

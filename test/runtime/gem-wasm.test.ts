@@ -66,7 +66,7 @@ beforeAll(() => {
 
 describe('gem-potential WebAssembly SIMD library', () => {
   it('covers every region and salt in f32 with 4 and 8 vertices per iteration, plus nr, mix, atoms-in-lanes, f64x2 and relaxed SIMD variants', () => {
-    expect(keys.length).toBe(37);
+    expect(keys.length).toBe(40);
     for (const k of keys) expect(k).toMatch(/^gem-potential\.wasm\.region[123]\.(f32|f64)\.(zero|nonzero)\.unroll[248]\.(div|nr|mix)\.block0\.(vertices|atoms)\.(simd128|relaxed)$/);
     for (const region of [1, 2, 3]) {
       for (const salt of ['zero', 'nonzero']) {
@@ -261,16 +261,38 @@ describe('gem-potential wasm verification gate', () => {
   });
 });
 
+describe('gem-potential wasm rsqrt mix in the one-root loop', () => {
+  const key = 'gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.relaxed';
+  const wat = (): string => readFileSync(join(GENERATED_ROOT, manifest().get(key)!.file.replace(/\.wasm$/, '.wat')), 'utf8');
+
+  it('takes one vector through the divider and the other through Newton steps, and each half is checked by the gate', async () => {
+    const text = wat();
+    const oneRoot = text.slice(text.indexOf('(then'), text.indexOf('(else'));
+    const div = '(local.set $rd (f32x4.div (local.get $one) (f32x4.sqrt (local.get $d2))))';
+    expect(oneRoot.split(div).length - 1).toBe(1);
+    expect(oneRoot.split('(i32x4.sub (local.get $nrMagic)').length - 1).toBe(1);
+    const m = mols.get('mb_hhelix')!;
+    const params = gemParams(m.atoms, { p: 0 });
+    expect((await verifyGemWasm(key, m.atoms, m.verts, params, 1, 200)).ok).toBe(true);
+    // the divider's vector (unit 1): sqrt of -d^2; the Newton vector (unit 0): a wrong magic constant
+    for (const broken of [text.replace(div, div.replace('(f32x4.sqrt (local.get $d2))', '(f32x4.sqrt (f32x4.neg (local.get $d2)))')), text.replace(/0x5f1ffff9/g, '0x5e1ffff9')]) {
+      expect(broken).not.toBe(text);
+      const bad = await verifyGemWasm(key, m.atoms, m.verts, params, 1, 200, await assembleWat('broken.wat', broken));
+      expect(bad.ok).toBe(false);
+    }
+  });
+});
+
 describe('gem-potential wasm in the tuner and in run gem', () => {
   it('the tuner offers TS and wasm candidates on a CPU with SIMD, only TS without, and verifies and times wasm keys', async () => {
     const withSimd = await gemFamily.candidates(cpuDevice({ wasmSimd: { ok: true } }), 'surface-small');
     const without = await gemFamily.candidates(cpuDevice({ wasmSimd: { ok: false, why: 'test' } }), 'surface-small');
     expect(without.every((k) => k.startsWith('gem-potential.ts.'))).toBe(true);
     const wasm = withSimd.filter((k) => k.startsWith('gem-potential.wasm.'));
-    // 9 SIMD128 keys of region 1, zero salt, f32, and 6 relaxed SIMD ones where the engine compiles them
+    // 10 SIMD128 keys of region 1, zero salt, f32, and 8 relaxed SIMD ones where the engine compiles them
     const relaxed = probeWasmRelaxedSimd().ok;
-    expect(wasm.length).toBe(relaxed ? 15 : 9);
-    expect(wasm.filter((k) => k.endsWith('.relaxed')).length).toBe(relaxed ? 6 : 0);
+    expect(wasm.length).toBe(relaxed ? 18 : 10);
+    expect(wasm.filter((k) => k.endsWith('.relaxed')).length).toBe(relaxed ? 8 : 0);
     expect(withSimd.length).toBe(without.length + wasm.length);
     for (const k of wasm) expect(k).toMatch(/^gem-potential\.wasm\.region1\.f32\.zero\./);
     const dev = cpuDevice({ wasmSimd: { ok: true } });
