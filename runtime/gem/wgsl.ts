@@ -39,7 +39,9 @@ export function gemWgslConstants(atoms: GemAtoms, P: GemParams, region: 1 | 2 | 
     return {
       scale,
       g,
-      h,
+      // a nonzero h below f32's range (A under about 1e-14 Angstrom) stays nonzero in the f32
+      // kernels, so they take the two-root loop this unfolded scale is for
+      h: h !== 0 && Math.abs(h) < 2 ** -126 ? Math.sign(h) * 2 ** -126 : h,
       kc: (K0 * (1 + P.alpha) * kappa) / scale,
       phi0: ((qTot * K0 * P.alpha * (1 - beta)) / rp) * (1 - 1 / (1 + kappa * rp)),
     };

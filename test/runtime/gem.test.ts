@@ -4,7 +4,7 @@ import { describe, it, expect, beforeAll } from 'vitest';
 import { libraryKeys } from '../../runtime/variants.ts';
 import {
   readPqr, readVert, parsePqr, parseVert, GemInputError, electrostaticRadius, gemParams, gemReference,
-  runGem, gemVariantInfo, GEM_QSCALE, type GemAtoms, type GemVertices, type GemRegion, type GemParams,
+  runGem, gemVariantInfo, GEM_QSCALE, GEM_ALPHA, gemWgslConstants, type GemAtoms, type GemVertices, type GemRegion, type GemParams,
 } from '../../runtime/gem/index.ts';
 import { checkGemPotentials, GEM_VERIFY_RTOL } from '../../runtime/gem/gate.ts';
 
@@ -90,6 +90,24 @@ describe('gem-potential TypeScript library against the f64 reference on Mb.Hheli
     const gate = insideGate(phi, mb.atoms, mb.verts, P, info.precision);
     expect(gate.ok, gate.detail).toBe(true);
     if (info.precision === 'f64') expect(maxDiff(phi, want)).toBeLessThan(1e-11);
+  });
+});
+
+describe('region 1 constants of the wasm, WGSL and gpu.js hosts (gemWgslConstants)', () => {
+  it('fold 1 - g into the scale exactly where h = 0 (p = 0), and keep a tiny h nonzero in f32', () => {
+    const beta = 1 / 80;
+    const g = (1 - beta) / (1 + GEM_ALPHA * beta);
+    const on = gemWgslConstants(mb.atoms, gemParams(mb.atoms, { p: 0 }), 1, false);
+    expect(on.h).toBe(0);
+    expect(on.g).toBeCloseTo(g, 15);
+    expect(on.scale).toBeCloseTo(GEM_QSCALE * (1 - g), 10);
+    const inside = gemWgslConstants(mb.atoms, gemParams(mb.atoms, { p: -3 }), 1, false);
+    expect(inside.h).toBeGreaterThan(1);
+    expect(inside.scale).toBe(GEM_QSCALE);
+    // A tiny sphere: h = 1.5e-56 in f64, 0 in f32 unless kept at f32's least normal value
+    const tiny = gemWgslConstants(mb.atoms, gemParams(mb.atoms, { p: -1e-36, A: 1e-20 }), 1, false);
+    expect(Math.fround(tiny.h)).toBeGreaterThan(0);
+    expect(tiny.scale).toBe(GEM_QSCALE);
   });
 });
 
