@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { libraryKeys, manifest, GENERATED_ROOT } from '../../runtime/variants.ts';
-import { readPqr, readVert, gemParams, gemReference, gemVariantInfo, type GemAtoms, type GemVertices, type GemRegion, type GemParams } from '../../runtime/gem/index.ts';
+import { readPqr, readVert, gemParams, gemReference, gemVariantInfo, type GemAtoms, type GemVertices, type GemRegion } from '../../runtime/gem/index.ts';
 import { runGemWasm, prepareGemWasm } from '../../runtime/gem/wasm.ts';
 import { Pool } from '../../runtime/parallel/pool.ts';
 import { assembleWat } from '../../generator/index.ts';
@@ -18,18 +18,8 @@ import { UserError } from '../../runtime/errors.ts';
 import { cpuDevice } from '../../runtime/tune/devices.ts';
 import { family as gemFamily } from '../../runtime/gem/family.ts';
 import { probeWasmRelaxedSimd } from '../../runtime/backends/wasm.ts';
-import { checkGemPotentials, GEM_VERIFY_RTOL } from '../../runtime/gem/gate.ts';
+import { insideGate } from './gem-inside.ts';
 
-/**
- * Region 1 inside the sphere (p < 0: both roots): the f32 sums cancel there (1/d - g/sqrt(d^2 + h),
- * g near 1; a vertex moved inwards may come near an atom), so the RMSE bar of p = 0 does not
- * apply; the workload's gate does: its 200 vertices spread over the surface, each within
- * GEM_VERIFY_RTOL of the sum of its terms' magnitudes.
- */
-const insideGate = (phi: ArrayLike<number>, atoms: GemAtoms, verts: GemVertices, P: GemParams, precision: 'f32' | 'f64') => {
-  const idx = Array.from({ length: 200 }, (_, i) => Math.floor((i * verts.n) / 200));
-  return checkGemPotentials(idx.map((i) => phi[i]!), idx, GEM_VERIFY_RTOL[precision], atoms, verts, P, 1);
-};
 
 const DATA = new URL('../../data/gem/', import.meta.url).pathname;
 const MOLS = ['mb_hhelix', '1uwo_A'];
