@@ -41,7 +41,7 @@ import { threadLadder, PoolsByThreads } from '../runtime/tune/threads.ts';
 import type { GpujsMode } from '../runtime/backends/gpujs.ts';
 import { asmFacts, formatAsmFacts, BENCH_GPUJS_MODES, type AsmFacts } from './common.ts';
 import { preferredGemKey } from '../runtime/gem/defaults.ts';
-import { regionOneH } from '../runtime/gem/model.ts';
+import { oneRootLoop } from '../runtime/gem/model.ts';
 import { probeWasmRelaxedSimd } from '../runtime/backends/wasm.ts';
 import { dividerNs } from './divider.ts';
 
@@ -730,7 +730,7 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
         if (build.bins || fastBuild.bins) {
           const input = join(dir, `${mol}.r${region}.bin`);
           writeGemRefInput(input, atoms, verts, params, region);
-          cTimes = runCBuilds(cBuilds, input, verts, reps, ref, (a) => a, push, log, sums, region === 1 && regionOneH(params) === 0);
+          cTimes = runCBuilds(cBuilds, input, verts, reps, ref, (a) => a, push, log, sums, oneRootLoop(region, params));
           log(`  checksums (sum of phi): ${sums.join(', ')}, f64 reference ${ref.reduce((s, x) => s + x, 0).toPrecision(12)}`);
         }
 

@@ -5,7 +5,7 @@ import { ApiInputError, finiteArray, finiteNumber, integer, options, show } from
 import type { Choice, Session } from '../session.ts';
 import { targetOfKey } from '../session.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
-import { gemParams, regionOneH, selectRegion, type GemParams, type GemRegion, type GemSettings } from './model.ts';
+import { gemParams, oneRootLoop, selectRegion, type GemParams, type GemRegion, type GemSettings } from './model.ts';
 import { checkGemInputs } from './inputs.ts';
 
 /** Options of GemHandle.potential. */
@@ -106,7 +106,7 @@ export function gemHandle(s: Session): GemHandle {
       checkGemInputs(atoms, vertices, { surface: 'vertices', p: params.p, prefix: 'gem.potential: ', error: ApiInputError });
       const { verifyGemKey } = await import('./gate.ts');
       // region 1 at p = 0 (h = 0) runs the kernel's one-root loop, elsewhere the two-root one: each is verified
-      const loop = region === 1 && regionOneH(params) === 0 ? ' (its loop for p = 0)' : '';
+      const loop = oneRootLoop(region, params) ? ' (its loop for p = 0)' : '';
       await s.verifyOnce(`${key}${loop}`, () => verifyGemKey(key, atoms, vertices, params, region, count));
       const threads = await s.threadsFor(target, o.threads, choice.threads);
       // the runner of the key's target (runtime/gem/targets.ts)

@@ -85,6 +85,11 @@ export function regionOneH(P: GemParams): number {
   return ((P.A * P.A - r0 * r0) * (P.A - r) * (P.A + r)) / (P.A * P.A);
 }
 
+/** Whether the kernels of `region` take their loop with one root per pair for these settings (region 1 at h = 0: p = 0). */
+export function oneRootLoop(region: GemRegion, P: GemParams): boolean {
+  return region === 1 && regionOneH(P) === 0;
+}
+
 /** Kernel constants from the settings (A computed from the atoms unless fixed). */
 export function gemParams(atoms: GemAtoms, s: GemSettings = {}): GemParams {
   const salt = s.salt ?? 0;

@@ -208,9 +208,12 @@ describe('gem-potential wasm: padding, threads, on demand', () => {
   });
 });
 
+/** The committed text of a library wasm variant (the build its tests break on purpose). */
+const committedWat = (key: string): string => readFileSync(join(GENERATED_ROOT, manifest().get(key)!.file.replace(/\.wasm$/, '.wat')), 'utf8');
+
 describe('gem-potential wasm verification gate', () => {
   const key = 'gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128';
-  const wat = (): string => readFileSync(join(GENERATED_ROOT, manifest().get(key)!.file.replace(/\.wasm$/, '.wat')), 'utf8');
+  const wat = (): string => committedWat(key);
 
   it('passes the committed build and fails deliberately broken ones (a wrong sign, NaN)', async () => {
     const m = mols.get('mb_hhelix')!;
@@ -253,7 +256,7 @@ describe('gem-potential wasm verification gate', () => {
 
 describe('gem-potential wasm rsqrt mix in the one-root loop', () => {
   const key = 'gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.relaxed';
-  const wat = (): string => readFileSync(join(GENERATED_ROOT, manifest().get(key)!.file.replace(/\.wasm$/, '.wat')), 'utf8');
+  const wat = (): string => committedWat(key);
 
   it('takes one vector through the divider and the other through Newton steps, and each half is checked by the gate', async () => {
     const text = wat();
