@@ -240,8 +240,8 @@ describe('gem-potential wasm verification gate', () => {
     const params = gemParams(m.atoms, { p: 0 });
     const good = await verifyGemWasm(key, m.atoms, m.verts, params, 1, 200, await assembleWat('good.wat', wat()));
     expect(good.ok, good.detail).toBe(true);
-    // the one-root loop's term q/d negated
-    const folded = wat().replaceAll('(f32x4.mul (local.get $qj) (local.get $rd))', '(f32x4.neg (f32x4.mul (local.get $qj) (local.get $rd)))');
+    // the one-root loop's term q/d = sqrt(d^2) (q/d^2) negated
+    const folded = wat().replaceAll('(f32x4.div (local.get $qj) (local.get $d2))', '(f32x4.neg (f32x4.div (local.get $qj) (local.get $d2)))');
     expect(folded).not.toBe(wat());
     const bad = await verifyGemWasm(key, m.atoms, m.verts, params, 1, 200, await assembleWat('folded.wat', folded));
     expect(bad.ok).toBe(false);
@@ -261,7 +261,8 @@ describe('gem-potential wasm rsqrt mix in the one-root loop', () => {
   it('takes one vector through the divider and the other through Newton steps, and each half is checked by the gate', async () => {
     const text = wat();
     const oneRoot = text.slice(text.indexOf('(then'), text.indexOf('(else'));
-    const div = '(local.set $rd (f32x4.div (local.get $one) (f32x4.sqrt (local.get $d2))))';
+    // the divider's vector: q/d as sqrt(d^2) (q/d^2)
+    const div = '(f32x4.relaxed_madd (f32x4.sqrt (local.get $d2)) (f32x4.div (local.get $qj) (local.get $d2))';
     expect(oneRoot.split(div).length - 1).toBe(1);
     expect(oneRoot.split('(i32x4.sub (local.get $nrMagic)').length - 1).toBe(1);
     const m = mols.get('mb_hhelix')!;
