@@ -2,7 +2,7 @@
 // atom-independent terms folded on the host in f64 into the uniform block, one invocation per
 // `unroll` vertices, phi read back as f32. Tiled variants (block > 0: atoms staged through
 // workgroup memory) get the atoms padded to a multiple of the tile with zero charges far away.
-import { gpu, storage, readBack, uniform, bindBuffers, grid2d, runPass } from '../backends/webgpu.ts';
+import { gpu, storage, readBack, mapReadBuffer, uniform, bindBuffers, grid2d, runPass } from '../backends/webgpu.ts';
 import { backend } from '../backends/registry.ts';
 import { variantParams } from '../variants.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
@@ -121,6 +121,8 @@ export async function prepareGemWgsl(key: string, atoms: GemAtoms, v: GemVertice
     atoms: storage(device, at),
     phi: storage(device, new Float32Array(Math.max(nv, 1)), true),
     uniform: uniform(device, uni),
+    // kept for every result() of this preparation (the tuner's repeated reads)
+    staging: mapReadBuffer(device, Math.max(nv, 1) * 4),
   };
   const bind = await bindBuffers(device, pl, [bufs.verts, bufs.normals, bufs.atoms, bufs.phi, bufs.uniform], key);
   return {
@@ -133,7 +135,7 @@ export async function prepareGemWgsl(key: string, atoms: GemAtoms, v: GemVertice
     },
     async result() {
       if (nv === 0) return new Float64Array(0);
-      return Float64Array.from(new Float32Array(await readBack(device, bufs.phi, nv * 4)));
+      return Float64Array.from(new Float32Array(await readBack(device, bufs.phi, nv * 4, bufs.staging)));
     },
     destroy() {
       Object.values(bufs).forEach((b) => b.destroy());

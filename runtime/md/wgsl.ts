@@ -1,6 +1,6 @@
 // md-nonbonded WGSL variants: pack a problem into the four storage buffers and the uniform
 // block the kernels declare, dispatch, read back and post-process like the TS variants.
-import { storage, readBack, uniform, bindBuffers, grid2d, runPass } from '../backends/webgpu.ts';
+import { storage, readBack, mapReadBuffer, uniform, bindBuffers, grid2d, runPass } from '../backends/webgpu.ts';
 import { backend } from '../backends/registry.ts';
 import { variantParams } from '../variants.ts';
 import type { MdProblem } from './problem.ts';
@@ -74,6 +74,8 @@ export async function prepareWgsl(key: string, problem: MdProblem): Promise<Prep
     tables: storage(device, tables),
     acc: storage(device, new Uint32Array(accWords), true),
     uniform: uniform(device, uni),
+    // kept for every result() of this preparation (the tuner's and an MD run's repeated reads)
+    staging: mapReadBuffer(device, accWords * 4),
   };
   const bind = await bindBuffers(device, pl, [bufs.particles, bufs.list, bufs.tables, bufs.acc, bufs.uniform], key);
   return {
@@ -82,7 +84,7 @@ export async function prepareWgsl(key: string, problem: MdProblem): Promise<Prep
       await runPass(device, pl, bind, g, bufs.acc);
     },
     async result() {
-      const raw = new Float32Array(await readBack(device, bufs.acc, accWords * 4));
+      const raw = new Float32Array(await readBack(device, bufs.acc, accWords * 4, bufs.staging));
       const energy = new Float64Array(2);
       for (let t = 0; t < gx * gy * wg; t++) {
         energy[0] += raw[energyOff + 2 * t]!;

@@ -4,7 +4,7 @@
 // the cells that reach them: no float atomics needed), 2 the gather (one invocation per atom).
 // The f64 solve runs on the host between them (grid read back, phi written).
 import { backend } from '../backends/registry.ts';
-import { grid2d, readBack, runPass, storage, uniform, bindBuffers } from '../backends/webgpu.ts';
+import { grid2d, readBack, mapReadBuffer, runPass, storage, uniform, bindBuffers } from '../backends/webgpu.ts';
 import { variantParams } from '../variants.ts';
 import { cellsAndFractions, meshShape, type Box3, type PreparedMesh } from './layout.ts';
 
@@ -42,6 +42,9 @@ export async function prepareMeshWgsl(key: string, box: Box3, grid: readonly [nu
     grid: storage(device, new Float32Array(ncell), true),
     force: storage(device, new Float32Array(4 * Math.max(n, 1)), true),
     theta: storage(device, new Float32Array(3 * s.order * Math.max(n, 1)), true),
+    // kept for the reads of every step: the spread grid and the gathered forces
+    gridStaging: mapReadBuffer(device, ncell * 4),
+    forceStaging: mapReadBuffer(device, 16 * Math.max(n, 1)),
   };
   const rest = [bufs.atoms, bufs.cells, bufs.cellStart, bufs.grid, bufs.force, bufs.theta];
   const binds = await Promise.all([bufs.u0, bufs.u1, bufs.u2].map((u) => bindBuffers(device, pl, [u, ...rest], key)));
@@ -71,13 +74,13 @@ export async function prepareMeshWgsl(key: string, box: Box3, grid: readonly [nu
       device.queue.writeBuffer(bufs.cellStart, 0, start);
       await runPass(device, pl, binds[0]!, atomsGrid.g);
       await runPass(device, pl, binds[1]!, spreadGrid.g);
-      const g = new Float32Array(await readBack(device, bufs.grid, ncell * 4));
+      const g = new Float32Array(await readBack(device, bufs.grid, ncell * 4, bufs.gridStaging));
       for (let c = 0; c < ncell; c++) out[c] = g[c]!;
     },
     async gather(phi, f) {
       device.queue.writeBuffer(bufs.grid, 0, Float32Array.from(phi));
       await runPass(device, pl, binds[2]!, atomsGrid.g);
-      const fv = new Float32Array(await readBack(device, bufs.force, n * 16));
+      const fv = new Float32Array(await readBack(device, bufs.force, n * 16, bufs.forceStaging));
       for (let k = 0; k < n; k++) {
         const i = sorted[k]!;
         f[3 * i] += fv[4 * k]!;
