@@ -192,7 +192,7 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     pairVars: { i: '', j: '', diagK: 'dk', fast: false },
     workgroup: v.workgroup ?? 0,
     jsplit: v.jsplit ?? 1,
-    wasm: v.target === 'wasm' ? wasmContext(M, N, String(v.precision), v.simd === 'relaxed', elec.rf || elec.ewald || used.has('qq')) : false,
+    wasm: v.target === 'wasm' ? wasmContext(M, N, String(v.precision), v.simd === 'relaxed', elec.rf || elec.ewald || used.has('qq'), elec.rf && v.output === 'f') : false,
   };
 }
 
@@ -227,7 +227,7 @@ const EXP = {
  * one that covers every i-atom with LJ parameters (the clusters hold LJ atoms first where at most
  * half have LJ: runtime/md/clusters.ts, as GROMACS's full / half / no-LJ i-clusters).
  */
-function wasmContext(M: number, N: number, precision: string, fma: boolean, usesQ: boolean): Record<string, unknown> {
+function wasmContext(M: number, N: number, precision: string, fma: boolean, usesQ: boolean, rfForceOnly: boolean): Record<string, unknown> {
   const f64 = precision === 'f64';
   const e = f64 ? 8 : 4;
   const L = 16 / e;
@@ -286,7 +286,12 @@ function wasmContext(M: number, N: number, precision: string, fma: boolean, uses
     last: k === prefixes.length - 1,
     what: p === M ? 'every i-atom has LJ' : p === 0 ? 'no i-atom has LJ' : `LJ for i-atoms 0..${p - 1} only`,
     // the loop of every i-atom still skips LJ per i-atom (clusters not ordered LJ first: M > N)
-    pairs: pairs.map((x) => ({ ...x, lj: (x.i as number) < p, ljBranch: usesQ && p === M && M > N })),
+    pairs: pairs.map((x) => {
+      const lj = (x.i as number) < p;
+      const ljBranch = usesQ && p === M && M > N;
+      // Force-only RF for an i-atom without LJ: 1/r^3 as sqrt(r^2) (qq/r^4), no 1/r^2 or 1/r of its own (pair.hbs)
+      return { ...x, lj, ljBranch, rf3: rfForceOnly && !lj && !ljBranch };
+    }),
   }));
   // i-force reduction: L i-atoms' vectors into one vector (lane k = atom k of the group)
   const groups = Array.from({ length: M / L }, (_, g) => {

@@ -54,6 +54,17 @@ async function noSkipBuild(key: string): Promise<Uint8Array> {
   return assembleWat(`${key}.noskip.wat`, templates.kernel({ ...ctx, wasm, key, banner: ';; no-skip build (test)' }));
 }
 
+/**
+ * The variant's kernel with its LJ skip, its RF term of the i-atoms without LJ computed as for those
+ * with LJ (by 1/r^2 and 1/r): the library build takes force-only RF's qq/r^3 there as sqrt(r^2)
+ * (qq/r^4), another rounding, so this is the build whose forces the no-skip build must equal bit for bit.
+ */
+async function skipBuildSameTerms(key: string): Promise<Uint8Array> {
+  const ctx = mdNonbonded.context(spec, parseVariantKey(spec, key)) as { wasm: { ljLoops: { pairs: Record<string, unknown>[] }[] } };
+  const ljLoops = ctx.wasm.ljLoops.map((l) => ({ ...l, pairs: l.pairs.map((x) => ({ ...x, rf3: false })) }));
+  return assembleWat(`${key}.sameterms.wat`, templates.kernel({ ...ctx, wasm: { ...ctx.wasm, ljLoops }, key, banner: ';; skip build, RF by 1/r^2 and 1/r (test)' }));
+}
+
 const relaxed = probeWasmRelaxedSimd().ok;
 const KEYS = [
   'md-nonbonded.wasm.lj-rf.geom.shift.f32.f.4x4.mask.mask.simd128',
@@ -106,17 +117,40 @@ describe('wasm kernels skipping LJ per i-cluster', () => {
     const s = await settingsOf(key, 0.8);
     for (const w of [sys, waterBox(216, 3)]) {
       const p = new MdProblem(w, s, shape.M, shape.N, 0.85);
-      const skip = await runWasm(key, p);
+      const lib = await runWasm(key, p);
+      const skip = await runWasmWith(key, p, await skipBuildSameTerms(key));
       const full = await runWasmWith(key, p, await noSkipBuild(key));
       let differ = 0;
       for (let k = 0; k < skip.f.length; k++) if (!Object.is(skip.f[k], full.f[k])) differ++;
       expect(differ).toBe(0);
+      // The library build: the same forces up to f32 round-off (force-only RF: bit for bit only where no i-atom lacks LJ)
+      let fmax = 0;
+      let dmax = 0;
+      for (let k = 0; k < lib.f.length; k++) {
+        fmax = Math.max(fmax, Math.abs(skip.f[k]!));
+        dmax = Math.max(dmax, Math.abs(lib.f[k]! - skip.f[k]!));
+      }
+      expect(dmax / fmax).toBeLessThan(shape.precision === 'f64' ? 1e-13 : 2e-6);
+      if (shape.output !== 'f') expect([...lib.f]).toEqual([...skip.f]);
       expect(Object.is(skip.vdw, full.vdw) && Object.is(skip.coul, full.coul)).toBe(true);
       expect([...skip.virial]).toEqual([...full.virial]);
       if (shape.output !== 'f') expect(Math.abs(skip.vdw)).toBeGreaterThan(1);
     }
     const d = await verifyVariant(key, { name: 'mixed-lj-water', sys, rc: 0.8, rlist: 0.85 }, runWasm);
     expect(d.ok, d.detail).toBe(true);
+  });
+
+  it('the gate checks the RF term of the i-atoms without LJ: qq/r^2 in place of qq/r^4 fails it', async () => {
+    const key = KEYS[0]!;
+    const ctx = mdNonbonded.context(spec, parseVariantKey(spec, key)) as Record<string, unknown>;
+    const good = templates.kernel({ ...ctx, key, banner: ';; library (test)' });
+    const term = '(f32x4.div (local.get $qq) (f32x4.mul (local.get $r2) (local.get $r2)))';
+    expect(good.split(term).length - 1).toBe(9);
+    const bytes = await assembleWat('rf3.wat', good.replaceAll(term, '(f32x4.div (local.get $qq) (local.get $r2))'));
+    for (const w of [sys, waterBox(216, 3)]) {
+      const d = await verifyVariant(key, { name: 'water', sys: w, rc: 0.8, rlist: 0.85 }, (k, p) => runWasmWith(k, p, bytes));
+      expect(d.ok).toBe(false);
+    }
   });
 
   it('a wrong skip shows: dropping the LJ of the last i-atom changes the forces', async () => {
