@@ -20,12 +20,29 @@ import type { Precision } from './problem.ts';
 export const WASM_XQ_WORDS = 24;
 export const WASM_F_WORDS = 12;
 const PAGE = 65536;
-/** Bytes at address 0 the kernels use as scratch: constants and i-atom splats read from memory in the j loop (templates/wasm/md-nonbonded/kernel.wat.hbs). */
-const SCRATCH_BYTES = 2048;
+/**
+ * Where a kernel's scratch may start (its argument sb): constants and i-atom splats that its j loop
+ * reads from memory (templates/wasm/md-nonbonded/kernel.wat.hbs), 2,048 bytes from sb. Four bases
+ * 1 KiB apart put those reads at every position of the 4 KiB whose low 12 address bits a load is
+ * compared on with the stores before it (the stack spills of the kernel's i-forces among them).
+ * At some stack positions the two share those bits, and the water kernel ran 1.3-2x slower
+ * (4K aliasing, docs/performance.md); a WasmMd then moves to the next base (runKernel).
+ */
+export const SCRATCH_BASES = [0, 1024, 2048, 3072] as const;
+const SCRATCH_BYTES = SCRATCH_BASES[SCRATCH_BASES.length - 1] + 2048;
+/** A call with fewer j-entries does not count towards moving the scratch base (too short to time). */
+const SCRATCH_MIN_ENTRIES = 4096;
+/**
+ * Calls are judged in windows of SCRATCH_WINDOW (counted calls): the window's fastest time per
+ * j-entry (a busy host only adds time, so the minimum sees through it) SCRATCH_SLOW times the
+ * fastest window yet moves the base.
+ */
+const SCRATCH_WINDOW = 8;
+const SCRATCH_SLOW = 1.25;
 
 type KernelFn = (
   nci: number, ciP: number, cjP: number, exP: number, xP: number, fP: number, svP: number, eP: number, fsP: number, tabP: number,
-  rc2: number, sh6: number, sh12: number, krf: number, crf: number, beta: number, shEw: number, tabScale: number,
+  rc2: number, sh6: number, sh12: number, krf: number, crf: number, beta: number, shEw: number, tabScale: number, sb: number,
 ) => void;
 
 /** A Float32Array or Float64Array view of a wasm memory, by the variant's precision. */
@@ -102,6 +119,17 @@ export class WasmMd {
    * (a pair search), so they are copied in once per bound list (cleared when one is bound).
    */
   private maps: { atomOf?: Int32Array; off?: Float64Array; slotOf?: Int32Array } = {};
+  /** The memory as i32 (the i-entries' j ranges). */
+  private i32 = new Int32Array(0);
+  /** SCRATCH_BASES index of the kernel's scratch, and what moves it (runKernel). */
+  private sb = 0;
+  private bestMsPerEntry = Infinity;
+  private windowMin = Infinity;
+  private windowCalls = 0;
+  /** The first windows try each base in turn, then the fastest is taken (null: done). */
+  private calibration: number[] | null = [];
+  /** Times the scratch base moved (tests, benches). */
+  scratchMoves = 0;
 
   private constructor(
     private readonly memory: WebAssembly.Memory,
@@ -125,6 +153,7 @@ export class WasmMd {
     if (this.f64.buffer !== this.memory.buffer) {
       this.mr = this.precision === 'f64' ? new Float64Array(this.memory.buffer) : new Float32Array(this.memory.buffer);
       this.f64 = new Float64Array(this.memory.buffer);
+      this.i32 = new Int32Array(this.memory.buffer);
     }
   }
 
@@ -286,9 +315,63 @@ export class WasmMd {
 
   /** Run the kernel over i-entries [e0, e1) of the bound list, adding to the outputs. */
   accumulate(params: MdArgs['params'], e0: number, e1: number): void {
+    if (e1 <= e0) return;
     const L = this.L!;
+    const entries = this.i32[(L.ciP >> 2) + 4 * (e1 - 1) + 3]! - this.i32[(L.ciP >> 2) + 4 * e0 + 2]!;
+    const t0 = performance.now();
     this.kernel(e1 - e0, L.ciP + 16 * e0, L.cjP, L.exP, L.xP, L.fP, L.svP, L.eP, L.fsP, L.tabP,
-      params.rc2, params.sh6, params.sh12, params.krf, params.crf, params.beta, params.shEwald, params.tabScale);
+      params.rc2, params.sh6, params.sh12, params.krf, params.crf, params.beta, params.shEwald, params.tabScale, SCRATCH_BASES[this.sb]);
+    this.timed(performance.now() - t0, entries);
+  }
+
+  /**
+   * A kernel call of `entries` j-entries took `ms`. The first SCRATCH_BASES.length windows of
+   * SCRATCH_WINDOW such calls run at each base in turn, and the base of the fastest window (its
+   * fastest call per j-entry) is kept. After that, a window whose fastest call is SCRATCH_SLOW
+   * times the fastest window yet moves the scratch to the next base: the kernel's stack position
+   * changes when its JavaScript callers are optimized. The forces do not depend on the base, bit
+   * for bit.
+   */
+  timed(ms: number, entries: number): void {
+    if (entries < SCRATCH_MIN_ENTRIES) return;
+    this.windowMin = Math.min(this.windowMin, ms / entries);
+    if (++this.windowCalls < SCRATCH_WINDOW) return;
+    const m = this.windowMin;
+    this.windowMin = Infinity;
+    this.windowCalls = 0;
+    this.bestMsPerEntry = Math.min(this.bestMsPerEntry, m);
+    const cal = this.calibration;
+    if (cal) {
+      cal.push(m);
+      if (cal.length < SCRATCH_BASES.length) this.sb = cal.length;
+      else {
+        this.sb = cal.indexOf(Math.min(...cal));
+        this.calibration = null;
+      }
+    } else if (m > SCRATCH_SLOW * this.bestMsPerEntry) {
+      this.sb = (this.sb + 1) % SCRATCH_BASES.length;
+      this.scratchMoves++;
+    }
+  }
+
+  /** Try every base again from the first (SCRATCH_BASES), and forget the times so far. */
+  calibrateScratch(): void {
+    this.setScratchBase(0);
+    this.calibration = [];
+  }
+
+  /** Byte offset of the kernel's scratch now (one of SCRATCH_BASES). */
+  get scratchBase(): number {
+    return SCRATCH_BASES[this.sb];
+  }
+
+  /** Put the kernel's scratch at SCRATCH_BASES[k], without trying the others first, and start its timing afresh (tests). */
+  setScratchBase(k: number): void {
+    this.sb = k;
+    this.bestMsPerEntry = Infinity;
+    this.windowMin = Infinity;
+    this.windowCalls = 0;
+    this.calibration = null;
   }
 
   /** Add the forces of the last run into `f` (3 per padded slot). */

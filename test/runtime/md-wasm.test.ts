@@ -4,11 +4,11 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { libraryKeys, manifest, GENERATED_ROOT } from '../../runtime/variants.ts';
-import { verifyVariant } from '../../runtime/md/verify.ts';
+import { verifyVariant, settingsOf } from '../../runtime/md/verify.ts';
 import { verificationCases } from '../../runtime/md/cases.ts';
-import { runWasm, runWasmWith, loadWasmKernel, wasmInstance, writePositions, gatherWasmForces } from '../../runtime/md/wasm.ts';
+import { runWasm, runWasmWith, loadWasmKernel, wasmInstance, writePositions, gatherWasmForces, SCRATCH_BASES } from '../../runtime/md/wasm.ts';
 import { kernelTransfers } from '../../runtime/md/settle-simd.ts';
-import { runTs } from '../../runtime/md/kernels.ts';
+import { runTs, mdShape } from '../../runtime/md/kernels.ts';
 import { MdProblem } from '../../runtime/md/problem.ts';
 import { waterBox } from '../../runtime/md/system.ts';
 import { assembleWat } from '../../generator/index.ts';
@@ -367,5 +367,75 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
     const c = cases.find((x) => x.name === 'water-216')!;
     const d = await verifyVariant(key, c, (k, p) => runWasmWith(k, p, bytes));
     expect(d.ok).toBe(false);
+  });
+});
+
+describe('md-nonbonded wasm scratch base (4K aliasing with the stack spills)', () => {
+  it('every library kernel reads and writes its scratch at the base it is given, none at a fixed address', () => {
+    for (const key of keys) {
+      const wat = readFileSync(join(GENERATED_ROOT, manifest().get(key)!.file.replace(/\.wasm$/, '.wat')), 'utf8');
+      expect(wat, key).toContain('(param $sb i32)');
+      expect(wat, key).not.toMatch(/offset=\d+ \(i32\.const 0\)/);
+      expect(wat.split('(local.get $sb)').length, key).toBeGreaterThan(20);
+    }
+  });
+
+  it('gives the same forces, energies and virial bit for bit at every scratch base', async () => {
+    for (const key of ['md-nonbonded.wasm.lj-rf.geom.shift.f32.f.4x4.mask.mask.simd128', 'md-nonbonded.wasm.lj-ewald.geom.shift.f64.fev.tabulated.4x2.mask.mask.simd128']) {
+      const shape = await mdShape(key);
+      const p = new MdProblem(waterBox(216, 3), await settingsOf(key, 0.8), shape.M, shape.N, 0.85);
+      const inst = await wasmInstance(key);
+      const runs: Awaited<ReturnType<typeof runWasm>>[] = [];
+      for (let k = 0; k < SCRATCH_BASES.length; k++) {
+        inst.setScratchBase(k);
+        expect(inst.scratchBase).toBe(SCRATCH_BASES[k]);
+        runs.push(await runWasm(key, p));
+      }
+      inst.setScratchBase(0);
+      for (const r of runs.slice(1)) {
+        expect(r.f.every((x, i) => Object.is(x, runs[0]!.f[i]))).toBe(true);
+        expect(Object.is(r.vdw, runs[0]!.vdw) && Object.is(r.coul, runs[0]!.coul)).toBe(true);
+        expect([...r.virial]).toEqual([...runs[0]!.virial]);
+      }
+      expect(Math.abs(runs[0]!.coul)).toBeGreaterThan(1);
+    }
+  });
+
+  it('moves to the next base after a window of 8 calls whose fastest is 25% slower per j-entry than the fastest window, and not for short calls or slow calls among fast ones', async () => {
+    const inst = await wasmInstance('md-nonbonded.wasm.lj-rf.geom.shift.f32.f.4x4.mask.mask.simd128');
+    inst.setScratchBase(0);
+    const moves = inst.scratchMoves;
+    const windowOf = (...ms: number[]): void => ms.forEach((t) => inst.timed(t, 1e6));
+    windowOf(1, 1, 1, 1, 1, 1, 1, 1); // the fastest window: 1e-6 ms per j-entry (below any real call's)
+    windowOf(3, 3, 3, 3, 3, 3, 3, 1.2); // slow calls, but the window's fastest is within 25%
+    for (let c = 0; c < 20; c++) inst.timed(10, 100); // too short to count
+    expect(inst.scratchBase).toBe(SCRATCH_BASES[0]);
+    windowOf(1.3, 1.3, 1.3, 1.3, 1.3, 1.3, 1.3);
+    expect(inst.scratchBase).toBe(SCRATCH_BASES[0]); // the window is not complete
+    windowOf(1.3);
+    expect(inst.scratchBase).toBe(SCRATCH_BASES[1]);
+    expect(inst.scratchMoves).toBe(moves + 1);
+    for (let w = 0; w < SCRATCH_BASES.length - 1; w++) windowOf(2, 2, 2, 2, 2, 2, 2, 2);
+    expect(inst.scratchBase).toBe(SCRATCH_BASES[0]); // round the bases, back to the first
+    windowOf(1, 1, 1, 1, 1, 1, 1, 1);
+    expect(inst.scratchBase).toBe(SCRATCH_BASES[0]);
+  });
+
+  it('first runs a window at each base and keeps the fastest', async () => {
+    const inst = await wasmInstance('md-nonbonded.wasm.lj-rf.geom.shift.f32.f.4x4.mask.mask.simd128');
+    inst.calibrateScratch();
+    const moves = inst.scratchMoves;
+    const windowOf = (...ms: number[]): void => ms.forEach((t) => inst.timed(t, 1e6));
+    const seen: number[] = [];
+    for (const ms of [2, 1.1, 3, 1.6]) {
+      seen.push(inst.scratchBase);
+      windowOf(ms, 5, 5, 5, 5, 5, 5, 5);
+    }
+    expect(seen).toEqual([...SCRATCH_BASES]);
+    expect(inst.scratchBase).toBe(SCRATCH_BASES[1]);
+    windowOf(1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2); // within 25% of 1.1: stays
+    expect(inst.scratchBase).toBe(SCRATCH_BASES[1]);
+    expect(inst.scratchMoves).toBe(moves);
+    inst.setScratchBase(0);
   });
 });
