@@ -26,10 +26,12 @@ const PAGE = 65536;
  * 1 KiB apart put those reads at every position of the 4 KiB whose low 12 address bits a load is
  * compared on with the stores before it (the stack spills of the kernel's i-forces among them).
  * At some stack positions the two share those bits, and the water kernel ran 1.3-2x slower
- * (4K aliasing, docs/performance.md); a WasmMd then moves to the next base (runKernel).
+ * (4K aliasing, docs/performance.md); a WasmMd then moves to the next base (WasmMd.timed).
  */
 export const SCRATCH_BASES = [0, 1024, 2048, 3072] as const;
-const SCRATCH_BYTES = SCRATCH_BASES[SCRATCH_BASES.length - 1] + 2048;
+/** The kernels' scratch from its base (generator/families/md-nonbonded.ts WASM_SCRATCH_BYTES). */
+const KERNEL_SCRATCH_BYTES = 2048;
+const SCRATCH_BYTES = SCRATCH_BASES[SCRATCH_BASES.length - 1] + KERNEL_SCRATCH_BYTES;
 /** A call with fewer j-entries does not count towards moving the scratch base (too short to time). */
 const SCRATCH_MIN_ENTRIES = 4096;
 /**
@@ -121,7 +123,7 @@ export class WasmMd {
   private maps: { atomOf?: Int32Array; off?: Float64Array; slotOf?: Int32Array } = {};
   /** The memory as i32 (the i-entries' j ranges). */
   private i32 = new Int32Array(0);
-  /** SCRATCH_BASES index of the kernel's scratch, and what moves it (runKernel). */
+  /** SCRATCH_BASES index of the kernel's scratch, and what moves it (timed). */
   private sb = 0;
   private bestMsPerEntry = Infinity;
   private windowMin = Infinity;

@@ -46,24 +46,31 @@ function patterns(sys: MdSystem, M: number, N: number): Record<'none' | 'prefix1
 const spec = loadAndValidate(SPEC_ROOT + 'md-nonbonded.yaml');
 const templates = loadTemplates('wasm', 'md-nonbonded');
 
-/** The variant's kernel built with one j loop computing LJ for every i-atom (no skip at all). */
-async function noSkipBuild(key: string): Promise<Uint8Array> {
-  const ctx = mdNonbonded.context(spec, parseVariantKey(spec, key)) as { M: number; wasm: { ljLoops: { pairs: Record<string, unknown>[] }[] } };
-  const pairs = ctx.wasm.ljLoops.at(-1)!.pairs.map((x) => ({ ...x, lj: true, ljBranch: false }));
-  const wasm = { ...ctx.wasm, ljLoops: [{ p: ctx.M, first: true, last: true, what: 'LJ for every i-atom (no skip)', pairs }], ljClose: '' };
-  return assembleWat(`${key}.noskip.wat`, templates.kernel({ ...ctx, wasm, key, banner: ';; no-skip build (test)' }));
+type WasmCtx = { M: number; wasm: { ljLoops: { pairs: Record<string, unknown>[] }[] } } & Record<string, unknown>;
+
+/** The variant's generator context, its wasm part changed by `edit`, rendered and assembled (test builds). */
+async function buildWith(key: string, edit: (ctx: WasmCtx) => Record<string, unknown>, banner: string): Promise<Uint8Array> {
+  const ctx = mdNonbonded.context(spec, parseVariantKey(spec, key)) as WasmCtx;
+  return assembleWat(`${key}.test.wat`, templates.kernel({ ...ctx, wasm: { ...ctx.wasm, ...edit(ctx) }, key, banner: `;; ${banner} (test)` }));
 }
+
+/** One j loop over the last LJ loop's pairs, changed by `pair` (LJ for every i-atom: no skip). */
+const oneLoop = (ctx: WasmCtx, what: string, pair: (x: Record<string, unknown>) => Record<string, unknown>): Record<string, unknown> => ({
+  ljLoops: [{ p: ctx.M, first: true, last: true, what, pairs: ctx.wasm.ljLoops.at(-1)!.pairs.map(pair) }],
+  ljClose: '',
+});
+
+/** The variant's kernel built with one j loop computing LJ for every i-atom (no skip at all). */
+const noSkipBuild = (key: string): Promise<Uint8Array> =>
+  buildWith(key, (ctx) => oneLoop(ctx, 'LJ for every i-atom (no skip)', (x) => ({ ...x, lj: true, ljBranch: false })), 'no-skip build');
 
 /**
  * The variant's kernel with its LJ skip, its RF term of the i-atoms without LJ computed as for those
  * with LJ (by 1/r^2 and 1/r): the library build takes force-only RF's qq/r^3 there as sqrt(r^2)
  * (qq/r^4), another rounding, so this is the build whose forces the no-skip build must equal bit for bit.
  */
-async function skipBuildSameTerms(key: string): Promise<Uint8Array> {
-  const ctx = mdNonbonded.context(spec, parseVariantKey(spec, key)) as { wasm: { ljLoops: { pairs: Record<string, unknown>[] }[] } };
-  const ljLoops = ctx.wasm.ljLoops.map((l) => ({ ...l, pairs: l.pairs.map((x) => ({ ...x, rf3: false })) }));
-  return assembleWat(`${key}.sameterms.wat`, templates.kernel({ ...ctx, wasm: { ...ctx.wasm, ljLoops }, key, banner: ';; skip build, RF by 1/r^2 and 1/r (test)' }));
-}
+const skipBuildSameTerms = (key: string): Promise<Uint8Array> =>
+  buildWith(key, (ctx) => ({ ljLoops: ctx.wasm.ljLoops.map((l) => ({ ...l, pairs: l.pairs.map((x) => ({ ...x, rf3: false })) })) }), 'skip build, RF by 1/r^2 and 1/r');
 
 const relaxed = probeWasmRelaxedSimd().ok;
 const KEYS = [
@@ -155,10 +162,7 @@ describe('wasm kernels skipping LJ per i-cluster', () => {
 
   it('a wrong skip shows: dropping the LJ of the last i-atom changes the forces', async () => {
     const key = KEYS[0]!;
-    const ctx = mdNonbonded.context(spec, parseVariantKey(spec, key)) as { M: number; wasm: { ljLoops: { pairs: Record<string, unknown>[] }[] } };
-    const pairs = ctx.wasm.ljLoops.at(-1)!.pairs.map((x) => ({ ...x, lj: (x.i as number) < ctx.M - 1, ljBranch: false }));
-    const wasm = { ...ctx.wasm, ljLoops: [{ p: ctx.M, first: true, last: true, what: 'wrong', pairs }], ljClose: '' };
-    const bytes = await assembleWat('wrong.wat', templates.kernel({ ...ctx, wasm, key, banner: ';; wrong (test)' }));
+    const bytes = await buildWith(key, (ctx) => oneLoop(ctx, 'wrong', (x) => ({ ...x, lj: (x.i as number) < ctx.M - 1, ljBranch: false })), 'wrong');
     const d = await verifyVariant(key, { name: 'mixed-lj-water', sys, rc: 0.8, rlist: 0.85 }, (k, p) => runWasmWith(k, p, bytes));
     expect(d.ok).toBe(false);
   });
