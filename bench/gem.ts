@@ -287,7 +287,8 @@ export async function benchGemWgsl(rungs: { rung: string; key: string }[], atoms
  * The WebAssembly SIMD rungs: 4 vertices per f32x4 (unrolled by 1 and 2 vectors), the Newton
  * estimate, the mixed form (8 vertices: at p = 0, one vector's 1/sqrt by the divider and the
  * other's by Newton steps; with both roots, the roots by the divider and their product's
- * reciprocal by Newton steps), 4 atoms per vector, f64x2; with `relaxed` (the engine compiles
+ * reciprocal by Newton steps), 4 atoms per vector, f64x2; in regions 2 and 3 (one root per pair)
+ * 8 vertices by the divider and the mixed form, and f64x2; with `relaxed` (the engine compiles
  * relaxed SIMD) the f32 rungs again with relaxed_madd.
  */
 export function wasmLadder(region: GemRegion, relaxed = false): { rung: string; key: string }[] {
@@ -295,7 +296,13 @@ export function wasmLadder(region: GemRegion, relaxed = false): { rung: string; 
     `gem-potential.wasm.region${region}.${prec}.zero.unroll${unroll}.${rs}.block0.${vector}.${simd}`;
   const fma = (rows: { rung: string; key: string }[]) =>
     relaxed ? [...rows, ...rows.filter((r) => r.key.includes('.f32.')).map((r) => ({ rung: `${r.rung} relaxed FMA`, key: r.key.replace(/\.simd128$/, '.relaxed') }))] : rows;
-  if (region !== 1) return fma([{ rung: 'wasm f32x4 (8 vertices)', key: k('f32', 8, 'div', 'vertices') }, { rung: 'wasm f64x2', key: k('f64', 4, 'div', 'vertices') }]);
+  if (region !== 1) {
+    return fma([
+      { rung: 'wasm f32x4 (8 vertices)', key: k('f32', 8, 'div', 'vertices') },
+      { rung: 'wasm f32x4 rsqrt mix (8 vertices)', key: k('f32', 8, 'mix', 'vertices') },
+      { rung: 'wasm f64x2', key: k('f64', 4, 'div', 'vertices') },
+    ]);
+  }
   return fma([
     { rung: 'wasm f32x4 (4 vertices)', key: k('f32', 4, 'div', 'vertices') },
     { rung: 'wasm f32x4 (8 vertices)', key: k('f32', 8, 'div', 'vertices') },

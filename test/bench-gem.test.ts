@@ -134,7 +134,9 @@ describe('GEM benchmark on a generated surface (tiny: Mb.Hhelix at 0.3 vertices 
       // with relaxed SIMD where the engine compiles it: the f32 rungs again with relaxed_madd
       const relaxed = probeWasmRelaxedSimd().ok;
       const rungs = wasmLadder(region, relaxed);
-      expect(rungs.filter((r) => r.key.endsWith('.relaxed')).length).toBe(relaxed ? (region === 1 ? 5 : 1) : 0);
+      expect(rungs.filter((r) => r.key.endsWith('.relaxed')).length).toBe(relaxed ? (region === 1 ? 5 : 2) : 0);
+      // the mixed form in region 3 too (one root per pair there)
+      expect(rungs.some((r) => r.key.includes('.mix.'))).toBe(true);
       for (const r of rungs) expect((await variantParams(r.key)).target).toBe('wasm');
       const rows = await benchGemWasm(rungs, atoms, verts, P, ref, 1);
       expect(rows.map((r) => r.key)).toEqual(rungs.map((r) => r.key));

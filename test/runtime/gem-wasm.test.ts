@@ -56,7 +56,7 @@ beforeAll(() => {
 
 describe('gem-potential WebAssembly SIMD library', () => {
   it('covers every region and salt in f32 with 4 and 8 vertices per iteration, plus nr, mix, atoms-in-lanes, f64x2 and relaxed SIMD variants', () => {
-    expect(keys.length).toBe(40);
+    expect(keys.length).toBe(48);
     for (const k of keys) expect(k).toMatch(/^gem-potential\.wasm\.region[123]\.(f32|f64)\.(zero|nonzero)\.unroll[248]\.(div|nr|mix)\.block0\.(vertices|atoms)\.(simd128|relaxed)$/);
     for (const region of [1, 2, 3]) {
       for (const salt of ['zero', 'nonzero']) {
@@ -124,6 +124,7 @@ describe('gem-potential wasm: padding, threads, on demand', () => {
     'gem-potential.wasm.region1.f32.zero.unroll8.nr.block0.vertices.simd128',
     'gem-potential.wasm.region1.f32.zero.unroll2.div.block0.atoms.simd128',
     'gem-potential.wasm.region3.f64.nonzero.unroll4.div.block0.vertices.simd128',
+    'gem-potential.wasm.region3.f32.zero.unroll8.mix.block0.vertices.simd128',
   ];
 
   it.each(SHAPES)('%s: vertex counts 1, 3, 5, 7, 9, 13, 17 give the same bits as the whole surface', async (key) => {
@@ -261,19 +262,44 @@ describe('gem-potential wasm rsqrt mix in the one-root loop', () => {
   it('takes one vector through the divider and the other through Newton steps, and each half is checked by the gate', async () => {
     const text = wat();
     const oneRoot = text.slice(text.indexOf('(then'), text.indexOf('(else'));
-    // the divider's vector: q/d as sqrt(d^2) (q/d^2)
+    // the divider's vector: q/d as sqrt(d^2) (q/d^2); once in the first atom's step before the
+    // loop (atoms.hbs) and once in the loop
     const div = '(f32x4.relaxed_madd (f32x4.sqrt (local.get $d2)) (f32x4.div (local.get $qj) (local.get $d2))';
-    expect(oneRoot.split(div).length - 1).toBe(1);
-    expect(oneRoot.split('(i32x4.sub (local.get $nrMagic)').length - 1).toBe(1);
+    expect(oneRoot.split(div).length - 1).toBe(2);
+    expect(oneRoot.split('(i32x4.sub (local.get $nrMagic)').length - 1).toBe(2);
     const m = mols.get('mb_hhelix')!;
     const params = gemParams(m.atoms, { p: 0 });
     expect((await verifyGemWasm(key, m.atoms, m.verts, params, 1, 200)).ok).toBe(true);
     // the divider's vector (unit 1): sqrt of -d^2; the Newton vector (unit 0): a wrong magic constant
-    for (const broken of [text.replace(div, div.replace('(f32x4.sqrt (local.get $d2))', '(f32x4.sqrt (f32x4.neg (local.get $d2)))')), text.replace(/0x5f1ffff9/g, '0x5e1ffff9')]) {
+    for (const broken of [text.replaceAll(div, div.replace('(f32x4.sqrt (local.get $d2))', '(f32x4.sqrt (f32x4.neg (local.get $d2)))')), text.replace(/0x5f1ffff9/g, '0x5e1ffff9')]) {
       expect(broken).not.toBe(text);
       const bad = await verifyGemWasm(key, m.atoms, m.verts, params, 1, 200, await assembleWat('broken.wat', broken));
       expect(bad.ok).toBe(false);
     }
+  });
+});
+
+describe('gem-potential wasm: the first atom step before the loop', () => {
+  // templates/wasm/gem-potential/partials/atoms.hbs runs the first atom (vector) step before the
+  // loop so that V8 computes the vertex positions and the loop's constants once, outside it; the
+  // same additions in the same order as the loop alone, so the same bits.
+  const peel = /\n *\(if \(i32\.lt_u \(local\.get \$jb\) \(local\.get \$jEnd\)\)\n *\(then\n[\s\S]*?\n *\)\)(?=\n *\(block \$adone)/g;
+  it.each([
+    ['gem-potential.wasm.region3.f32.zero.unroll8.mix.block0.vertices.simd128', 3],
+    ['gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.simd128', 1],
+    ['gem-potential.wasm.region2.f32.nonzero.unroll8.div.block0.vertices.simd128', 2],
+    ['gem-potential.wasm.region1.f32.zero.unroll4.div.block0.atoms.simd128', 1],
+  ] as const)('%s: the same bits as the loop alone', async (key, region) => {
+    const text = committedWat(key);
+    const loopOnly = text.replace(peel, '');
+    // one peeled step per atom loop (region 1 has two loops: h = 0 and h > 0)
+    expect(text.match(peel)?.length).toBe(region === 1 ? 2 : 1);
+    expect(loopOnly).not.toMatch(/\(i32\.lt_u \(local\.get \$jb\)/);
+    const m = mols.get('mb_hhelix')!;
+    const params = gemParams(m.atoms, { p: P_OF[region], salt: key.includes('.nonzero.') ? SALT : 0 });
+    const a = await runGemWasm(key, m.atoms, m.verts, { params });
+    const b = await runGemWasm(key, m.atoms, m.verts, { params, bytes: await assembleWat('loop-only.wat', loopOnly) });
+    expect(Array.from(a.phi)).toEqual(Array.from(b.phi));
   });
 });
 
