@@ -56,6 +56,11 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     // wasm: 1/d from the estimate and Newton steps, region 1's g/sqrt(d^2 + h) by sqrt and div
     mix: v.rsqrt === 'mix',
     newton: v.rsqrt === 'nr' || v.rsqrt === 'mix',
+    // wasm: the Newton units of the loops with q/d per pair (region 1's at p = 0 and regions 2 and
+    // 3, all without salt) take 2/sqrt(d^2) and halve their sums after the loop (rsqrt.hbs
+    // `twice`, atoms.hbs): the factor 2 is exact, so the same bits for one multiply less per vector
+    halveFold: (v.rsqrt === 'nr' || v.rsqrt === 'mix') && v.salt !== 'nonzero',
+    halveLoop: (v.rsqrt === 'nr' || v.rsqrt === 'mix') && v.salt !== 'nonzero' && region !== 1,
     // wasm: a*b+c as relaxed_madd (relaxed SIMD; fused or not, as the engine does it)
     fma: v.simd === 'relaxed',
     // gpu.js: the backend.
@@ -158,6 +163,7 @@ function wasmContext(spec: Spec, v: Variant): Record<string, unknown> {
       one: vc(1),
       half: vc(0.5),
       threeHalves: vc(1.5),
+      three: vc(3),
       // Moroz, Samotyy, Horyachyy et al.: magic constant and the tuned first Newton step y * a * (b - x y^2)
       nrMagic: '(v128.const i32x4 0x5f1ffff9 0x5f1ffff9 0x5f1ffff9 0x5f1ffff9)',
       nrA: vc('0.703952253'),

@@ -303,6 +303,37 @@ describe('gem-potential wasm: the first atom step before the loop', () => {
   });
 });
 
+describe('gem-potential wasm: the Newton units with 2/sqrt and their sums halved', () => {
+  // rsqrt.hbs `twice`: in the loops with q/d per pair, a Newton unit takes y (3 - x y^2), twice
+  // y (3/2 - x/2 y^2) exactly, and halves its sum after the loop (atoms.hbs, halve.hbs): scaling
+  // by 2 is exact, so the same bits as the plain step with its 1/2, one multiply less per vector.
+  const plainStep = (text: string): string =>
+    text
+      .replaceAll('(f32x4.relaxed_nmadd (local.get $d2) (f32x4.mul (local.get $y) (local.get $y)) (local.get $three))', '(f32x4.relaxed_nmadd (f32x4.mul (local.get $half) (local.get $d2)) (f32x4.mul (local.get $y) (local.get $y)) (local.get $threeHalves))')
+      .replaceAll('(f32x4.sub (local.get $three) (f32x4.mul (local.get $d2) (f32x4.mul (local.get $y) (local.get $y))))', '(f32x4.sub (local.get $threeHalves) (f32x4.mul (f32x4.mul (local.get $half) (local.get $d2)) (f32x4.mul (local.get $y) (local.get $y))))')
+      .replace(/\n *\(local\.set \$s(\d+) \(f32x4\.mul \(local\.get \$half\) \(local\.get \$s\1\)\)\)/g, '');
+  it.each([
+    ['gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.relaxed', 1, 1],
+    ['gem-potential.wasm.region1.f32.zero.unroll8.nr.block0.vertices.simd128', 1, 2],
+    ['gem-potential.wasm.region1.f32.zero.unroll4.mix.block0.atoms.relaxed', 1, 2],
+    ['gem-potential.wasm.region3.f32.zero.unroll8.mix.block0.vertices.simd128', 3, 1],
+  ] as const)('%s: the same bits as the plain step', async (key, region, halved) => {
+    const text = committedWat(key);
+    const plain = plainStep(text);
+    expect(plain).not.toMatch(/\$three\)/);
+    expect(text.match(/\(local\.set \$s\d+ \(f32x4\.mul \(local\.get \$half\)/g)?.length).toBe(halved);
+    const m = mols.get('1uwo_A')!;
+    const params = gemParams(m.atoms, { p: P_OF[region] });
+    const a = await runGemWasm(key, m.atoms, m.verts, { params });
+    const b = await runGemWasm(key, m.atoms, m.verts, { params, bytes: await assembleWat('plain-step.wat', plain) });
+    expect(Array.from(a.phi)).toEqual(Array.from(b.phi));
+    // and the halving matters: without it the Newton units' vertices come out wrong
+    const unhalved = text.replace(/\n *\(local\.set \$s(\d+) \(f32x4\.mul \(local\.get \$half\) \(local\.get \$s\1\)\)\)/g, '');
+    const c = await runGemWasm(key, m.atoms, m.verts, { params, bytes: await assembleWat('unhalved.wat', unhalved) });
+    expect(Array.from(c.phi)).not.toEqual(Array.from(a.phi));
+  });
+});
+
 describe('gem-potential wasm in the tuner and in run gem', () => {
   it('the tuner offers TS and wasm candidates on a CPU with SIMD, only TS without, and verifies and times wasm keys', async () => {
     const withSimd = await gemFamily.candidates(cpuDevice({ wasmSimd: { ok: true } }), 'surface-small');
