@@ -262,11 +262,11 @@ describe('gem-potential wasm rsqrt mix in the one-root loop', () => {
   it('takes one vector through the divider and the other through Newton steps, and each half is checked by the gate', async () => {
     const text = wat();
     const oneRoot = text.slice(text.indexOf('(then'), text.indexOf('(else'));
-    // the divider's vector: q/d as sqrt(d^2) (q/d^2); once in the first atom's step before the
-    // loop (atoms.hbs) and once in the loop
+    // the divider's vector: q/d as sqrt(d^2) (q/d^2); once per step: the first atom's before the
+    // loop, the loop's two, the odd last one after it (atoms.hbs)
     const div = '(f32x4.relaxed_madd (f32x4.sqrt (local.get $d2)) (f32x4.div (local.get $qj) (local.get $d2))';
-    expect(oneRoot.split(div).length - 1).toBe(2);
-    expect(oneRoot.split('(i32x4.sub (local.get $nrMagic)').length - 1).toBe(2);
+    expect(oneRoot.split(div).length - 1).toBe(4);
+    expect(oneRoot.split('(i32x4.sub (local.get $nrMagic)').length - 1).toBe(4);
     const m = mols.get('mb_hhelix')!;
     const params = gemParams(m.atoms, { p: 0 });
     expect((await verifyGemWasm(key, m.atoms, m.verts, params, 1, 200)).ok).toBe(true);
@@ -282,8 +282,11 @@ describe('gem-potential wasm rsqrt mix in the one-root loop', () => {
 describe('gem-potential wasm: the first atom step before the loop', () => {
   // templates/wasm/gem-potential/partials/atoms.hbs runs the first atom (vector) step before the
   // loop so that V8 computes the vertex positions and the loop's constants once, outside it; the
-  // same additions in the same order as the loop alone, so the same bits.
-  const peel = /\n *\(if \(i32\.lt_u \(local\.get \$jb\) \(local\.get \$jEnd\)\)\n *\(then\n[\s\S]*?\n *\)\)(?=\n *\(block \$adone)/g;
+  // same additions in the same order as the loop alone, so the same bits (and the loop's two steps
+  // per iteration and its odd last step give them for 1, 2, 3 and 5 atoms too: see the padding tests).
+  // from each loop's jb = 0 to its block: the comments and the first step
+  const peel = /(\(local\.set \$jb \(i32\.const 0\)\)\n)[\s\S]*?(?=\n *\(block \$adone)/g;
+  const tests = (t: string): number => t.split('(i32.lt_u (local.get $jb) (local.get $jEnd))').length - 1;
   it.each([
     ['gem-potential.wasm.region3.f32.zero.unroll8.mix.block0.vertices.simd128', 3],
     ['gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.simd128', 1],
@@ -291,10 +294,13 @@ describe('gem-potential wasm: the first atom step before the loop', () => {
     ['gem-potential.wasm.region1.f32.zero.unroll4.div.block0.atoms.simd128', 1],
   ] as const)('%s: the same bits as the loop alone', async (key, region) => {
     const text = committedWat(key);
-    const loopOnly = text.replace(peel, '');
-    // one peeled step per atom loop (region 1 has two loops: h = 0 and h > 0)
-    expect(text.match(peel)?.length).toBe(region === 1 ? 2 : 1);
-    expect(loopOnly).not.toMatch(/\(i32\.lt_u \(local\.get \$jb\)/);
+    const loopOnly = text.replace(peel, '$1');
+    // one first step per atom loop (region 1 has two loops: h = 0 and h > 0); the odd last step
+    // after each loop stays
+    const loops = region === 1 ? 2 : 1;
+    expect(text.match(peel)?.length).toBe(loops);
+    expect(tests(text)).toBe(2 * loops);
+    expect(tests(loopOnly)).toBe(loops);
     const m = mols.get('mb_hhelix')!;
     const params = gemParams(m.atoms, { p: P_OF[region], salt: key.includes('.nonzero.') ? SALT : 0 });
     const a = await runGemWasm(key, m.atoms, m.verts, { params });
