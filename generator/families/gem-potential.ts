@@ -43,6 +43,7 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
   if (tile > 0 && (tile % wg !== 0 || tile % M !== 0)) {
     throw new SpecError(spec.file, spec.where(['rules']), 'rules', `WGSL tile ${tile} must be a multiple of the workgroup size ${wg} and of atoms ${M}`);
   }
+  const newton = v.rsqrt === 'nr' || v.rsqrt === 'mix';
   return {
     K,
     block: Number(v.block),
@@ -55,12 +56,11 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     nr: v.rsqrt === 'nr',
     // wasm: 1/d from the estimate and Newton steps, region 1's g/sqrt(d^2 + h) by sqrt and div
     mix: v.rsqrt === 'mix',
-    newton: v.rsqrt === 'nr' || v.rsqrt === 'mix',
+    newton,
     // wasm: the Newton units of the loops with q/d per pair (region 1's at p = 0 and regions 2 and
     // 3, all without salt) take 2/sqrt(d^2) and halve their sums after the loop (rsqrt.hbs
     // `twice`, atoms.hbs): the factor 2 is exact, so the same bits for one multiply less per vector
-    halveFold: (v.rsqrt === 'nr' || v.rsqrt === 'mix') && v.salt !== 'nonzero',
-    halveLoop: (v.rsqrt === 'nr' || v.rsqrt === 'mix') && v.salt !== 'nonzero' && region !== 1,
+    halve: newton && v.salt !== 'nonzero',
     // wasm: a*b+c as relaxed_madd (relaxed SIMD; fused or not, as the engine does it)
     fma: v.simd === 'relaxed',
     // gpu.js: the backend.

@@ -280,19 +280,21 @@ function wasmContext(M: number, N: number, precision: string, fma: boolean, uses
     }
   }
   const prefixes = usesQ ? ljPrefixes(M, N) : [M];
-  const ljLoops = prefixes.map((p, k) => ({
-    p,
-    first: k === 0,
-    last: k === prefixes.length - 1,
-    what: p === M ? 'every i-atom has LJ' : p === 0 ? 'no i-atom has LJ' : `LJ for i-atoms 0..${p - 1} only`,
+  const ljLoops = prefixes.map((p, k) => {
     // the loop of every i-atom still skips LJ per i-atom (clusters not ordered LJ first: M > N)
-    pairs: ((ljBranch: boolean) =>
-      pairs.map((x) => {
+    const ljBranch = usesQ && p === M && M > N;
+    return {
+      p,
+      first: k === 0,
+      last: k === prefixes.length - 1,
+      what: p === M ? 'every i-atom has LJ' : p === 0 ? 'no i-atom has LJ' : `LJ for i-atoms 0..${p - 1} only`,
+      pairs: pairs.map((x) => {
         const lj = (x.i as number) < p;
         // Force-only RF for an i-atom without LJ: 1/r^3 as sqrt(r^2) (qq/r^4), no 1/r^2 or 1/r of its own (pair.hbs)
         return { ...x, lj, ljBranch, rf3: rfForceOnly && !lj && !ljBranch };
-      }))(usesQ && p === M && M > N),
-  }));
+      }),
+    };
+  });
   // i-force reduction: L i-atoms' vectors into one vector (lane k = atom k of the group)
   const groups = Array.from({ length: M / L }, (_, g) => {
     const i0 = L * g;
