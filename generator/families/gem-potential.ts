@@ -8,6 +8,9 @@ import { SpecError, type Spec } from '../spec.ts';
 import type { Variant } from '../space.ts';
 import { GPUJS_MODES, type FamilyModule } from './types.ts';
 
+/** The tuned Newton step's factor a as the f32 constant the kernels hold (nrA). */
+const NR_A = Math.fround(0.703952253);
+
 const AXES = ['target', 'region', 'precision', 'salt', 'unroll', 'rsqrt', 'block'];
 
 function validate(spec: Spec): void {
@@ -58,8 +61,8 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     mix: v.rsqrt === 'mix',
     newton,
     // wasm: the Newton units of the loops with q/d per pair (region 1's at p = 0 and regions 2 and
-    // 3, all without salt) take 2/sqrt(d^2) and halve their sums after the loop (rsqrt.hbs
-    // `twice`, atoms.hbs): the factor 2 is exact, so the same bits for one multiply less per vector
+    // 3, all without salt) take 2/(a^3 sqrt(d^2)), a the tuned step's factor, and scale their sums
+    // by a^3/2 after the loop (rsqrt.hbs `twice`, atoms.hbs): two multiplies less per vector
     halve: newton && v.salt !== 'nonzero',
     // wasm: a*b+c as relaxed_madd (relaxed SIMD; fused or not, as the engine does it)
     fma: v.simd === 'relaxed',
@@ -163,11 +166,14 @@ function wasmContext(spec: Spec, v: Variant): Record<string, unknown> {
       one: vc(1),
       half: vc(0.5),
       threeHalves: vc(1.5),
-      three: vc(3),
       // Moroz, Samotyy, Horyachyy et al.: magic constant and the tuned first Newton step y * a * (b - x y^2)
       nrMagic: '(v128.const i32x4 0x5f1ffff9 0x5f1ffff9 0x5f1ffff9 0x5f1ffff9)',
       nrA: vc('0.703952253'),
       nrB: vc('2.38924456'),
+      // The loops that sum q/d (rsqrt.hbs `twice`): the plain step on y = a u is (a^3/2) u (3/a^2 - x u^2)
+      // times 2, so a moves out of the loop (a as the f32 constant above holds it).
+      threeFold: vc(3 / NR_A ** 2),
+      halfFold: vc(NR_A ** 3 / 2),
     },
     exp: {
       hi: vc(ex.hi),
