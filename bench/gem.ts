@@ -9,7 +9,9 @@
 // checked against the same reference, as a ratio to the C f32 build; llvmpipe, where that is the
 // adapter, is a CPU rasterizer using every core, which the output says.
 // WebAssembly SIMD rungs (f32x4 / f64x2, runtime/gem/wasm.ts): one kernel call timed (the inputs
-// are copied into the instance's memory once, outside the timing), checked like the TS rungs.
+// are copied into the instance's memory once, outside the timing), checked like the TS rungs, in
+// rounds (every rung once per round, and the C -ffast-math f32 build once more; each row's
+// fastest round), so that the rows and that baseline are timed in the same minutes.
 // The C reference is also built with -ffast-math (which lets gcc vectorize the atom loop and use
 // rsqrtps with a Newton step): the best TS and wasm rows are printed as ratios to both builds.
 // The larger case: a molecule without a .vert file (the nucleosome, 25086 atoms) on a generated
@@ -314,35 +316,60 @@ export function wasmLadder(region: GemRegion, relaxed = false): { rung: string; 
 }
 
 /**
- * Time wasm variants on one problem (one thread): each prepared once (layout, copy into the
- * instance's memory), one run checked against `ref`, one more to warm up, then `reps` timed
- * runs. Throws when a variant misses the bar. `check` picks the vertices `ref` is for (all by default).
+ * A baseline timed once more in each round of benchGemWasm (the C -ffast-math f32 build: its own
+ * kernel time of one run, in seconds); `times` collects them.
  */
-export async function benchGemWasm(rungs: { rung: string; key: string }[], atoms: GemAtoms, verts: GemVertices, params: GemParams, ref: Float64Array, reps: number, check?: number[], phis?: Map<string, Float64Array>): Promise<Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>[]> {
+export interface GemRoundPeer {
+  run: () => number;
+  times: number[];
+}
+
+/**
+ * Time wasm variants on one problem (one thread): each prepared once (layout, copy into the
+ * instance's memory) and one run checked against `ref`; then `reps` rounds, each calling every
+ * variant once in turn (reversed in odd rounds) and `peer` once, the first round a warm-up where
+ * reps > 1. Each row's time is its fastest round: rows timed one after another, minutes apart,
+ * on a host whose neighbours come and go, were as much as 1.5x apart from one run to the next (the
+ * multiply-add-bound `mix` and `nr` rows most); in rounds every row and the peer see the same
+ * minutes. Throws when a variant misses the bar. `check` picks the vertices `ref` is for (all by default).
+ */
+export async function benchGemWasm(rungs: { rung: string; key: string }[], atoms: GemAtoms, verts: GemVertices, params: GemParams, ref: Float64Array, reps: number, check?: number[], phis?: Map<string, Float64Array>, peer?: GemRoundPeer): Promise<Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>[]> {
   const { prepareGemWasm } = await import('../runtime/gem/wasm.ts');
-  const out: Omit<GemBenchRow, 'molecule' | 'region' | 'pairsPerSecond'>[] = [];
-  for (const { rung, key } of rungs) {
-    const info = await gemVariantInfo(key);
-    const prep = await prepareGemWasm(key, atoms, verts, { params });
-    try {
-      collect();
-      const phi = await prep.run();
+  const runs: { rung: string; key: string; precision: GemPrecision; prep: Awaited<ReturnType<typeof prepareGemWasm>>; acc: ReturnType<typeof gemAccuracy>; times: number[] }[] = [];
+  try {
+    for (const { rung, key } of rungs) {
+      const info = await gemVariantInfo(key);
+      const prep = await prepareGemWasm(key, atoms, verts, { params });
+      let phi: Float64Array;
+      try {
+        phi = await prep.run();
+      } catch (e) {
+        await prep.destroy();
+        throw e;
+      }
       const acc = gemAccuracy(check ? Float64Array.from(check, (i) => phi[i]!) : phi, ref, info.precision);
+      runs.push({ rung, key, precision: info.precision, prep, acc, times: [] });
       if (!acc.ok) throw new Error(`${key} failed verification (${acc.bar}): RMSE ${acc.rmse.toExponential(2)}, max |diff| ${acc.maxAbs.toExponential(2)}`);
       phis?.set(key, phi);
-      const times: number[] = [];
-      for (let r = 0; r < Math.max(1, reps); r++) {
-        const t0 = performance.now();
-        await prep.run();
-        times.push((performance.now() - t0) / 1000);
-      }
-      if (reps > 1) times.shift(); // the first of several is the warm-up
-      out.push({ rung, key, precision: info.precision, seconds: fastest(times), spread: times.length > 1 ? (median(times) - fastest(times)) / fastest(times) : NaN, rmse: acc.rmse, maxAbs: acc.maxAbs });
-    } finally {
-      await prep.destroy();
     }
+    collect();
+    for (let r = 0; r < Math.max(1, reps); r++) {
+      const order = r % 2 === 0 ? runs : [...runs].reverse();
+      for (const x of order) {
+        const t0 = performance.now();
+        await x.prep.run();
+        x.times.push((performance.now() - t0) / 1000);
+      }
+      if (peer) peer.times.push(peer.run());
+    }
+    return runs.map((x) => {
+      // the first of several rounds is the warm-up
+      const times = reps > 1 ? x.times.slice(1) : x.times;
+      return { rung: x.rung, key: x.key, precision: x.precision, seconds: fastest(times), spread: times.length > 1 ? (median(times) - fastest(times)) / fastest(times) : NaN, rmse: x.acc.rmse, maxAbs: x.acc.maxAbs };
+    });
+  } finally {
+    for (const x of runs) await x.prep.destroy();
   }
-  return out;
 }
 
 /** gpu.js modes of the GEM rows, in the order they are tried (webgpu before headlessgl: Dawn and headless-gl never share a process, and the WGSL rows open Dawn first). */
@@ -759,7 +786,23 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
           for (const r of await benchGemWgsl(wgslLadder(region), atoms, verts, params, ref, reps)) push(r);
         }
         if (o.wasm !== false) {
-          for (const r of await benchGemWasm(wasmLadder(region, probeWasmRelaxedSimd().ok), atoms, verts, params, ref, reps + 1, undefined, single)) push(r);
+          // The C -ffast-math f32 build once more in each of the wasm rows' rounds: its fastest run
+          // of all is the baseline, timed in the same minutes as the rows it is compared with.
+          const fastBin = fastBuild.bins?.f32;
+          const input = join(dir, `${mol}.r${region}.bin`);
+          const peer: GemRoundPeer | undefined = fastBin && cTimes.fast.f32 !== undefined ? { run: () => runGemRef(fastBin, input, 'f32', 1, verts.n).seconds, times: [] } : undefined;
+          for (const r of await benchGemWasm(wasmLadder(region, probeWasmRelaxedSimd().ok), atoms, verts, params, ref, reps + 1, undefined, single, peer)) push(r);
+          if (peer && peer.times.length > 0) {
+            const before = cTimes.fast.f32!;
+            const t = Math.min(before, fastest(peer.times));
+            cTimes.fast.f32 = t;
+            const row = mine.find((x) => x.key === gemRefKey(true, 'f32'));
+            if (row) {
+              row.seconds = t;
+              row.pairsPerSecond = pairs / t;
+            }
+            log(`  C f32 -ffast-math timed again in each of the ${peer.times.length} rounds of the wasm rows: fastest ${(fastest(peer.times) * 1e3).toFixed(2)} ms (its own ${reps} runs before: ${(before * 1e3).toFixed(2)} ms); the baseline is the faster`);
+          }
         }
         if (gj.modes.length > 0) {
           for (const r of await benchGemGpujs(gj.modes, region, atoms, verts, params, ref, reps)) push(r);
