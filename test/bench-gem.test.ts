@@ -149,6 +149,24 @@ describe('GEM benchmark on a generated surface (tiny: Mb.Hhelix at 0.3 vertices 
     }
   });
 
+  it('the wasm rows run in rounds: the peer (the C baseline) once per round, each row its fastest round after the warm-up', async () => {
+    const atoms = readPqr(`${GEM_DATA_DIR}mb_hhelix.pqr`);
+    const verts = readVert(`${GEM_DATA_DIR}mb_hhelix.vert`);
+    const P = gemParams(atoms, { p: 0 });
+    const ref = gemReference(atoms, verts, P, 1);
+    const rungs = wasmLadder(1, false).slice(0, 2);
+    let calls = 0;
+    const peer = { run: () => 1e-3 * ++calls, times: [] as number[] };
+    const rows = await benchGemWasm(rungs, atoms, verts, P, ref, 4, undefined, undefined, peer);
+    expect(rows.map((r) => r.key)).toEqual(rungs.map((r) => r.key));
+    expect(peer.times).toEqual([1e-3, 2e-3, 3e-3, 4e-3]);
+    // three timed rounds per row: a spread from the median, and a fastest time
+    for (const r of rows) {
+      expect(r.seconds).toBeGreaterThan(0);
+      expect(Number.isFinite(r.spread)).toBe(true);
+    }
+  });
+
   it('the bench command refuses a bad density, thread count or target', async () => {
     await expect(benchGemCommand({ molecules: 'mb_hhelix', density: '-1' })).rejects.toThrow(/--density must be a positive number/);
     await expect(benchGemCommand({ molecules: 'mb_hhelix', threads: '1,0' })).rejects.toThrow(/--threads 0: the thread count must be an integer from 1 to \d+.*in --threads 1,0/);
