@@ -314,15 +314,16 @@ describe('gem-potential wasm: the first atom step before the loop', () => {
 
 describe('gem-potential wasm: the Newton units with the tuned step\'s factor out of the loop', () => {
   // rsqrt.hbs `twice`: in the loops with q/d per pair, a Newton unit takes u = y (b - x y^2) (the
-  // tuned step y a (b - x y^2) without its a), then u (3/a^2 - x u^2), which is the plain step
-  // y (3/2 - x/2 y^2) on y = a u times 2/a^3; its sum is scaled by a^3/2 after the loop (atoms.hbs,
-  // halve.hbs): two multiplies less per vector, the same numbers up to f32 rounding.
+  // tuned step y a (b - x y^2) without its a), then adds (q u) (3/a^2 - x u^2), which is q times
+  // the plain step y (3/2 - x/2 y^2) on y = a u times 2/a^3; its sum is scaled by a^3/2 after the
+  // loop (qd.hbs, halve.hbs): two multiplies less per vector, the same numbers up to f32 rounding.
   const plainStep = (text: string): string =>
     text
       .replaceAll('(local.set $y (f32x4.mul (local.get $y) (f32x4.relaxed_nmadd', '(local.set $y (f32x4.mul (f32x4.mul (local.get $y) (local.get $nrA)) (f32x4.relaxed_nmadd')
       .replaceAll('(local.set $y (f32x4.mul (local.get $y) (f32x4.sub (local.get $nrB)', '(local.set $y (f32x4.mul (f32x4.mul (local.get $y) (local.get $nrA)) (f32x4.sub (local.get $nrB)')
-      .replaceAll('(f32x4.relaxed_nmadd (local.get $d2) (f32x4.mul (local.get $y) (local.get $y)) (local.get $threeFold))', '(f32x4.relaxed_nmadd (f32x4.mul (local.get $half) (local.get $d2)) (f32x4.mul (local.get $y) (local.get $y)) (local.get $threeHalves))')
-      .replaceAll('(f32x4.sub (local.get $threeFold) (f32x4.mul (local.get $d2) (f32x4.mul (local.get $y) (local.get $y))))', '(f32x4.sub (local.get $threeHalves) (f32x4.mul (f32x4.mul (local.get $half) (local.get $d2)) (f32x4.mul (local.get $y) (local.get $y))))')
+      .replaceAll('(local.set $rd (f32x4.relaxed_nmadd (local.get $d2) (f32x4.mul (local.get $y) (local.get $y)) (local.get $threeFold)))', '(local.set $rd (f32x4.mul (local.get $y) (f32x4.relaxed_nmadd (f32x4.mul (local.get $half) (local.get $d2)) (f32x4.mul (local.get $y) (local.get $y)) (local.get $threeHalves))))')
+      .replaceAll('(local.set $rd (f32x4.sub (local.get $threeFold) (f32x4.mul (local.get $d2) (f32x4.mul (local.get $y) (local.get $y)))))', '(local.set $rd (f32x4.mul (local.get $y) (f32x4.sub (local.get $threeHalves) (f32x4.mul (f32x4.mul (local.get $half) (local.get $d2)) (f32x4.mul (local.get $y) (local.get $y))))))')
+      .replaceAll('(f32x4.mul (local.get $qj) (local.get $y)) (local.get $rd)', '(local.get $qj) (local.get $rd)')
       .replace(/\n *\(local\.set \$s(\d+) \(f32x4\.mul \(local\.get \$halfFold\) \(local\.get \$s\1\)\)\)/g, '');
   /** The largest |a - b| over the largest |b|. */
   const relDiff = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
