@@ -62,8 +62,8 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     newton,
     // wasm: the Newton units of the loops with q/d per pair (region 1's at p = 0 and regions 2 and
     // 3, all without salt) take 2/(a^3 sqrt(d^2)), a the tuned step's factor, and scale their sums
-    // by a^3/2 after the loop (rsqrt.hbs `twice`, atoms.hbs): two multiplies less per vector
-    halve: newton && v.salt !== 'nonzero',
+    // by a^3/2 after the loop (rsqrt.hbs `folded`, scale.hbs): two multiplies less per vector
+    scaled: newton && v.salt !== 'nonzero',
     // wasm: a*b+c as relaxed_madd (relaxed SIMD; fused or not, as the engine does it)
     fma: v.simd === 'relaxed',
     // gpu.js: the backend.
@@ -135,9 +135,15 @@ function wasmContext(spec: Spec, v: Variant): Record<string, unknown> {
   const ex = f64
     ? { coeffs: factorials(12), hi: 708, lo: -708, ln2hi: '0.6931471803691238', ln2lo: '1.9082149292705877e-10', bias: 1023, mant: 52 }
     : { coeffs: factorials(6), hi: 88, lo: -87, ln2hi: '0.693359375', ln2lo: '-2.12194440e-4', bias: 127, mant: 23 };
+  const t = f64 ? 'f64' : 'f32';
   return {
     f64,
-    t: f64 ? 'f64' : 'f32',
+    t,
+    /** The kernel's parameters in order (func.hbs, and region 1's exported kernel that passes them on). */
+    params: [
+      ...['i0', 'i1', 'na', 'vxP', 'vyP', 'vzP', 'nxP', 'nyP', 'nzP', 'axP', 'ayP', 'azP', 'aqP', 'phiP'].map((n) => ({ n, t: 'i32' })),
+      ...['pp', 'ion', 'kappa', 'g', 'h', 'kc', 'scale', 'phi0'].map((n) => ({ n, t })),
+    ],
     vt,
     it: f64 ? 'i64x2' : 'i32x4',
     lanes,
@@ -170,7 +176,7 @@ function wasmContext(spec: Spec, v: Variant): Record<string, unknown> {
       nrMagic: '(v128.const i32x4 0x5f1ffff9 0x5f1ffff9 0x5f1ffff9 0x5f1ffff9)',
       nrA: vc('0.703952253'),
       nrB: vc('2.38924456'),
-      // The loops that sum q/d (rsqrt.hbs `twice`): the plain step on y = a u is (a^3/2) u (3/a^2 - x u^2)
+      // The loops that sum q/d (rsqrt.hbs `folded`): the plain step on y = a u is (a^3/2) u (3/a^2 - x u^2)
       // times 2, so a moves out of the loop (a as the f32 constant above holds it).
       threeFold: vc(3 / NR_A ** 2),
       halfFold: vc(NR_A ** 3 / 2),
