@@ -761,8 +761,9 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
 
         const sums: string[] = [];
         let cTimes: CTimes = { plain: {}, fast: {} };
+        // the C builds' input file (written where they run)
+        const input = join(dir, `${mol}.r${region}.bin`);
         if (build.bins || fastBuild.bins) {
-          const input = join(dir, `${mol}.r${region}.bin`);
           writeGemRefInput(input, atoms, verts, params, region);
           cTimes = runCBuilds(cBuilds, input, verts, reps, ref, (a) => a, push, log, sums, oneRootLoop(region, params));
           log(`  checksums (sum of phi): ${sums.join(', ')}, f64 reference ${ref.reduce((s, x) => s + x, 0).toPrecision(12)}`);
@@ -789,7 +790,6 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
           // The C -ffast-math f32 build once more in each of the wasm rows' rounds: its fastest run
           // of all is the baseline, timed in the same minutes as the rows it is compared with.
           const fastBin = fastBuild.bins?.f32;
-          const input = join(dir, `${mol}.r${region}.bin`);
           const peer: GemRoundPeer | undefined = fastBin && cTimes.fast.f32 !== undefined ? { run: () => runGemRef(fastBin, input, 'f32', 1, verts.n).seconds, times: [] } : undefined;
           for (const r of await benchGemWasm(wasmLadder(region, probeWasmRelaxedSimd().ok), atoms, verts, params, ref, reps + 1, undefined, single, peer)) push(r);
           if (peer && peer.times.length > 0) {

@@ -881,11 +881,7 @@ function searchRange(inp: SearchInput, m0: number, m1: number, ws: SearchWorkspa
   const cj0 = arenas ? arenaTake(arenas.cj, capCj) : new Int32Array(capCj);
   const excl0 = arenas ? arenaTake(arenas.excl, capCj * maskWords) : new Uint32Array(capCj * maskWords);
   // Interaction masks of a cluster pair with nI real i atoms and nJ real j atoms (dummies trail).
-  if (sc.realMaskShape !== M * 65 + N) {
-    sc.realMask = realMasks(M, N);
-    sc.realMaskShape = M * 65 + N;
-  }
-  const realMask = sc.realMask!;
+  const realMask = realMasks(M, N);
   const st: ColumnSearch = {
     inp,
     // j-clusters that hold an excluded partner of some atom of the current i-cluster.
@@ -901,16 +897,14 @@ function searchRange(inp: SearchInput, m0: number, m1: number, ws: SearchWorkspa
     excl: excl0,
     ncj: 0,
     tmpJ: sc.tmpJ,
-    xJ: sc.xJ,
-    xPos: sc.xPos,
+    xJ: new Int32Array(16),
+    xPos: new Int32Array(16),
     computedPairs: 0,
     bbChecks: 0,
   };
   if (ws) for (let m = m0; m < m1; m++) searchColumnSimd(st, ws, g.columns[m]!);
   else for (let m = m0; m < m1; m++) searchColumn(st, g.columns[m]!);
   sc.tmpJ = st.tmpJ;
-  sc.xJ = st.xJ;
-  sc.xPos = st.xPos;
   if (arenas) {
     st.ci = arenaKeep(arenas.ci, ci0, st.ci, st.nci4);
     st.cj = arenaKeep(arenas.cj, cj0, st.cj, st.ncj);
@@ -931,24 +925,18 @@ function searchRange(inp: SearchInput, m0: number, m1: number, ws: SearchWorkspa
 
 /**
  * What one search on this thread leaves the next: the scratch of the full entries, and the i- and
- * j-entries per i-cluster it made (to size the next one's outputs); the column neighbours, the
- * real-pair masks of the last cluster shape and the self-pair scratch, made once per thread
- * rather than once per range: a split search runs 16 ranges per thread, and fresh ones (83 KB of
- * typed arrays each) cost this thread 0.55 ms of its 7.6 ms share of a water search on 2 threads.
+ * j-entries per i-cluster it made (to size the next one's outputs); the column neighbours, made
+ * once per thread rather than once per range: a split search runs 16 ranges per thread, and fresh
+ * ones (83 KB of typed arrays each) cost this thread 0.55 ms of its 7.6 ms share of a water search
+ * on 2 threads.
  */
 const scratch: {
   tmpJ: Int32Array;
   ciPerCluster: number;
   cjPerCluster: number;
   nbl?: ColumnNeighbours;
-  realMask?: Int32Array;
-  realMaskShape?: number;
-  xJ: Int32Array;
-  xPos: Int32Array;
 } = {
   tmpJ: new Int32Array(256),
-  xJ: new Int32Array(16),
-  xPos: new Int32Array(16),
   ciPerCluster: 4,
   cjPerCluster: 64,
 };
