@@ -291,17 +291,20 @@ export async function benchGemWgsl(rungs: { rung: string; key: string }[], atoms
  * other's by Newton steps; with both roots, the roots by the divider and their product's
  * reciprocal by Newton steps), 4 atoms per vector, f64x2; in regions 2 and 3 (one root per pair)
  * 8 vertices by the divider and the mixed form, and f64x2; with `relaxed` (the engine compiles
- * relaxed SIMD) the f32 rungs again with relaxed_madd.
+ * relaxed SIMD) the f32 rungs again with relaxed_madd. The mixed form also with the divider units'
+ * sums split over the atom loop's two steps (axis sums: the faster one is the engine's).
  */
 export function wasmLadder(region: GemRegion, relaxed = false): { rung: string; key: string }[] {
-  const k = (prec: GemPrecision, unroll: number, rs: 'div' | 'nr' | 'mix', vector: 'vertices' | 'atoms', simd: 'simd128' | 'relaxed' = 'simd128'): string =>
-    `gem-potential.wasm.region${region}.${prec}.zero.unroll${unroll}.${rs}.block0.${vector}.${simd}`;
+  // mix has the axis sums (the divider units' sums: one, or one per step of the atom loop's two)
+  const k = (prec: GemPrecision, unroll: number, rs: 'div' | 'nr' | 'mix', vector: 'vertices' | 'atoms', simd: 'simd128' | 'relaxed' = 'simd128', sums: 1 | 2 = 1): string =>
+    `gem-potential.wasm.region${region}.${prec}.zero.unroll${unroll}.${rs}.block0.${vector}.${simd}${rs === 'mix' ? `.sums${sums}` : ''}`;
   const fma = (rows: { rung: string; key: string }[]) =>
-    relaxed ? [...rows, ...rows.filter((r) => r.key.includes('.f32.')).map((r) => ({ rung: `${r.rung} relaxed FMA`, key: r.key.replace(/\.simd128$/, '.relaxed') }))] : rows;
+    relaxed ? [...rows, ...rows.filter((r) => r.key.includes('.f32.')).map((r) => ({ rung: `${r.rung} relaxed FMA`, key: r.key.replace(/\.simd128(?=$|\.sums)/, '.relaxed') }))] : rows;
   if (region !== 1) {
     return fma([
       { rung: 'wasm f32x4 (8 vertices)', key: k('f32', 8, 'div', 'vertices') },
       { rung: 'wasm f32x4 rsqrt mix (8 vertices)', key: k('f32', 8, 'mix', 'vertices') },
+      { rung: 'wasm f32x4 rsqrt mix, two divider sums', key: k('f32', 8, 'mix', 'vertices', 'simd128', 2) },
       { rung: 'wasm f64x2', key: k('f64', 4, 'div', 'vertices') },
     ]);
   }
@@ -310,6 +313,7 @@ export function wasmLadder(region: GemRegion, relaxed = false): { rung: string; 
     { rung: 'wasm f32x4 (8 vertices)', key: k('f32', 8, 'div', 'vertices') },
     { rung: 'wasm f32x4 rsqrt nr', key: k('f32', 8, 'nr', 'vertices') },
     { rung: 'wasm f32x4 rsqrt mix (8 vertices)', key: k('f32', 8, 'mix', 'vertices') },
+    { rung: 'wasm f32x4 rsqrt mix, two divider sums', key: k('f32', 8, 'mix', 'vertices', 'simd128', 2) },
     { rung: 'wasm f32x4 (4 atoms x 4 vertices)', key: k('f32', 4, 'div', 'atoms') },
     { rung: 'wasm f64x2', key: k('f64', 4, 'div', 'vertices') },
   ]);
@@ -548,7 +552,7 @@ export function gemLimits(rows: GemBenchRow[], asm: { plain?: AsmFacts; fast?: A
   if (one.length > 0) {
     const b = one.reduce((a, x) => (a.seconds <= x.seconds ? a : x));
     const vsTwo = c2 !== undefined ? `${(c2 / b.seconds).toFixed(2)}x C -ffast-math with both roots, ` : '';
-    out.push(`best one-thread f32 row ${b.key}: ${b.vsCFast !== undefined ? `${b.vsCFast.toFixed(2)}x C -ffast-math, ` : ''}${vsTwo}${b.vsC !== undefined ? `${b.vsC.toFixed(2)}x plain C, ` : ''}${b.pairsPerSecond.toExponential(2)} pairs/s${b.key.startsWith('gem-potential.wasm.') ? ` (WebAssembly SIMD: 128-bit f32x4${b.key.endsWith('.relaxed') ? ', relaxed_madd' : ', no FMA'}, ${/\.nr\./.test(b.key) ? 'bit-level rsqrt estimate + Newton steps' : /\.mix\./.test(b.key) ? 'sqrt + div beside the rsqrt estimate + Newton steps' : 'sqrt + div'}; gcc's -ffast-math code uses 512-bit vectors here)` : ' (JavaScript: scalar doubles)'}`);
+    out.push(`best one-thread f32 row ${b.key}: ${b.vsCFast !== undefined ? `${b.vsCFast.toFixed(2)}x C -ffast-math, ` : ''}${vsTwo}${b.vsC !== undefined ? `${b.vsC.toFixed(2)}x plain C, ` : ''}${b.pairsPerSecond.toExponential(2)} pairs/s${b.key.startsWith('gem-potential.wasm.') ? ` (WebAssembly SIMD: 128-bit f32x4${b.key.split('.').includes('relaxed') ? ', relaxed_madd' : ', no FMA'}, ${/\.nr\./.test(b.key) ? 'bit-level rsqrt estimate + Newton steps' : /\.mix\./.test(b.key) ? 'sqrt + div beside the rsqrt estimate + Newton steps' : 'sqrt + div'}; gcc's -ffast-math code uses 512-bit vectors here)` : ' (JavaScript: scalar doubles)'}`);
   }
   const pair = (what: string, a: string, b: string) => {
     const ta = time(a), tb = time(b);

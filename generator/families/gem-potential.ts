@@ -165,6 +165,11 @@ function wasmContext(spec: Spec, v: Variant): Record<string, unknown> {
       off: u * (byVertex ? 16 : bytes),
       oneRootDiv: v.rsqrt === 'div' || (v.rsqrt === 'mix' && u % 2 === 1),
     })),
+    /**
+     * Axis sums = 2: in the loops with q/d per pair, the divider units' second step of each atom
+     * loop iteration sums into its own accumulator ($s<u>b), added to $s<u> after the loop.
+     */
+    split: v.sums === 2,
     /** Lanes of a vector for the horizontal sum (vector atoms). */
     laneList: Array.from({ length: lanes }, (_, l) => ({ l, first: l === 0 })),
     c: {

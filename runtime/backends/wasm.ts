@@ -4,7 +4,7 @@
 // where WebAssembly.validate accepts a SIMD module; variants with relaxed SIMD (md-nonbonded
 // `simd: relaxed`) where it accepts a relaxed_madd module too (probeWasmRelaxedSimd).
 import { platform } from '../platform.ts';
-import { wasmModule } from '../variants.ts';
+import { variantParams, wasmModule } from '../variants.ts';
 import type { Backend } from './backend.ts';
 
 /** Outcome of the WebAssembly SIMD probe. */
@@ -81,9 +81,11 @@ export const wasmBackend: Backend<WebAssembly.Module> = {
     return p.ok ? { ok: true, detail: 'WebAssembly SIMD128 on this thread and its worker threads' } : { ok: false, why: p.why ?? 'WebAssembly SIMD is not available' };
   },
   // a relaxed SIMD variant where the engine lacks relaxed SIMD: unavailable, said as such
-  load: (key) => wasmModule(key).catch((e: unknown) => {
+  load: (key) => wasmModule(key).catch(async (e: unknown) => {
     const relaxed = probeWasmRelaxedSimd();
-    if (/\.relaxed$/.test(key) && !relaxed.ok) throw new Error(`${key} needs WebAssembly relaxed SIMD, which this runtime does not compile: ${relaxed.why}`);
+    // the simd axis read through the spec (it is not the last field of every key)
+    const simd = relaxed.ok ? undefined : await variantParams(key).then((p) => p.simd, () => undefined);
+    if (simd === 'relaxed') throw new Error(`${key} needs WebAssembly relaxed SIMD, which this runtime does not compile: ${relaxed.why}`);
     throw e;
   }),
 };

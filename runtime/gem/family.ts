@@ -72,7 +72,9 @@ export const family: TuningFamily = {
     if (device.target === 'ts' && (device.targets ?? []).includes('wasm')) {
       // relaxed SIMD variants only where the engine compiles them (runtime/backends/wasm.ts)
       const wasm = await sameSemantics(WASM_REFERENCE, o.space);
-      out.push(...(probeWasmRelaxedSimd().ok ? wasm : wasm.filter((k) => !k.endsWith('.relaxed'))));
+      // (the simd axis read through the spec: it is not the last field of every key, mix has sums)
+      const plain = async (k: string): Promise<boolean> => (await variantParams(k)).simd !== 'relaxed';
+      out.push(...(probeWasmRelaxedSimd().ok ? wasm : (await Promise.all(wasm.map(async (k) => ((await plain(k)) ? [k] : [])))).flat()));
     }
     // gpu.js: the modes that run on this device (cpu: cpu, webasm; webgpu: headlessgl, webgpu)
     // (the gpu.js space of these semantic axes is one key per mode: rendered on demand where the

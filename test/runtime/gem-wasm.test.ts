@@ -56,8 +56,12 @@ beforeAll(() => {
 
 describe('gem-potential WebAssembly SIMD library', () => {
   it('covers every region and salt in f32 with 4 and 8 vertices per iteration, plus nr, mix, atoms-in-lanes, f64x2 and relaxed SIMD variants', () => {
-    expect(keys.length).toBe(48);
-    for (const k of keys) expect(k).toMatch(/^gem-potential\.wasm\.region[123]\.(f32|f64)\.(zero|nonzero)\.unroll[248]\.(div|nr|mix)\.block0\.(vertices|atoms)\.(simd128|relaxed)$/);
+    expect(keys.length).toBe(57);
+    for (const k of keys) expect(k).toMatch(/^gem-potential\.wasm\.region[123]\.(f32|f64)\.(zero|nonzero)\.unroll[248]\.(div|nr|mix)\.block0\.(vertices|atoms)\.(simd128|relaxed)(\.sums[12])?$/);
+    // the sums axis is mix's alone, and two sums only where a loop takes q/d by the divider (no salt)
+    for (const k of keys) expect(/\.sums[12]$/.test(k), k).toBe(k.includes('.mix.'));
+    expect(keys.filter((k) => k.endsWith('.sums2')).every((k) => k.includes('.zero.'))).toBe(true);
+    expect(keys.filter((k) => k.endsWith('.sums2')).length).toBe(9);
     for (const region of [1, 2, 3]) {
       for (const salt of ['zero', 'nonzero']) {
         for (const u of [4, 8]) expect(keys).toContain(`gem-potential.wasm.region${region}.f32.${salt}.unroll${u}.div.block0.vertices.simd128`);
@@ -124,7 +128,8 @@ describe('gem-potential wasm: padding, threads, on demand', () => {
     'gem-potential.wasm.region1.f32.zero.unroll8.nr.block0.vertices.simd128',
     'gem-potential.wasm.region1.f32.zero.unroll2.div.block0.atoms.simd128',
     'gem-potential.wasm.region3.f64.nonzero.unroll4.div.block0.vertices.simd128',
-    'gem-potential.wasm.region3.f32.zero.unroll8.mix.block0.vertices.simd128',
+    'gem-potential.wasm.region3.f32.zero.unroll8.mix.block0.vertices.simd128.sums1',
+    'gem-potential.wasm.region2.f32.zero.unroll8.mix.block0.vertices.relaxed.sums2',
   ];
 
   it.each(SHAPES)('%s: vertex counts 1, 3, 5, 7, 9, 13, 17 give the same bits as the whole surface', async (key) => {
@@ -256,7 +261,7 @@ describe('gem-potential wasm verification gate', () => {
 });
 
 describe('gem-potential wasm rsqrt mix in the one-root loop', () => {
-  const key = 'gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.relaxed';
+  const key = 'gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.relaxed.sums1';
   const wat = (): string => committedWat(key);
 
   it('takes one vector through the divider and the other through Newton steps, and each half is checked by the gate', async () => {
@@ -282,6 +287,58 @@ describe('gem-potential wasm rsqrt mix in the one-root loop', () => {
   });
 });
 
+describe('gem-potential wasm mix: the divider units\' two sums (axis sums)', () => {
+  // sums 2 (partials/split.hbs): in a loop with q/d per pair, the divider unit's second step of each
+  // iteration sums into $s<u>b, added to $s<u> after the loop; the Newton units keep one sum. V8 13
+  // and 14 kept the single sum in a stack slot, stored and reloaded twice per iteration (Node 24:
+  // 1.1x slower than Node 20 on the same binary); which form is faster is the engine's, so both are
+  // in the library and the tuner picks.
+  const one = 'gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.relaxed.sums1';
+  const two = 'gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.relaxed.sums2';
+  const fold = '(local.set $s1 (f32x4.add (local.get $s1) (local.get $s1b)))';
+  it('sums the divider unit\'s second step apart in the one-root loop only, and adds it once after the loop', () => {
+    const text = committedWat(two);
+    const oneRoot = text.slice(text.indexOf('(func $zero'), text.indexOf('(func $general'));
+    const general = text.slice(text.indexOf('(func $general'));
+    const loop = oneRoot.slice(oneRoot.indexOf('(loop $atoms'), oneRoot.indexOf('(br $atoms)'));
+    // in the loop: one step into $s1, the other into $s1b; the Newton unit ($s0) has no second sum
+    expect(loop.split('(local.set $s1b (f32x4.relaxed_madd').length - 1).toBe(1);
+    expect(loop.split('(local.set $s1 (f32x4.relaxed_madd').length - 1).toBe(1);
+    expect(text).not.toContain('$s0b');
+    expect(oneRoot.split(fold).length - 1).toBe(1);
+    expect(oneRoot.indexOf(fold)).toBeGreaterThan(oneRoot.indexOf('(br $atoms)'));
+    expect(general).not.toMatch(/local\.[gs]et \$s1b/);
+    // sums 1 is the kernel before the axis: no second sum anywhere
+    expect(committedWat(one)).not.toContain('$s1b');
+  });
+  it('gives the same potentials to f32 round-off, as close to the f64 reference, and the gate sees a missing fold', async () => {
+    const m = mols.get('1uwo_A')!;
+    const params = gemParams(m.atoms, { p: 0 });
+    const a = (await runGemWasm(one, m.atoms, m.verts, { params })).phi;
+    const b = (await runGemWasm(two, m.atoms, m.verts, { params })).phi;
+    const r = ref('1uwo_A', 1, 0);
+    let d = 0;
+    let ea = 0;
+    let eb = 0;
+    let scale = 0;
+    for (let i = 0; i < r.length; i++) {
+      d = Math.max(d, Math.abs(a[i]! - b[i]!));
+      ea = Math.max(ea, Math.abs(a[i]! - r[i]!));
+      eb = Math.max(eb, Math.abs(b[i]! - r[i]!));
+      scale = Math.max(scale, Math.abs(r[i]!));
+    }
+    // another summation order: not the same bits, within a few f32 ulps of the largest |phi|
+    expect(d).toBeGreaterThan(0);
+    expect(d / scale).toBeLessThan(2e-6);
+    expect(eb / scale).toBeLessThan(6e-6);
+    expect(eb).toBeLessThan(1.5 * ea);
+    // without the fold after the loop, half the divider unit's atoms are lost
+    const broken = committedWat(two).replace(fold, '');
+    const bad = await verifyGemWasm(two, m.atoms, m.verts, params, 1, 200, await assembleWat('no-fold.wat', broken));
+    expect(bad.ok).toBe(false);
+  });
+});
+
 describe('gem-potential wasm: the first atom step before the loop', () => {
   // templates/wasm/gem-potential/partials/atoms.hbs runs the first atom (vector) step before the
   // loop so that V8 computes the vertex positions and the loop's constants once, outside it; the
@@ -291,8 +348,8 @@ describe('gem-potential wasm: the first atom step before the loop', () => {
   const peel = /(\(local\.set \$jb \(i32\.const 0\)\)\n)[\s\S]*?(?=\n *\(block \$adone)/g;
   const tests = (t: string): number => t.split('(i32.lt_u (local.get $jb) (local.get $jEnd))').length - 1;
   it.each([
-    ['gem-potential.wasm.region3.f32.zero.unroll8.mix.block0.vertices.simd128', 3],
-    ['gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.simd128', 1],
+    ['gem-potential.wasm.region3.f32.zero.unroll8.mix.block0.vertices.simd128.sums1', 3],
+    ['gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.simd128.sums1', 1],
     ['gem-potential.wasm.region2.f32.nonzero.unroll8.div.block0.vertices.simd128', 2],
     ['gem-potential.wasm.region1.f32.zero.unroll4.div.block0.atoms.simd128', 1],
   ] as const)('%s: the same bits as the loop alone', async (key, region) => {
@@ -336,10 +393,10 @@ describe('gem-potential wasm: the Newton units with the tuned step\'s factor out
     return d / m;
   };
   it.each([
-    ['gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.relaxed', 1, 1],
+    ['gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.relaxed.sums1', 1, 1],
     ['gem-potential.wasm.region1.f32.zero.unroll8.nr.block0.vertices.simd128', 1, 2],
-    ['gem-potential.wasm.region1.f32.zero.unroll4.mix.block0.atoms.relaxed', 1, 2],
-    ['gem-potential.wasm.region3.f32.zero.unroll8.mix.block0.vertices.simd128', 3, 1],
+    ['gem-potential.wasm.region1.f32.zero.unroll4.mix.block0.atoms.relaxed.sums1', 1, 2],
+    ['gem-potential.wasm.region3.f32.zero.unroll8.mix.block0.vertices.simd128.sums1', 3, 1],
   ] as const)('%s: the plain step\'s numbers to f32 rounding', async (key, region, scaled) => {
     const text = committedWat(key);
     const plain = plainStep(text);
@@ -366,15 +423,37 @@ describe('gem-potential wasm: the Newton units with the tuned step\'s factor out
 });
 
 describe('gem-potential wasm in the tuner and in run gem', () => {
+  it('offers no relaxed variant (mix ones with their sums field after simd included) where the engine does not compile relaxed SIMD', async () => {
+    const dev = cpuDevice({ wasmSimd: { ok: true } });
+    const withRelaxed = (await gemFamily.candidates(dev, 'surface-small')).filter((k) => k.startsWith('gem-potential.wasm.'));
+    expect(withRelaxed).toContain('gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.relaxed.sums2');
+    const validate = WebAssembly.validate;
+    // an engine without relaxed SIMD: WebAssembly.validate refuses modules with a relaxed_madd (0xfd 0x85 0x02)
+    WebAssembly.validate = (b: BufferSource) => {
+      const u = b instanceof Uint8Array ? b : new Uint8Array(b as ArrayBuffer);
+      for (let i = 0; i + 2 < u.length; i++) if (u[i] === 0xfd && u[i + 1] === 0x85 && u[i + 2] === 0x02) return false;
+      return validate(b);
+    };
+    try {
+      expect(probeWasmRelaxedSimd().ok).toBe(false);
+      const keys = (await gemFamily.candidates(dev, 'surface-small')).filter((k) => k.startsWith('gem-potential.wasm.'));
+      expect(keys).toEqual(withRelaxed.filter((k) => !k.split('.').includes('relaxed')));
+      expect(keys).toContain('gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.simd128.sums2');
+    } finally {
+      WebAssembly.validate = validate;
+    }
+  });
+
   it('the tuner offers TS and wasm candidates on a CPU with SIMD, only TS without, and verifies and times wasm keys', async () => {
     const withSimd = await gemFamily.candidates(cpuDevice({ wasmSimd: { ok: true } }), 'surface-small');
     const without = await gemFamily.candidates(cpuDevice({ wasmSimd: { ok: false, why: 'test' } }), 'surface-small');
     expect(without.every((k) => k.startsWith('gem-potential.ts.'))).toBe(true);
     const wasm = withSimd.filter((k) => k.startsWith('gem-potential.wasm.'));
-    // 10 SIMD128 keys of region 1, zero salt, f32, and 8 relaxed SIMD ones where the engine compiles them
+    // 12 SIMD128 keys of region 1, zero salt, f32, and 11 relaxed SIMD ones where the engine compiles them
     const relaxed = probeWasmRelaxedSimd().ok;
-    expect(wasm.length).toBe(relaxed ? 18 : 10);
-    expect(wasm.filter((k) => k.endsWith('.relaxed')).length).toBe(relaxed ? 8 : 0);
+    expect(wasm.length).toBe(relaxed ? 23 : 12);
+    expect(wasm.filter((k) => k.split('.').includes('relaxed')).length).toBe(relaxed ? 11 : 0);
+    expect(wasm.filter((k) => k.endsWith('.sums2')).length).toBe(relaxed ? 5 : 2);
     expect(withSimd.length).toBe(without.length + wasm.length);
     for (const k of wasm) expect(k).toMatch(/^gem-potential\.wasm\.region1\.f32\.zero\./);
     const dev = cpuDevice({ wasmSimd: { ok: true } });
