@@ -1,7 +1,9 @@
 // What scaling the machine offers at a given moment: independent compute loops on worker threads,
 // timed beside the threaded runs of a benchmark (bench bigdft-conv, bench md). How much of k
 // loops' work k threads do in one loop's time is the speed-up k threads can reach at best then,
-// whatever else shares the cores; a threaded run's speed-up is read against it.
+// whatever else shares the cores; a threaded run's speed-up is read against it. Beside them, what
+// handing data from one core to the other costs then (measureHandover): the split update and
+// each thread's read of all positions pay it every step.
 import { Worker } from 'node:worker_threads';
 
 /** A scalar floating-point loop (four independent chains, registers only): 2e7 rounds take about 40 ms on one idle core. */
@@ -11,6 +13,54 @@ parentPort.on('message', (n) => {
   for (let i = 0; i < n; i++) { a = a * 1.0000001 + 1e-9; b = b * 0.9999999 + 1e-9; c = c * 1.0000002 - 1e-9; d = d * 0.9999998 + 2e-9; }
   parentPort.postMessage(a + b + c + d);
 });`;
+
+/**
+ * What handing data from one core to the other costs at this moment. Two threads share an array
+ * of `bytes`; in each round both first read the whole array (as every MD thread reads all
+ * positions into its kernel) or only their own half, then, after a barrier, each overwrites its
+ * own half (as the split update writes its atoms) and times that write. Where the other core holds
+ * the lines it read, the write must take them back first (cross-core coherence); on a 2-vCPU VM
+ * this cost 8-9x the private write (2026-12-07: 167-192 against 20 us for 384 KB).
+ */
+const HANDOVER_LOOP = `const { parentPort, workerData } = require('node:worker_threads');
+const { sab, me, n, rounds } = workerData;
+const X = new Float64Array(sab, 0, n), ctl = new Int32Array(sab, 8 * n, 4), tmp = new Float64Array(n), src = new Float64Array(n / 2).fill(me + 1);
+const lo = me * n / 2;
+let gen = 0;
+const barrier = () => { gen++; Atomics.add(ctl, 0, 1); while (Atomics.load(ctl, 0) < 2 * gen) {} };
+const best = { all: Infinity, own: Infinity };
+for (let r = 0; r < rounds; r++) {
+  for (const mode of ['all', 'own']) {
+    barrier();
+    if (mode === 'all') tmp.set(X); else tmp.set(X.subarray(lo, lo + n / 2), lo);
+    barrier();
+    const t = performance.now();
+    X.set(src, lo);
+    best[mode] = Math.min(best[mode], performance.now() - t);
+  }
+}
+parentPort.postMessage(best);`;
+
+/** The fastest write of a thread's half after both threads read the whole array (`afterShared`) and after each read only its own half (`afterOwn`), in microseconds. */
+export interface Handover {
+  afterShared: number;
+  afterOwn: number;
+}
+
+/** Measure a Handover on two worker threads (bytes: the whole array; the default, 768 KiB, is the LJ fluid's positions in f64). */
+export async function measureHandover(bytes = 786_432, rounds = 40): Promise<Handover> {
+  const n = 2 * Math.floor(bytes / 16);
+  const sab = new SharedArrayBuffer(8 * n + 16);
+  const out = await Promise.all([0, 1].map((me) => new Promise<{ all: number; own: number }>((resolve, reject) => {
+    const w = new Worker(HANDOVER_LOOP, { eval: true, workerData: { sab, me, n, rounds } });
+    w.once('message', (m: { all: number; own: number }) => {
+      resolve(m);
+      void w.terminate();
+    });
+    w.once('error', reject);
+  })));
+  return { afterShared: 1000 * Math.min(...out.map((o) => o.all)), afterOwn: 1000 * Math.min(...out.map((o) => o.own)) };
+}
 
 export interface CeilingLoops {
   /** Run the loop on k of the workers at once; resolves when all k are done. */
@@ -56,7 +106,14 @@ export class Ceiling {
     this.counts = [...new Set([1, ...threadCounts])].sort((a, b) => a - b);
   }
 
+  /** The fastest hand-over writes over the rounds (measured where 2 threads run). */
+  handover: Handover | undefined;
+
   async measure(reps = 3): Promise<void> {
+    if (this.counts.includes(2)) {
+      const h = await measureHandover();
+      this.handover = { afterShared: Math.min(h.afterShared, this.handover?.afterShared ?? Infinity), afterOwn: Math.min(h.afterOwn, this.handover?.afterOwn ?? Infinity) };
+    }
     const loops = await ceilingLoops(this.counts.at(-1)!);
     try {
       for (let r = 0; r < reps; r++) {
@@ -85,5 +142,11 @@ export const ceilingFor = (threadCounts: readonly number[]): Ceiling | undefined
 export const loopsPhrase = (ratio: number | undefined): string =>
   ratio !== undefined && Number.isFinite(ratio) ? `; independent compute loops ${ratio.toFixed(2)}x in the same rounds` : '';
 
-/** loopsPhrase of a Ceiling's ratio on `threads` (nothing without a Ceiling). */
-export const ceilingText = (c: Ceiling | undefined, threads: number): string => loopsPhrase(c?.ratio(threads));
+/** "; a thread's write of half a 768 KiB array its partner had just read: 180 us, 20 us when it had not (9.0x)", or nothing. */
+export const handoverPhrase = (h: Handover | undefined): string =>
+  h && Number.isFinite(h.afterShared) && Number.isFinite(h.afterOwn) && h.afterOwn > 0
+    ? `; a thread's write of half a 768 KiB array its partner had just read: ${h.afterShared.toFixed(0)} us, ${h.afterOwn.toFixed(0)} us when it had not (${(h.afterShared / h.afterOwn).toFixed(1)}x, cross-core coherence)`
+    : '';
+
+/** loopsPhrase of a Ceiling's ratio on `threads`, and on 2 threads its hand-over phrase (nothing without a Ceiling). */
+export const ceilingText = (c: Ceiling | undefined, threads: number): string => loopsPhrase(c?.ratio(threads)) + (threads === 2 && loopsPhrase(c?.ratio(threads)) ? handoverPhrase(c?.handover) : '');

@@ -132,7 +132,23 @@ describe('the machine\'s ceiling beside the threaded runs (bench/ceiling.ts)', (
     // two loops on two threads: at least one loop's work in one loop's time (one core at worst), at most two (plus timer noise)
     expect(c.ratio(2)).toBeGreaterThan(0.8);
     expect(c.ratio(2)).toBeLessThan(2.2);
-    expect(ceilingText(c, 2)).toBe(`; independent compute loops ${c.ratio(2).toFixed(2)}x in the same rounds`);
+    // and the hand-over writes, measured with the 2-thread loops
+    const h = c.handover!;
+    expect(h.afterShared).toBeGreaterThan(0);
+    expect(h.afterOwn).toBeGreaterThan(0);
+    // a 384 KiB write takes microseconds, not milliseconds, even with every line taken back from the other core
+    expect(h.afterOwn).toBeLessThan(5000);
+    expect(h.afterShared).toBeLessThan(20000);
+    expect(ceilingText(c, 2)).toBe(
+      `; independent compute loops ${c.ratio(2).toFixed(2)}x in the same rounds; a thread's write of half a 768 KiB array its partner had just read: ${h.afterShared.toFixed(0)} us, ${h.afterOwn.toFixed(0)} us when it had not (${(h.afterShared / h.afterOwn).toFixed(1)}x, cross-core coherence)`,
+    );
+  });
+
+  it('the hand-over phrase: none before a measurement, the ratio of the two writes after', async () => {
+    const { handoverPhrase } = await import('../bench/ceiling.ts');
+    expect(handoverPhrase(undefined)).toBe('');
+    expect(handoverPhrase({ afterShared: Infinity, afterOwn: 20 })).toBe('');
+    expect(handoverPhrase({ afterShared: 180.4, afterOwn: 20 })).toBe("; a thread's write of half a 768 KiB array its partner had just read: 180 us, 20 us when it had not (9.0x, cross-core coherence)");
   });
 });
 
