@@ -41,10 +41,16 @@ for (let r = 0; r < rounds; r++) {
 }
 parentPort.postMessage(best);`;
 
-/** The fastest write of a thread's half after both threads read the whole array (`afterShared`) and after each read only its own half (`afterOwn`), in microseconds. */
+/**
+ * The fastest write of a thread's half after both threads read the whole array (`afterShared`)
+ * and after each read only its own half (`afterOwn`), in microseconds; over several measurements
+ * (Ceiling.measure after each round), `afterSharedMax` is the slowest of those fastest writes:
+ * the cost moves within minutes on a VM, as its vCPUs move between cores.
+ */
 export interface Handover {
   afterShared: number;
   afterOwn: number;
+  afterSharedMax?: number;
 }
 
 /** Measure a Handover on two worker threads (bytes: the whole array; the default, 768 KiB, is the LJ fluid's positions in f64). */
@@ -112,7 +118,8 @@ export class Ceiling {
   async measure(reps = 3): Promise<void> {
     if (this.counts.includes(2)) {
       const h = await measureHandover();
-      this.handover = { afterShared: Math.min(h.afterShared, this.handover?.afterShared ?? Infinity), afterOwn: Math.min(h.afterOwn, this.handover?.afterOwn ?? Infinity) };
+      const o = this.handover;
+      this.handover = { afterShared: Math.min(h.afterShared, o?.afterShared ?? Infinity), afterOwn: Math.min(h.afterOwn, o?.afterOwn ?? Infinity), afterSharedMax: Math.max(h.afterShared, o?.afterSharedMax ?? 0) };
     }
     const loops = await ceilingLoops(this.counts.at(-1)!);
     try {
@@ -142,11 +149,19 @@ export const ceilingFor = (threadCounts: readonly number[]): Ceiling | undefined
 export const loopsPhrase = (ratio: number | undefined): string =>
   ratio !== undefined && Number.isFinite(ratio) ? `; independent compute loops ${ratio.toFixed(2)}x in the same rounds` : '';
 
-/** "; a thread's write of half a 768 KiB array its partner had just read: 180 us, 20 us when it had not (9.0x)", or nothing. */
-export const handoverPhrase = (h: Handover | undefined): string =>
-  h && Number.isFinite(h.afterShared) && Number.isFinite(h.afterOwn) && h.afterOwn > 0
-    ? `; a thread's write of half a 768 KiB array its partner had just read: ${h.afterShared.toFixed(0)} us, ${h.afterOwn.toFixed(0)} us when it had not (${(h.afterShared / h.afterOwn).toFixed(1)}x, cross-core coherence)`
-    : '';
+/**
+ * "; a thread's write of half a 768 KiB array its partner had just read: 180 us, 20 us when it had
+ * not (9.0x, cross-core coherence)", with a range over the rounds ("28-163 us ... (2.0-11.6x") where
+ * they differ; or nothing.
+ */
+export const handoverPhrase = (h: Handover | undefined): string => {
+  if (!h || !Number.isFinite(h.afterShared) || !Number.isFinite(h.afterOwn) || !(h.afterOwn > 0)) return '';
+  const lo = h.afterShared.toFixed(0);
+  const hi = h.afterSharedMax !== undefined && h.afterSharedMax.toFixed(0) !== lo ? h.afterSharedMax : undefined;
+  const us = hi === undefined ? `${lo} us` : `${lo}-${hi.toFixed(0)} us over the rounds`;
+  const x = hi === undefined ? `${(h.afterShared / h.afterOwn).toFixed(1)}x` : `${(h.afterShared / h.afterOwn).toFixed(1)}-${(hi / h.afterOwn).toFixed(1)}x`;
+  return `; a thread's write of half a 768 KiB array its partner had just read: ${us}, ${h.afterOwn.toFixed(0)} us when it had not (${x}, cross-core coherence)`;
+};
 
 /** loopsPhrase of a Ceiling's ratio on `threads`, and on 2 threads its hand-over phrase (nothing without a Ceiling). */
 export const ceilingText = (c: Ceiling | undefined, threads: number): string => loopsPhrase(c?.ratio(threads)) + (threads === 2 && loopsPhrase(c?.ratio(threads)) ? handoverPhrase(c?.handover) : '');

@@ -139,9 +139,8 @@ describe('the machine\'s ceiling beside the threaded runs (bench/ceiling.ts)', (
     // a 384 KiB write takes microseconds, not milliseconds, even with every line taken back from the other core
     expect(h.afterOwn).toBeLessThan(5000);
     expect(h.afterShared).toBeLessThan(20000);
-    expect(ceilingText(c, 2)).toBe(
-      `; independent compute loops ${c.ratio(2).toFixed(2)}x in the same rounds; a thread's write of half a 768 KiB array its partner had just read: ${h.afterShared.toFixed(0)} us, ${h.afterOwn.toFixed(0)} us when it had not (${(h.afterShared / h.afterOwn).toFixed(1)}x, cross-core coherence)`,
-    );
+    expect(h.afterSharedMax).toBeGreaterThanOrEqual(h.afterShared);
+    expect(ceilingText(c, 2)).toMatch(/^; independent compute loops \d\.\d\dx in the same rounds; a thread's write of half a 768 KiB array its partner had just read: \d+(-\d+ us over the rounds| us), \d+ us when it had not \(\d+\.\d(-\d+\.\d)?x, cross-core coherence\)$/);
   });
 
   it('the hand-over phrase: none before a measurement, the ratio of the two writes after', async () => {
@@ -149,6 +148,8 @@ describe('the machine\'s ceiling beside the threaded runs (bench/ceiling.ts)', (
     expect(handoverPhrase(undefined)).toBe('');
     expect(handoverPhrase({ afterShared: Infinity, afterOwn: 20 })).toBe('');
     expect(handoverPhrase({ afterShared: 180.4, afterOwn: 20 })).toBe("; a thread's write of half a 768 KiB array its partner had just read: 180 us, 20 us when it had not (9.0x, cross-core coherence)");
+    expect(handoverPhrase({ afterShared: 180.4, afterOwn: 20, afterSharedMax: 180.2 })).toBe("; a thread's write of half a 768 KiB array its partner had just read: 180 us, 20 us when it had not (9.0x, cross-core coherence)");
+    expect(handoverPhrase({ afterShared: 28, afterOwn: 14, afterSharedMax: 163 })).toBe("; a thread's write of half a 768 KiB array its partner had just read: 28-163 us over the rounds, 14 us when it had not (2.0-11.6x, cross-core coherence)");
   });
 });
 
