@@ -40,7 +40,7 @@ import { toShared } from '../runtime/parallel/pool.ts';
 import { threadLadder, PoolsByThreads } from '../runtime/tune/threads.ts';
 import type { GpujsMode } from '../runtime/backends/gpujs.ts';
 import { asmFacts, formatAsmFacts, BENCH_GPUJS_MODES, type AsmFacts } from './common.ts';
-import { ceilingLoops } from './ceiling.ts';
+import { ceilingLoops, handoverPhrase, measureHandover, type Handover } from './ceiling.ts';
 
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
@@ -146,6 +146,8 @@ export interface BigdftBenchRow {
    * machine offered while the row was timed (below `threads` when other processes share the cores).
    */
   ceiling?: number;
+  /** 2-thread rows: the hand-over writes measured in the same rounds (bench/ceiling.ts measureHandover; each pass reads lines the other thread wrote). */
+  handover?: Handover;
   /** Threaded rows: the one-thread time in the same rounds (the speed-up's numerator). */
   oneMs?: number;
   /** Threaded rows: the output equals the one-thread output bit for bit (checked before timing; a difference throws). */
@@ -454,6 +456,7 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
             // rounds of: one thread, t threads, one compute loop, t compute loops at once; the
             // fastest of each, so the speed-up and the machine's ceiling come from the same moments
             let ms = Infinity, ms1 = Infinity, loop1 = Infinity, loopT = Infinity;
+            let handover: Handover | undefined;
             const loops = await ceilingLoops(t);
             try {
               for (let r = 0; r < Math.max(reps, 5); r++) {
@@ -469,13 +472,17 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
                 s = performance.now();
                 await loops.run(t);
                 loopT = Math.min(loopT, performance.now() - s);
+                if (t === 2) {
+                  const h = await measureHandover();
+                  handover = { afterShared: Math.min(h.afterShared, handover?.afterShared ?? Infinity), afterOwn: Math.min(h.afterOwn, handover?.afterOwn ?? Infinity), afterSharedMax: Math.max(h.afterShared, handover?.afterSharedMax ?? 0) };
+                }
               }
             } finally {
               await loops.close();
             }
             const relError = maxRelError(out, ref);
             const vsC = cMs !== undefined ? cMs / ms : undefined;
-            threaded.push({ ...one, rung: `${one.rung} on ${t} threads`, ms, gflops: flops / (ms * 1e6), vsC, threads: t, perCore: vsC !== undefined ? vsC / t : undefined, speedup: ms1 / ms, oneMs: ms1, ceiling: (t * loop1) / loopT, identical: true, relError });
+            threaded.push({ ...one, rung: `${one.rung} on ${t} threads`, ms, gflops: flops / (ms * 1e6), vsC, threads: t, perCore: vsC !== undefined ? vsC / t : undefined, speedup: ms1 / ms, oneMs: ms1, ceiling: (t * loop1) / loopT, handover, identical: true, relError });
           } finally {
             await pre.release?.();
           }
@@ -525,7 +532,7 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
   for (const one of picks) {
     const th = threaded.filter((r) => r.key === one.key);
     if (th.length === 0 || (one !== bestWasm && one !== best)) continue;
-    limits.push(`${one.target} ${one.key.replace(/^bigdft-conv\.(ts|wasm)\.magic\.periodic\./, '')}: ${th.map((r) => `${r.threads} threads ${r.speedup!.toFixed(2)}x one thread (${((100 * r.speedup!) / r.threads!).toFixed(0)}% per core; independent compute loops reached ${r.ceiling!.toFixed(2)}x in the same rounds)`).join(', ')}; each application streams three passes over arrays of ${((N * (one.precision === 'f32' ? 4 : 8)) / 2 ** 20).toPrecision(3)} MiB`);
+    limits.push(`${one.target} ${one.key.replace(/^bigdft-conv\.(ts|wasm)\.magic\.periodic\./, '')}: ${th.map((r) => `${r.threads} threads ${r.speedup!.toFixed(2)}x one thread (${((100 * r.speedup!) / r.threads!).toFixed(0)}% per core; independent compute loops reached ${r.ceiling!.toFixed(2)}x in the same rounds${handoverPhrase(r.handover)})`).join(', ')}; each application streams three passes over arrays of ${((N * (one.precision === 'f32' ? 4 : 8)) / 2 ** 20).toPrecision(3)} MiB`);
   }
   if (bestGpujs && bestTsF32) limits.push(`gpu.js: best mode ${bestGpujs.key.split('.').pop()} ${(bestTsF32.ms / bestGpujs.ms).toFixed(2)}x the best TS f32 row`);
   if (limits.length > 0) {

@@ -103,11 +103,15 @@ describe('bench bigdft-conv: threads and gpu.js (small grid)', () => {
       expect(row.speedup).toBeCloseTo(row.oneMs! / row.ms, 12);
       // a ratio of two timings of the same rounds: positive and finite; no bound, since one slow moment in the one-loop timing can put it above t
       expect(row.ceiling! > 0 && Number.isFinite(row.ceiling!)).toBe(true);
+      // and the hand-over writes of the same rounds (a thread overwriting lines its partner read, and lines it alone read)
+      expect(row.handover!.afterOwn > 0 && row.handover!.afterShared > 0).toBe(true);
+      expect(row.handover!.afterSharedMax!).toBeGreaterThanOrEqual(row.handover!.afterShared);
       if (hasGcc) expect(row.perCore).toBeCloseTo(row.vsC! / 2, 12);
     }
     const text = lines.join('\n');
     expect(text).toMatch(/Threads: each 1-D pass split over worker threads/);
     expect(text).toMatch(/\| +speed-up \| +ceiling \|/);
+    expect(text).toMatch(/2 threads [\d.]+x one thread \(\d+% per core; independent compute loops reached [\d.]+x in the same rounds; a thread's write of half a 768 KiB array its partner had just read: \d+/);
     expect(text).toMatch(/\| ts\.magic\.periodic\.f64\.separable-t\.8x1\.inline\.table +\| +2 \|/);
     expect(text).toMatch(/gpu\.js rows \(f32 storage/);
     if (hasGcc) {
