@@ -19,6 +19,7 @@ import { cpuDevice } from '../../runtime/tune/devices.ts';
 import { family as gemFamily } from '../../runtime/gem/family.ts';
 import { probeWasmRelaxedSimd } from '../../runtime/backends/wasm.ts';
 import { insideGate } from './gem-inside.ts';
+import { withoutRelaxedSimd } from './no-relaxed.ts';
 
 
 const DATA = new URL('../../data/gem/', import.meta.url).pathname;
@@ -427,21 +428,12 @@ describe('gem-potential wasm in the tuner and in run gem', () => {
     const dev = cpuDevice({ wasmSimd: { ok: true } });
     const withRelaxed = (await gemFamily.candidates(dev, 'surface-small')).filter((k) => k.startsWith('gem-potential.wasm.'));
     expect(withRelaxed).toContain('gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.relaxed.sums2');
-    const validate = WebAssembly.validate;
-    // an engine without relaxed SIMD: WebAssembly.validate refuses modules with a relaxed_madd (0xfd 0x85 0x02)
-    WebAssembly.validate = (b: BufferSource) => {
-      const u = b instanceof Uint8Array ? b : new Uint8Array(b as ArrayBuffer);
-      for (let i = 0; i + 2 < u.length; i++) if (u[i] === 0xfd && u[i + 1] === 0x85 && u[i + 2] === 0x02) return false;
-      return validate(b);
-    };
-    try {
+    await withoutRelaxedSimd(async () => {
       expect(probeWasmRelaxedSimd().ok).toBe(false);
       const keys = (await gemFamily.candidates(dev, 'surface-small')).filter((k) => k.startsWith('gem-potential.wasm.'));
       expect(keys).toEqual(withRelaxed.filter((k) => !k.split('.').includes('relaxed')));
       expect(keys).toContain('gem-potential.wasm.region1.f32.zero.unroll8.mix.block0.vertices.simd128.sums2');
-    } finally {
-      WebAssembly.validate = validate;
-    }
+    });
   });
 
   it('the tuner offers TS and wasm candidates on a CPU with SIMD, only TS without, and verifies and times wasm keys', async () => {

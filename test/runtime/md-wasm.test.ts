@@ -17,6 +17,7 @@ import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
 import { MdEngine } from '../../runtime/md/engine.ts';
 import { probeWasmRelaxedSimd } from '../../runtime/backends/wasm.ts';
 import { spawnSync } from 'node:child_process';
+import { withoutRelaxedSimd } from './no-relaxed.ts';
 
 const cases = verificationCases('full');
 const keys = libraryKeys('md-nonbonded', 'wasm');
@@ -299,23 +300,14 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
     const f = (await tuningFamily('md-nonbonded'))!;
     const withRelaxed = await f.candidates(cpuDevice(), 'lj-fluid-f32-small');
     expect(withRelaxed.filter((k) => k.endsWith('.relaxed')).length).toBeGreaterThan(0);
-    const validate = WebAssembly.validate;
-    // an engine without relaxed SIMD: WebAssembly.validate refuses modules with a relaxed_madd (0xfd 0x85 0x02)
-    WebAssembly.validate = (b: BufferSource) => {
-      const u = b instanceof Uint8Array ? b : new Uint8Array(b as ArrayBuffer);
-      for (let i = 0; i + 2 < u.length; i++) if (u[i] === 0xfd && u[i + 1] === 0x85 && u[i + 2] === 0x02) return false;
-      return validate(b);
-    };
-    try {
+    await withoutRelaxedSimd(async () => {
       const p = probeWasmRelaxedSimd();
       expect(p.ok).toBe(false);
       expect(p.why).toMatch(/rejects a relaxed SIMD module/);
       const keys = await f.candidates(cpuDevice(), 'lj-fluid-f32-small');
       expect(keys).toEqual(withRelaxed.filter((k) => !k.endsWith('.relaxed')));
       expect(keys.some((k) => k.endsWith('.simd128'))).toBe(true);
-    } finally {
-      WebAssembly.validate = validate;
-    }
+    });
   });
 
   // The MD engine with the wasm kernels in place of the TS f32 ones (setup.ts picks TS keys; the
