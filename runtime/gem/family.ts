@@ -6,7 +6,7 @@
 // ones. Tuning axes varied: unroll, rsqrt, block (TS); unroll, rsqrt, vector, simd (wasm; relaxed
 // SIMD only where the engine compiles it); unroll,
 // workgroup (WGSL). The winner's tuning axes are carried over to other regions and salts by the
-// workload (siblingKey), the semantic axes being the caller's.
+// workload (carryOverGemKey in run.ts), the semantic axes being the caller's.
 // Measured: milliseconds of one kernel call over every vertex and atom (WGSL: one dispatch; wasm:
 // one call, the inputs copied into the instance's memory once beforehand).
 // Verified on 200 vertices spread over the surface with the workload's own gate for the key's

@@ -70,8 +70,7 @@ export function gemHandle(s: Session): GemHandle {
       const params = gemParams(atoms, o);
       const region = selectRegion(params.A, params.p, params.ionRadius);
       const salt = params.kappa > 0 ? 'nonzero' : 'zero';
-      const { siblingKey } = await import('../variants.ts');
-      const { gemVariantInfo, checkVariant } = await import('./run.ts');
+      const { gemVariantInfo, checkVariant, carryOverGemKey } = await import('./run.ts');
 
       let choice: { key: string; threads?: number; source: Choice['source'] } | undefined;
       if (o.variant !== undefined) {
@@ -81,7 +80,7 @@ export function gemHandle(s: Session): GemHandle {
         const t = await s.tunedKey('gem-potential', 'surface');
         if (t) {
           try {
-            choice = { key: await siblingKey(t.key, { region, salt }), threads: t.threads, source: t.source };
+            choice = { key: await carryOverGemKey(t.key, region, salt), threads: t.threads, source: t.source };
           } catch {
             s.note(`kernforge: the tuned gem-potential winner ${t.key} has no variant for region ${region} with ${salt} salt; using the default`);
           }

@@ -2,7 +2,7 @@
 // variant's region and salt are checked against them, and the data is laid out in the
 // variant's precision as structure of arrays.
 import type { GemArgs } from '../../generated/gem-potential/ts/abi.ts';
-import { variantParams } from '../variants.ts';
+import { siblingKey, variantParams } from '../variants.ts';
 import { backend } from '../backends/registry.ts';
 import type { GemAtoms, GemVertices } from './io.ts';
 import { gemParams, selectRegion, type GemParams, type GemRegion, type GemSettings } from './model.ts';
@@ -49,6 +49,22 @@ export function gemArgs(atoms: GemAtoms, v: GemVertices, params: GemParams, prec
 }
 
 /** Errors when a variant cannot compute these settings: wrong region, or salt where the variant folded kappa to 0. */
+/**
+ * A tuned winner carried over to the region and salt of a problem: its sibling with those
+ * semantic axes, its tuning axes kept. The wasm axis `sums` (rsqrt mix) splits only the loops
+ * that take q/d by the divider, which salt leaves none of, so a `sums2` winner carries over to
+ * salt as its `sums1` sibling: the kernel `sums2` would be there. Fails (UnknownVariantError) where
+ * no sibling is valid.
+ */
+export async function carryOverGemKey(key: string, region: GemRegion, salt: 'zero' | 'nonzero'): Promise<string> {
+  try {
+    return await siblingKey(key, { region, salt });
+  } catch (e) {
+    if (salt === 'nonzero' && Number((await variantParams(key)).sums) === 2) return siblingKey(key, { region, salt, sums: 1 });
+    throw e;
+  }
+}
+
 export function checkVariant(key: string, info: GemVariantInfo, P: GemParams): void {
   const want = selectRegion(P.A, P.p, P.ionRadius);
   if (info.region !== want) throw new Error(`variant ${key} computes region ${info.region}, but A = ${P.A} and p = ${P.p} give region ${want}`);

@@ -14,10 +14,10 @@
 import { keyTarget } from '../keys.ts';
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { siblingKey, variantParams } from '../variants.ts';
+import { variantParams } from '../variants.ts';
 import { GemInputError, readPqr, readVert, type GemAtoms, type GemVertices } from './io.ts';
 import { gemParams, selectRegion, type GemParams, type GemRegion } from './model.ts';
-import { checkVariant, gemVariantInfo } from './run.ts';
+import { carryOverGemKey, checkVariant, gemVariantInfo } from './run.ts';
 import { generateSurface, surfaceOptions, writeVert, type GemSurface, type SurfaceKind } from './surface.ts';
 import { writePicture } from './picture.ts';
 import { checkGemInputs } from './inputs.ts';
@@ -326,7 +326,7 @@ export async function runGemWorkload(o: GemWorkloadOptions): Promise<GemWorkload
     // With --target, only a winner on that target replaces its default.
     if (t.tuned && (o.target === undefined || keyTarget(t.key) === o.target)) {
       try {
-        key = await siblingKey(t.key, { region, salt });
+        key = await carryOverGemKey(t.key, region, salt);
         source = 'tuned';
         // the thread count it won with, unless --threads says otherwise
         if (o.threads === undefined) threads = t.threads;

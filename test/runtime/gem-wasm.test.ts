@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { libraryKeys, manifest, GENERATED_ROOT } from '../../runtime/variants.ts';
 import { readPqr, readVert, gemParams, gemReference, gemVariantInfo, type GemAtoms, type GemVertices, type GemRegion } from '../../runtime/gem/index.ts';
 import { runGemWasm, prepareGemWasm } from '../../runtime/gem/wasm.ts';
+import { carryOverGemKey } from '../../runtime/gem/run.ts';
 import { Pool } from '../../runtime/parallel/pool.ts';
 import { assembleWat } from '../../generator/index.ts';
 import { verifyGemWasm } from '../../runtime/gem/gate.ts';
@@ -311,6 +312,14 @@ describe('gem-potential wasm mix: the divider units\' two sums (axis sums)', () 
     expect(general).not.toMatch(/local\.[gs]et \$s1b/);
     // sums 1 is the kernel before the axis: no second sum anywhere
     expect(committedWat(one)).not.toContain('$s1b');
+  });
+  it('a tuned sums2 winner carries over to other regions as sums2, and to salt as its sums1 sibling (salt has no divider-only loop)', async () => {
+    expect(await carryOverGemKey(two, 3, 'zero')).toBe('gem-potential.wasm.region3.f32.zero.unroll8.mix.block0.vertices.relaxed.sums2');
+    expect(await carryOverGemKey(two, 3, 'nonzero')).toBe('gem-potential.wasm.region3.f32.nonzero.unroll8.mix.block0.vertices.relaxed.sums1');
+    expect(await carryOverGemKey(two, 1, 'nonzero')).toBe('gem-potential.wasm.region1.f32.nonzero.unroll8.mix.block0.vertices.relaxed.sums1');
+    expect(await carryOverGemKey(one, 2, 'nonzero')).toBe('gem-potential.wasm.region2.f32.nonzero.unroll8.mix.block0.vertices.relaxed.sums1');
+    // keys without the axis carry over as before
+    expect(await carryOverGemKey('gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128', 2, 'nonzero')).toBe('gem-potential.wasm.region2.f32.nonzero.unroll8.div.block0.vertices.simd128');
   });
   it('gives the same potentials to f32 round-off, as close to the f64 reference, and the gate sees a missing fold', async () => {
     const m = mols.get('1uwo_A')!;
