@@ -48,7 +48,6 @@ export function gemArgs(atoms: GemAtoms, v: GemVertices, params: GemParams, prec
   };
 }
 
-/** Errors when a variant cannot compute these settings: wrong region, or salt where the variant folded kappa to 0. */
 /**
  * A tuned winner carried over to the region and salt of a problem: its sibling with those
  * semantic axes, its tuning axes kept. The wasm axis `sums` (rsqrt mix) splits only the loops
@@ -65,6 +64,7 @@ export async function carryOverGemKey(key: string, region: GemRegion, salt: 'zer
   }
 }
 
+/** Errors when a variant cannot compute these settings: wrong region, or salt where the variant folded kappa to 0. */
 export function checkVariant(key: string, info: GemVariantInfo, P: GemParams): void {
   const want = selectRegion(P.A, P.p, P.ionRadius);
   if (info.region !== want) throw new Error(`variant ${key} computes region ${info.region}, but A = ${P.A} and p = ${P.p} give region ${want}`);
