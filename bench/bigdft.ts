@@ -40,7 +40,7 @@ import { toShared } from '../runtime/parallel/pool.ts';
 import { threadLadder, PoolsByThreads } from '../runtime/tune/threads.ts';
 import type { GpujsMode } from '../runtime/backends/gpujs.ts';
 import { asmFacts, formatAsmFacts, BENCH_GPUJS_MODES, type AsmFacts } from './common.ts';
-import { ceilingLoops, handoverPhrase, measureHandover, type Handover } from './ceiling.ts';
+import { ceilingLoops, handoverPhrase, measureHandover, mergeHandover, type Handover } from './ceiling.ts';
 
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
@@ -472,10 +472,7 @@ export async function benchBigdft(opts: BigdftBenchOptions = {}): Promise<Bigdft
                 s = performance.now();
                 await loops.run(t);
                 loopT = Math.min(loopT, performance.now() - s);
-                if (t === 2) {
-                  const h = await measureHandover();
-                  handover = { afterShared: Math.min(h.afterShared, handover?.afterShared ?? Infinity), afterOwn: Math.min(h.afterOwn, handover?.afterOwn ?? Infinity), afterSharedMax: Math.max(h.afterShared, handover?.afterSharedMax ?? 0) };
-                }
+                if (t === 2) handover = mergeHandover(handover, await measureHandover());
               }
             } finally {
               await loops.close();

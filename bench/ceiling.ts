@@ -53,6 +53,13 @@ export interface Handover {
   afterSharedMax?: number;
 }
 
+/** Two Handovers as one: the fastest writes of both, and the slowest of their fastest writes after a shared read. */
+export const mergeHandover = (a: Handover | undefined, b: Handover): Handover => ({
+  afterShared: Math.min(b.afterShared, a?.afterShared ?? Infinity),
+  afterOwn: Math.min(b.afterOwn, a?.afterOwn ?? Infinity),
+  afterSharedMax: Math.max(b.afterSharedMax ?? b.afterShared, a?.afterSharedMax ?? 0),
+});
+
 /** Measure a Handover on two worker threads (bytes: the whole array; the default, 768 KiB, is the LJ fluid's positions in f64). */
 export async function measureHandover(bytes = 786_432, rounds = 40): Promise<Handover> {
   const n = 2 * Math.floor(bytes / 16);
@@ -116,11 +123,7 @@ export class Ceiling {
   handover: Handover | undefined;
 
   async measure(reps = 3): Promise<void> {
-    if (this.counts.includes(2)) {
-      const h = await measureHandover();
-      const o = this.handover;
-      this.handover = { afterShared: Math.min(h.afterShared, o?.afterShared ?? Infinity), afterOwn: Math.min(h.afterOwn, o?.afterOwn ?? Infinity), afterSharedMax: Math.max(h.afterShared, o?.afterSharedMax ?? 0) };
-    }
+    if (this.counts.includes(2)) this.handover = mergeHandover(this.handover, await measureHandover());
     const loops = await ceilingLoops(this.counts.at(-1)!);
     try {
       for (let r = 0; r < reps; r++) {
@@ -164,4 +167,7 @@ export const handoverPhrase = (h: Handover | undefined): string => {
 };
 
 /** loopsPhrase of a Ceiling's ratio on `threads`, and on 2 threads its hand-over phrase (nothing without a Ceiling). */
-export const ceilingText = (c: Ceiling | undefined, threads: number): string => loopsPhrase(c?.ratio(threads)) + (threads === 2 && loopsPhrase(c?.ratio(threads)) ? handoverPhrase(c?.handover) : '');
+export const ceilingText = (c: Ceiling | undefined, threads: number): string => {
+  const loops = loopsPhrase(c?.ratio(threads));
+  return loops && threads === 2 ? loops + handoverPhrase(c?.handover) : loops;
+};

@@ -71,6 +71,16 @@ export function probeWasmRelaxedSimd(): WasmSimdProbe {
   }
 }
 
+/**
+ * The keys of `keys` this engine compiles: relaxed SIMD variants (axis `simd`, read through the
+ * spec: it is not the last field of every key) only where probeWasmRelaxedSimd says yes.
+ */
+export async function compilableWasmKeys(keys: string[]): Promise<string[]> {
+  if (probeWasmRelaxedSimd().ok) return keys;
+  const simd = await Promise.all(keys.map(async (k) => (await variantParams(k)).simd));
+  return keys.filter((_, i) => simd[i] !== 'relaxed');
+}
+
 /** The WebAssembly SIMD target: available where the SIMD probe passes; load() gives the compiled WebAssembly.Module. */
 export const wasmBackend: Backend<WebAssembly.Module> = {
   target: 'wasm',

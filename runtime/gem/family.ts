@@ -19,7 +19,7 @@ import type { Device } from '../tune/devices.ts';
 import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions, RunOptions } from '../tune/family.ts';
 import { cpuThreadCounts, PoolsByThreads } from '../tune/threads.ts';
 import { problemOf } from '../tune/family.ts';
-import { probeWasmRelaxedSimd } from '../backends/wasm.ts';
+import { compilableWasmKeys } from '../backends/wasm.ts';
 import type { GemAtoms, GemVertices, GemParams } from './index.ts';
 
 import { GEM_DATA_DIR as GEM_DATA } from '../data.ts';
@@ -72,9 +72,7 @@ export const family: TuningFamily = {
     if (device.target === 'ts' && (device.targets ?? []).includes('wasm')) {
       // relaxed SIMD variants only where the engine compiles them (runtime/backends/wasm.ts)
       const wasm = await sameSemantics(WASM_REFERENCE, o.space);
-      // (the simd axis read through the spec: it is not the last field of every key, mix has sums)
-      const plain = async (k: string): Promise<boolean> => (await variantParams(k)).simd !== 'relaxed';
-      out.push(...(probeWasmRelaxedSimd().ok ? wasm : (await Promise.all(wasm.map(async (k) => ((await plain(k)) ? [k] : [])))).flat()));
+      out.push(...(await compilableWasmKeys(wasm)));
     }
     // gpu.js: the modes that run on this device (cpu: cpu, webasm; webgpu: headlessgl, webgpu)
     // (the gpu.js space of these semantic axes is one key per mode: rendered on demand where the

@@ -29,7 +29,7 @@ import type { PreparedProblem, ProblemClass, TuningFamily, CandidateOptions, Run
 import { cpuThreadCounts } from '../tune/threads.ts';
 import { problemOf } from '../tune/family.ts';
 import { platform } from '../platform.ts';
-import { probeWasmRelaxedSimd } from '../backends/wasm.ts';
+import { compilableWasmKeys } from '../backends/wasm.ts';
 
 interface MdProblemSpec {
   system: 'water' | 'lj';
@@ -106,7 +106,7 @@ export const family: TuningFamily = {
       if (!ref) continue;
       let keys = await sameSemantics(ref, o.space);
       // relaxed SIMD variants only where the engine compiles them (runtime/backends/wasm.ts)
-      if (t === 'wasm' && !probeWasmRelaxedSimd().ok) keys = keys.filter((k) => !k.endsWith('.relaxed'));
+      if (t === 'wasm') keys = await compilableWasmKeys(keys);
       out.push(...keys);
     }
     out.push(...(await gpujsCandidates(device, s, o)));
