@@ -386,6 +386,8 @@ const KICK = `  (func (export "kick") (param $v i32) (param $h i32) (param $f i3
  * - slots<T>(x, atomOf, off, out, np): slot p < np of atom a = atomOf[p] >= 0 gets x[3a + k] +
  *   off[3p + k] (f64, then rounded to T once, as a typed-array store rounds it); dummy slots keep theirs.
  * - atoms<T>(fb, slotOf, f, n): f[3a + k] = the force of slot slotOf[a] (widened to f64), a < n.
+ * - atomsF32ToF32(fb, slotOf, f, n): the same from an f32 layout into f32 (the kernel's own numbers,
+ *   half the bytes: what a worker thread hands over for the force sums, runtime/parallel/md.ts).
  */
 function transfers(): string {
   return (['f32', 'f64'] as const).map((t) => {
@@ -421,7 +423,20 @@ function transfers(): string {
         (f64.store offset=8 (local.get $d) ${ld(1)})
         (f64.store offset=16 (local.get $d) ${ld(2)})
         (local.set $a (i32.add (local.get $a) (i32.const 1)))
-        (br $next))))`;
+        (br $next))))${t === 'f32' ? `
+  (func (export "atomsF32ToF32") (param $fb i32) (param $slotOf i32) (param $f i32) (param $n i32)
+    (local $a i32) (local $p i32) (local $b i32) (local $d i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $a) (local.get $n)))
+        (local.set $p (i32.load (i32.add (local.get $slotOf) (i32.shl (local.get $a) (i32.const 2)))))
+        (local.set $b (i32.add (local.get $fb) (i32.add (i32.mul (i32.shr_u (local.get $p) (i32.const 2)) (i32.const 48)) (i32.shl (i32.and (local.get $p) (i32.const 3)) (i32.const 2)))))
+        (local.set $d (i32.add (local.get $f) (i32.mul (local.get $a) (i32.const 12))))
+        (f32.store (local.get $d) (f32.load (local.get $b)))
+        (f32.store offset=4 (local.get $d) (f32.load offset=16 (local.get $b)))
+        (f32.store offset=8 (local.get $d) (f32.load offset=32 (local.get $b)))
+        (local.set $a (i32.add (local.get $a) (i32.const 1)))
+        (br $next))))` : ''}`;
   }).join('\n');
 }
 

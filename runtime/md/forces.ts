@@ -415,8 +415,9 @@ export class NonbondedForce {
         par.share(inst, args.params);
         // This thread's forces into atom order while each worker gathers its own (force-only
         // steps); the workers' are added after, in worker order: the same f64 sums, in the same
-        // order, as summing all blocks at the end.
-        if (!energies) inst.forcesToAtoms(L.slotOf, f);
+        // order, as summing all blocks at the end. With the sums over the threads, into the
+        // shared array they add from (in the kernel's precision), not into f.
+        if (!energies) inst.forcesToAtoms(L.slotOf, sum ? par.ownAtoms : f);
       };
       par.run(energies, sum ? () => par.sumHere(mine, kick) : mine, sum, kick);
       this.kicked = sum && !mesh && this.kick !== undefined && kick;
@@ -454,7 +455,7 @@ export class NonbondedForce {
  * lr.compute(x, f) adds them (its mesh adds each atom's force once). Three components a time:
  * 1.7x faster than one element a time here.
  */
-function addAtomForces(f: Float64Array, g: Float64Array): void {
+function addAtomForces(f: Float64Array, g: Float64Array | Float32Array): void {
   for (let i = 0; i < f.length; i += 3) {
     f[i] += g[i]!;
     f[i + 1] += g[i + 1]!;

@@ -83,6 +83,8 @@ export interface KernelTransfers {
   slots: SlotsExport;
   /** Forces of n atoms (f64, 3 each) from the layout's force block at `fb`, by slotOf. */
   atoms: AtomsExport;
+  /** The same in f32, 3 each (f32 layouts only): the kernel's numbers in half the bytes. */
+  atoms32: AtomsExport | undefined;
 }
 
 /**
@@ -94,7 +96,7 @@ export function kernelTransfers(memory: WebAssembly.Memory, precision: 'f32' | '
   if (!m) return null;
   const ex = new WebAssembly.Instance(m, { env: { memory } }).exports;
   const T = precision === 'f64' ? 'F64' : 'F32';
-  return { slots: ex[`slots${T}`] as SlotsExport, atoms: ex[`atoms${T}`] as AtomsExport };
+  return { slots: ex[`slots${T}`] as SlotsExport, atoms: ex[`atoms${T}`] as AtomsExport, atoms32: precision === 'f32' ? (ex.atomsF32ToF32 as AtomsExport) : undefined };
 }
 
 /** Ranges of an update split over threads, each with its own SETTLE sums in the workspace (UpdateRanges.accOf). */

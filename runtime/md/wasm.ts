@@ -257,10 +257,15 @@ export class WasmMd {
     t.slots(L.xaP, L.aoP, L.ofP, L.xP, atomOf.length);
   }
 
-  /** f (3 per atom) = the forces of the last run, atom a's from slot slotOf[a]. */
-  forcesToAtoms(slotOf: Int32Array, f: Float64Array): void {
+  /**
+   * f (3 per atom) = the forces of the last run, atom a's from slot slotOf[a]. In f64, or in f32
+   * from an f32 kernel (its own numbers, which f64 holds exactly: half the bytes to hand over).
+   */
+  forcesToAtoms(slotOf: Int32Array, f: Float64Array | Float32Array): void {
     const L = this.L!;
     const t = this.transfers();
+    const narrow = f instanceof Float32Array;
+    if (narrow && this.precision !== 'f32') throw new Error('wasm kernel: f32 forces in atom order come from f32 kernels only');
     if (!t || slotOf.length > 4 * L.nc) {
       gatherWasmForces(this.forces, slotOf, f);
       return;
@@ -269,6 +274,11 @@ export class WasmMd {
     if (this.maps.slotOf !== slotOf) {
       new Int32Array(buf, L.soP, slotOf.length).set(slotOf);
       this.maps.slotOf = slotOf;
+    }
+    if (narrow) {
+      t.atoms32!(L.fP, L.soP, L.faP, slotOf.length);
+      f.set(new Float32Array(buf, L.faP, 3 * slotOf.length));
+      return;
     }
     t.atoms(L.fP, L.soP, L.faP, slotOf.length);
     f.set(new Float64Array(buf, L.faP, 3 * slotOf.length));
@@ -503,7 +513,7 @@ export async function runWasmWith(key: string, problem: MdProblem, bytes?: Uint8
  * f (3 per atom) = the forces of a block in the wasm layout (slot p: word 12 (p >> 2) + (p & 3),
  * + 4 per component), through slotOf.
  */
-export function gatherWasmForces(b: WasmReals, slotOf: Int32Array, f: Float64Array): void {
+export function gatherWasmForces(b: WasmReals, slotOf: Int32Array, f: Float64Array | Float32Array): void {
   const n = slotOf.length;
   for (let a = 0; a < n; a++) {
     const p = slotOf[a]!;

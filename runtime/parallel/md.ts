@@ -654,8 +654,8 @@ export interface MdWasmSetupArgs {
   f: WasmReals;
   energy: Float64Array;
   fshift: Float64Array;
-  /** Force-only steps: this worker's forces gathered into atom order (3 per atom, f64) through slotOf. */
-  fAtoms: Float64Array;
+  /** Force-only steps: this worker's forces gathered into atom order (3 per atom, reals of the variant's precision: an f32 kernel's own numbers) through slotOf. */
+  fAtoms: WasmReals;
   slotOf: Int32Array;
   /** This worker's share of the force sums (MdWasmThreads.sumInto; replaced by md-wasm-sum), and the count of threads arrived at them. */
   sum: MdSumShare | undefined;
@@ -685,7 +685,7 @@ export interface MdMeshSetupArgs extends MdMeshShared {
 /** Outputs of one worker's range: forces in the wasm layout (energy steps) or in atom order (force-only steps), energies, shift forces. */
 export interface MdWasmChunk {
   f: WasmReals;
-  fAtoms: Float64Array;
+  fAtoms: WasmReals;
   energy: Float64Array;
   fshift: Float64Array;
 }
@@ -778,12 +778,13 @@ export class MdWasmThreads extends MdWorkers {
       const old = this.chunks0[w];
       const c: MdWasmChunk = {
         f: old?.f.length === WASM_F_WORDS * nc ? old.f : reals(WASM_F_WORDS * nc),
-        fAtoms: this.chunks0[w]?.fAtoms.length === n3 ? this.chunks0[w]!.fAtoms : new Float64Array(new SharedArrayBuffer(8 * n3)),
+        fAtoms: this.chunks0[w]?.fAtoms.length === n3 ? this.chunks0[w]!.fAtoms : reals(n3),
         energy: new Float64Array(new SharedArrayBuffer(2 * 8)),
         fshift: new Float64Array(new SharedArrayBuffer(81 * 8)),
       };
       this.chunks.push(c);
     }
+    if (this.ownAtoms.length !== n3) this.ownAtoms = reals(n3);
     this.nAtoms = slotOf.length;
     this.ownSum = this.sumOf(0);
     for (let w = 0; w < this.threads - 1; w++) {
@@ -795,6 +796,13 @@ export class MdWasmThreads extends MdWorkers {
 
   /** Atoms of the last list. */
   private nAtoms = 0;
+  /**
+   * This thread's forces in atom order on force-only calls with the sums over the threads (3 per
+   * atom, reals of the variant's precision; shared): its sumHere's `forces` write them here, and
+   * each thread adds them with the workers' for its range of atoms. In f32 from f32 kernels, so
+   * that half the bytes cross between the cores; f64 holds them exactly.
+   */
+  ownAtoms: WasmReals = new Float32Array(0);
   /** The caller's forces where the threads sum them (sumInto), and the count of threads at the sums' start. */
   private fSum: Float64Array | undefined;
   private readonly gate = new Int32Array(new SharedArrayBuffer(4));
@@ -806,7 +814,7 @@ export class MdWasmThreads extends MdWorkers {
   private sumOf(k: number): MdSumShare | undefined {
     if (!this.fSum) return undefined;
     const n = this.nAtoms;
-    return { f: this.fSum, parts: this.chunks.map((c) => c.fAtoms), own: k, a0: atomCut(n, this.threads, k), a1: atomCut(n, this.threads, k + 1), parties: this.threads, kick: this.kick, sq: this.sq };
+    return { f: this.fSum, parts: [this.ownAtoms, ...this.chunks.map((c) => c.fAtoms)], own: k, a0: atomCut(n, this.threads, k), a1: atomCut(n, this.threads, k + 1), parties: this.threads, kick: this.kick, sq: this.sq };
   }
 
   /** The velocities' kick fused into the sums (sumInto), if any. */
@@ -827,9 +835,11 @@ export class MdWasmThreads extends MdWorkers {
 
   /**
    * From the next force-only call on `f` (shared, 3 per atom of the list) on, the threads sum the
-   * forces there: each adds the workers' forces in atom order (in worker order: the numbers of
-   * adding them all here) for a range of atoms, and with `kick` (shared too) kicks those atoms' velocities
-   * with the sums (MdKick). Returns whether they do; false where f or the kick's arrays are not
+   * forces there: each adds every thread's forces in atom order (this thread's, then the workers'
+   * in worker order: the numbers of adding them all here) for a range of atoms, and writes only
+   * that range of f; with `kick` (shared too) it kicks those atoms' velocities with the sums
+   * (MdKick). What crosses between the cores per call is each thread's forces of the others'
+   * ranges, in the kernels' precision. Returns whether they do; false where f or the kick's arrays are not
    * shared or not of the list's atoms (the caller then adds the forces after run(), and kicks).
    */
   sumInto(f: Float64Array, kick?: MdKick): boolean {
@@ -848,8 +858,8 @@ export class MdWasmThreads extends MdWorkers {
 
   /**
    * This thread's side of a force-only call run with `sum` (run()'s `mine`): `forces` puts this
-   * thread's forces into fSum; then, once every thread has its forces in place, this thread adds
-   * the workers' for its range of atoms (and kicks them: sumInto; not with `kick` false).
+   * thread's forces into ownAtoms; then, once every thread has its forces in place, this thread
+   * sums all threads' for its range of atoms into fSum (and kicks them: sumInto; not with `kick` false).
    */
   sumHere(forces: () => void, kick = true): void {
     try {
@@ -1144,13 +1154,13 @@ export interface MdKick {
 }
 
 /**
- * A thread's share of the force sums (MdWasmThreads.sumInto): atoms [a0, a1) of f get the
- * workers' forces in atom order (`parts`, in worker order) added, and with `kick` the atoms'
- * velocities kicked with the sums.
+ * A thread's share of the force sums (MdWasmThreads.sumInto): atoms [a0, a1) of f get the sum of
+ * every thread's forces in atom order (`parts`: the calling thread's, then the workers' in
+ * worker order), and with `kick` the atoms' velocities kicked with the sums.
  */
 export interface MdSumShare {
   f: Float64Array;
-  parts: Float64Array[];
+  parts: WasmReals[];
   /** This thread's index (0: the caller). */
   own: number;
   a0: number;
@@ -1178,19 +1188,22 @@ export function addSumShare(s: MdSumShare, gate: Int32Array, kick = true): void 
 }
 
 /**
- * f[i] += each part's g[i] (in part order: the f64 numbers of adding the parts one after the
- * other) for i in [i0, i1), whole atoms (i0, i1 multiples of 3); with `kick`, then
- * v[i] += h[i] f[i] (engine.ts kick's numbers).
+ * f[i] = the parts' g[i] summed in f64 in part order (the first part's, plus the second's, ...)
+ * for i in [i0, i1), whole atoms (i0, i1 multiples of 3); with `kick`, then v[i] += h[i] f[i]
+ * (engine.ts kick's numbers). Two parts at least. Parts in f32 (an f32 kernel's forces) are
+ * widened exactly: the sums are those of the f64 copies.
  * Returns the sum of the squares of the new f[i]. One pass over the range: the kick and the
  * guard's sum of squares were two more on the calling thread (docs/performance.md, run S).
  */
-export function sumParts(f: Float64Array, parts: Float64Array[], i0: number, i1: number, kick?: MdKick): number {
-  if (parts.length === 1) return kick ? addKicked(f, parts[0]!, i0, i1, kick.v, kick.h) : addPart(f, parts[0]!, i0, i1);
+export function sumParts(f: Float64Array, parts: WasmReals[], i0: number, i1: number, kick?: MdKick): number {
+  if (parts.length < 2) throw new Error(`sumParts: ${parts.length} part(s); the sums are over two threads or more`);
+  if (parts.length === 2) return kick ? addKicked(f, parts[0]!, parts[1]!, i0, i1, kick.v, kick.h) : addPart(f, parts[0]!, parts[1]!, i0, i1);
   // 3 threads or more: element by element.
   let ss = 0;
+  const [first, ...rest] = parts;
   for (let i = i0; i < i1; i++) {
-    let x = f[i]!;
-    for (const p of parts) x += p[i]!;
+    let x = first![i]!;
+    for (const p of rest) x += p[i]!;
     f[i] = x;
     ss += x * x;
     if (kick) kick.v[i] = kick.v[i]! + kick.h[i]! * x;
@@ -1203,14 +1216,14 @@ export function sumParts(f: Float64Array, parts: Float64Array[], i0: number, i1:
 // kept apart: for 16,000 atoms they take 0.040 and 0.055 ms, one loop that tests for the kick
 // per atom 0.068 and 0.105 ms (and more inside the general loop's function).
 
-function addPart(f: Float64Array, g: Float64Array, i0: number, i1: number): number {
+function addPart(f: Float64Array, e: WasmReals, g: WasmReals, i0: number, i1: number): number {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
   for (let i = i0; i < i1; i += 3) {
-    const x = f[i]! + g[i]!;
-    const y = f[i + 1]! + g[i + 1]!;
-    const z = f[i + 2]! + g[i + 2]!;
+    const x = e[i]! + g[i]!;
+    const y = e[i + 1]! + g[i + 1]!;
+    const z = e[i + 2]! + g[i + 2]!;
     f[i] = x;
     f[i + 1] = y;
     f[i + 2] = z;
@@ -1221,14 +1234,14 @@ function addPart(f: Float64Array, g: Float64Array, i0: number, i1: number): numb
   return s0 + s1 + s2;
 }
 
-function addKicked(f: Float64Array, g: Float64Array, i0: number, i1: number, v: Float64Array, h: Float64Array): number {
+function addKicked(f: Float64Array, e: WasmReals, g: WasmReals, i0: number, i1: number, v: Float64Array, h: Float64Array): number {
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
   for (let i = i0; i < i1; i += 3) {
-    const x = f[i]! + g[i]!;
-    const y = f[i + 1]! + g[i + 1]!;
-    const z = f[i + 2]! + g[i + 2]!;
+    const x = e[i]! + g[i]!;
+    const y = e[i + 1]! + g[i + 1]!;
+    const z = e[i + 2]! + g[i + 2]!;
     f[i] = x;
     f[i + 1] = y;
     f[i + 2] = z;

@@ -1,7 +1,7 @@
 // WebAssembly non-bonded forces on 2 threads (runtime/md/forces.ts computeWasm): the calling
-// thread gathers its own force block into atom order while the worker gathers its own, then adds
-// the worker's (into forces in shared memory: each thread adds them for half of the atoms,
-// sumParts). With the fixed split (`reproducible`) the result must be, bit for bit, the f64 sum
+// thread gathers its own force block into atom order while the worker gathers its own (in the
+// kernel's precision), then both are added (into forces in shared memory: each thread sums them
+// for half of the atoms, sumParts). With the fixed split (`reproducible`) the result must be, bit for bit, the f64 sum
 // per atom of the two ranges' blocks (this thread's i-entries [0, b), the worker's [b, n)), each
 // range computed here on one thread with the same instance: the same sums in the same order as
 // summing both blocks at the end. By default the threads claim chunks of the list as they go
@@ -72,15 +72,15 @@ describe('wasm forces on 2 threads', () => {
     }, 60_000);
   }
 
-  it('sumParts: adds the parts in order for the range of atoms, kicks with the sums, and returns their sum of squares (one part: 2 threads; two parts: the general loop)', () => {
+  it('sumParts: sums the parts in order for the range of atoms (and writes only that range), kicks with the sums, and returns their sum of squares (two parts: 2 threads; three: the general loop)', () => {
     // Three atoms; the range is the second: values whose f64 sums depend on the order (3, 1e16, -1e16).
     const big = (x: number) => Float64Array.of(0, 0, 0, x, x, x, 0, 0, 0);
     const s = 3 + 1e16 - 1e16; // (3 + 1e16) - 1e16 rounds to 4, not 3 + (1e16 - 1e16)
     expect(s).toBe(4);
-    for (const parts of [[big(1e16)], [big(1e16), big(-1e16)]]) {
-      const want = parts.length === 1 ? 3 + 1e16 : s;
+    for (const parts of [[big(3), big(1e16)], [big(3), big(1e16), big(-1e16)]]) {
+      const want = parts.length === 2 ? 3 + 1e16 : s;
       for (const kicked of [false, true]) {
-        const f = Float64Array.of(7, 7, 7, 3, 3, 3, 7, 7, 7);
+        const f = Float64Array.of(7, 7, 7, 5, 5, 5, 7, 7, 7); // the range's old values are not summed
         const v = Float64Array.of(1, 1, 1, 1, 2, 3, 1, 1, 1);
         const h = Float64Array.of(9, 9, 9, 0.5, 0.25, 2, 9, 9, 9);
         const ss = sumParts(f, parts, 3, 6, kicked ? { v, h } : undefined);
@@ -89,6 +89,14 @@ describe('wasm forces on 2 threads', () => {
         expect(ss).toBe(want * want + want * want + want * want);
       }
     }
+    // f32 parts (an f32 kernel's forces): widened exactly, then summed in f64.
+    const a = Float32Array.of(0, 0, 0, 0.1, 1e7, -3.25, 0, 0, 0);
+    const b = Float32Array.of(0, 0, 0, 0.2, 1.5, 1e-8, 0, 0, 0);
+    const f = new Float64Array(9);
+    sumParts(f, [a, b], 3, 6);
+    expect(Array.from(f.subarray(3, 6))).toEqual([a[3]! + b[3]!, a[4]! + b[4]!, a[5]! + b[5]!]);
+    expect(f[3]).not.toBe(Math.fround(a[3]! + b[3]!)); // f64 sums, not f32 ones
+    expect(() => sumParts(f, [a], 3, 6)).toThrow(/1 part/);
   });
 
   it('runWasmShare: a thread zeroes its outputs, then computes the chunks it claims until none is left; with the fixed split its own range', () => {

@@ -107,6 +107,14 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
       inst.forcesToAtoms(L.slotOf, fWasm);
       expect(fTs.some((v) => v !== 0)).toBe(true);
       expect(Array.from(fWasm)).toEqual(Array.from(fTs));
+      // f32 kernels also hand their forces over in f32 (the threads' sums): the same numbers.
+      if (precision === 'f32') {
+        const f32 = new Float32Array(3 * n).fill(NaN);
+        inst.forcesToAtoms(L.slotOf, f32);
+        expect(Array.from(f32)).toEqual(Array.from(fTs));
+      } else {
+        expect(() => inst.forcesToAtoms(L.slotOf, new Float32Array(3 * n))).toThrow(/f32 kernels only/);
+      }
     },
   );
 
