@@ -411,7 +411,9 @@ export class NonbondedForce {
       // workers' forces, each for a range of atoms (MdWasmThreads.sumInto).
       const sum = !energies && par.sumInto(f, mesh ? undefined : this.kick);
       const mine = (): void => {
-        inst.positions(x, L.atomOf, this.offset);
+        // With the sums over the threads (x then in shared memory, each thread updating its
+        // atoms' positions), the other threads' positions are handed back (WasmMd.positions).
+        inst.positions(x, L.atomOf, this.offset, sum ? par.ownCoords : undefined);
         par.share(inst, args.params);
         // This thread's forces into atom order while each worker gathers its own (force-only
         // steps); the workers' are added after, in worker order: the same f64 sums, in the same

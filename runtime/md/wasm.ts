@@ -235,8 +235,17 @@ export class WasmMd {
   /**
    * Positions of the atoms' slots: slot p holds atom atomOf[p] at x[atom] + off[p] (rounded to
    * the kernel's precision once); dummy slots keep theirs.
+   *
+   * `own` (threads on a shared x: runtime/parallel/md.ts): this thread's range [i0, i1) of x's
+   * numbers, which it writes itself in the next update; the others' are written back into x from
+   * the copy taken here, the same bits, so that their cache lines leave this core modified rather
+   * than shared. The other core's next write to a line this core only read waits for the copy
+   * here to be invalidated, about 10x a private write on a 2-vCPU EPYC VM in some states; after
+   * the write-back it takes the line over as fast as a private write (docs/performance.md,
+   * "handing lines back"). Nothing else writes x during a force call, so the write-back races
+   * with nothing but reads of the same values.
    */
-  positions(x: Float64Array, atomOf: Int32Array, off: Float64Array): void {
+  positions(x: Float64Array, atomOf: Int32Array, off: Float64Array, own?: readonly [number, number]): void {
     const L = this.L!;
     const t = this.transfers();
     if (!t || atomOf.length > 4 * L.nc) {
@@ -246,7 +255,16 @@ export class WasmMd {
     // x copied in (atomOf and the offsets once per list), then the gather in WebAssembly: 2.5-3x
     // the TypeScript loop (water, LJ fluid).
     const buf = this.memory.buffer;
-    new Float64Array(buf, L.xaP, x.length).set(x);
+    const copy = new Float64Array(buf, L.xaP, x.length);
+    if (own) {
+      // this thread's own numbers first (its lines, before the others hand theirs back), then the rest, then the rest back
+      const [i0, i1] = own;
+      copy.subarray(i0, i1).set(x.subarray(i0, i1));
+      copy.subarray(0, i0).set(x.subarray(0, i0));
+      copy.subarray(i1).set(x.subarray(i1));
+      x.subarray(0, i0).set(copy.subarray(0, i0));
+      x.subarray(i1).set(copy.subarray(i1));
+    } else copy.set(x);
     const m = this.maps;
     if (m.atomOf !== atomOf || m.off !== off) {
       new Int32Array(buf, L.aoP, atomOf.length).set(atomOf);

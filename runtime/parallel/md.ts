@@ -810,6 +810,12 @@ export class MdWasmThreads extends MdWorkers {
   /** This thread's share of the sums (sumOf(0)), made when fSum or the chunks change. */
   private ownSum: MdSumShare | undefined;
 
+  /** This thread's range of x's numbers on force-only calls with the sums over the threads (its sums' atoms): WasmMd.positions's `own`. */
+  get ownCoords(): [number, number] | undefined {
+    const s = this.ownSum;
+    return s ? [3 * s.a0, 3 * s.a1] : undefined;
+  }
+
   /** Thread k's share of the sums into fSum (k = 0: this thread), if any. */
   private sumOf(k: number): MdSumShare | undefined {
     if (!this.fSum) return undefined;
@@ -1185,6 +1191,36 @@ export function addSumShare(s: MdSumShare, gate: Int32Array, kick = true): void 
   const c = awaitCount(gate, 0, parties);
   if (c < parties) throw new Error(`MD worker threads: ${parties - c} of ${parties} threads did not reach the force sums within ${STEP_TIMEOUT_MS / 1000} s`);
   s.sq[s.own] = sumParts(s.f, s.parts, 3 * s.a0, 3 * s.a1, kick ? s.kick : undefined);
+  // The other threads' forces of this range written back (handBack): their next gather then takes
+  // these lines over from this core as fast as a private write.
+  s.parts.forEach((p, k) => {
+    if (k !== s.own) handBack(p, 3 * s.a0, 3 * s.a1);
+  });
+}
+
+/** Per thread: the copy handBack goes through, in each precision. */
+const handBackScratch: { f32: Float32Array; f64: Float64Array } = { f32: new Float32Array(0), f64: new Float64Array(0) };
+
+/**
+ * Write a[i0, i1) back into a, the same bits (through a copy), so that lines this thread has
+ * read and another thread writes next leave this core modified instead of shared: the other
+ * core's next write then takes them over as fast as a private write, where taking back shared
+ * lines cost about 10x on a 2-vCPU EPYC VM in some states (docs/performance.md, "handing lines
+ * back"). Only where nothing writes a[i0, i1) meanwhile (then any reader sees the same values).
+ */
+export function handBack(a: WasmReals, i0: number, i1: number): void {
+  const n = i1 - i0;
+  if (n <= 0) return;
+  const f32 = a instanceof Float32Array;
+  let t: WasmReals = f32 ? handBackScratch.f32 : handBackScratch.f64;
+  if (t.length < n) {
+    t = f32 ? new Float32Array(n) : new Float64Array(n);
+    if (t instanceof Float32Array) handBackScratch.f32 = t;
+    else handBackScratch.f64 = t;
+  }
+  const c = t.subarray(0, n);
+  c.set(a.subarray(i0, i1));
+  a.set(c, i0);
 }
 
 /**

@@ -273,7 +273,8 @@ export const TASKS: Record<string, TaskFn> = {
           w.xqBlock.set(s.xq);
           xqHeld.add(w);
         }
-        w.positions(s.x, s.atomOf, s.offset);
+        // With the sums over the threads, the other threads' positions handed back (WasmMd.positions).
+        w.positions(s.x, s.atomOf, s.offset, sum && s.sum ? [3 * s.sum.a0, 3 * s.sum.a1] : undefined);
         runWasmShare(w, s.list.params, s.bounds, s.next, s.w + 1);
         // Force-only steps: into atom order here, beside the caller gathering its own block.
         if (energies) s.f.set(w.forces);

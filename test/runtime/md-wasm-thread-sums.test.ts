@@ -10,7 +10,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
 import { NonbondedForce } from '../../runtime/md/forces.ts';
 import { wasmInstance, WASM_F_WORDS, type WasmMd } from '../../runtime/md/wasm.ts';
-import { runWasmShare, sumParts } from '../../runtime/parallel/md.ts';
+import { handBack, runWasmShare, sumParts } from '../../runtime/parallel/md.ts';
 
 const WATER = new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname;
 const open: NonbondedForce[] = [];
@@ -97,6 +97,23 @@ describe('wasm forces on 2 threads', () => {
     expect(Array.from(f.subarray(3, 6))).toEqual([a[3]! + b[3]!, a[4]! + b[4]!, a[5]! + b[5]!]);
     expect(f[3]).not.toBe(Math.fround(a[3]! + b[3]!)); // f64 sums, not f32 ones
     expect(() => sumParts(f, [a], 3, 6)).toThrow(/1 part/);
+  });
+
+  it('handBack: writes a range back with its bits (f32 and f64, NaN payloads and -0 too) and nothing else', () => {
+    for (const make of [(n: number) => new Float32Array(new SharedArrayBuffer(4 * n)), (n: number) => new Float64Array(new SharedArrayBuffer(8 * n))]) {
+      for (const n of [10, 3000]) {
+        const a = make(n);
+        for (let i = 0; i < n; i++) a[i] = Math.sin(i) * 1e3;
+        a[1] = -0;
+        const dv = new DataView(a.buffer);
+        if (a instanceof Float32Array) dv.setUint32(4 * 2, 0x7fc0beef, true);
+        else dv.setBigUint64(8 * 2, 0x7ff8_0000_dead_beefn, true);
+        const before = new Uint8Array(a.buffer).slice();
+        handBack(a, 1, n - 1);
+        handBack(a, 5, 5);
+        expect(new Uint8Array(a.buffer)).toEqual(before);
+      }
+    }
   });
 
   it('runWasmShare: a thread zeroes its outputs, then computes the chunks it claims until none is left; with the fixed split its own range', () => {

@@ -100,6 +100,20 @@ describe('md-nonbonded WebAssembly SIMD library', () => {
       inst.positions(x, L.atomOf, off);
       expect(L.atomOf.some((a) => a < 0)).toBe(true);
       expect(Array.from(inst.xqBlock)).toEqual(Array.from(ref));
+      // A thread's range of a shared x (`own`): the same positions, and the other numbers handed
+      // back into x with their bits (-0 and a NaN payload too), its own range untouched.
+      const xs = new Float64Array(new SharedArrayBuffer(8 * x.length));
+      xs.set(x);
+      xs[4] = -0;
+      new DataView(xs.buffer).setBigUint64(8 * (x.length - 2), 0x7ff8_0000_dead_beefn, true);
+      const before = new Uint8Array(xs.buffer).slice();
+      const i0 = 3 * Math.floor(n / 3), i1 = 3 * Math.floor((2 * n) / 3);
+      inst.positions(xs, L.atomOf, off, [i0, i1]);
+      expect(new Uint8Array(xs.buffer)).toEqual(before);
+      xs.set(x);
+      inst.positions(xs, L.atomOf, off, [i0, i1]);
+      expect(Array.from(inst.xqBlock)).toEqual(Array.from(ref));
+      expect(i1 - i0).toBeGreaterThan(0);
       inst.run(args.params, 0, args.ci.length >> 2);
       const fTs = new Float64Array(3 * n);
       const fWasm = new Float64Array(3 * n).fill(NaN);
