@@ -412,8 +412,9 @@ export class NonbondedForce {
       const sum = !energies && par.sumInto(f, mesh ? undefined : this.kick);
       const mine = (): void => {
         // With the sums over the threads (x then in shared memory, each thread updating its
-        // atoms' positions), the other threads' positions are handed back (WasmMd.positions).
-        inst.positions(x, L.atomOf, this.offset, sum ? par.ownCoords : undefined);
+        // atoms' positions), the other threads' positions handed back where that pays
+        // (WasmMd.positions, HandBackChoice).
+        inst.positions(x, L.atomOf, this.offset, par.handingBack ? par.ownCoords : undefined);
         par.share(inst, args.params);
         // This thread's forces into atom order while each worker gathers its own (force-only
         // steps); the workers' are added after, in worker order: the same f64 sums, in the same

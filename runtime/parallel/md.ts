@@ -70,6 +70,8 @@ export const OP_SUM = 8;
 export const OP_TASKS = 16;
 /** Added to OP_SUM: the sums leave out the kick of sumInto this call (the engine leaves it to the next kick and drift). */
 export const OP_NO_KICK = 32;
+/** Flag of a force-only call with the sums: the threads hand back the lines they read of the others' (handBack; HandBackChoice decides). */
+export const OP_HAND_BACK = 64;
 /** The caller spins this long for the workers' results before it sleeps. */
 const CALLER_SPIN_MS = 20;
 
@@ -816,6 +818,11 @@ export class MdWasmThreads extends MdWorkers {
     return s ? [3 * s.a0, 3 * s.a1] : undefined;
   }
 
+  /** Whether the threads hand lines back, per force-only call with the sums (HandBackChoice). */
+  readonly handBack = new HandBackChoice();
+  /** Whether the current call hands back (run() sets it before `mine` runs). */
+  handingBack = false;
+
   /** Thread k's share of the sums into fSum (k = 0: this thread), if any. */
   private sumOf(k: number): MdSumShare | undefined {
     if (!this.fSum) return undefined;
@@ -873,7 +880,7 @@ export class MdWasmThreads extends MdWorkers {
     } finally {
       arriveAtSums(this.gate);
     }
-    addSumShare(this.ownSum!, this.gate, kick);
+    addSumShare(this.ownSum!, this.gate, kick, this.handingBack);
   }
 
   /**
@@ -918,7 +925,8 @@ export class MdWasmThreads extends MdWorkers {
     if (this.next) Atomics.store(this.next, 0, 0);
     if (sum && (energies || !this.fSum)) throw new Error('MdWasmThreads.run: sums over the threads are for force-only calls after sumInto');
     Atomics.store(this.gate, 0, 0);
-    this.dispatchStep('md-wasm-step', (energies ? OP_ENERGIES : OP_FORCES) | (this.longRange ? OP_WITH_MESH : 0) | (sum ? OP_SUM : 0) | (sum && !kick ? OP_NO_KICK : 0), mine);
+    this.handingBack = sum && this.handBack.next(performance.now());
+    this.dispatchStep('md-wasm-step', (energies ? OP_ENERGIES : OP_FORCES) | (this.longRange ? OP_WITH_MESH : 0) | (sum ? OP_SUM : 0) | (sum && !kick ? OP_NO_KICK : 0) | (this.handingBack ? OP_HAND_BACK : 0), mine);
     return this.chunks;
   }
 }
@@ -1185,17 +1193,87 @@ export function arriveAtSums(gate: Int32Array): void {
   Atomics.notify(gate, 0);
 }
 
-/** Wait until all threads have arrived at the sums, then add this thread's share (kicking with it unless `kick` is false). */
-export function addSumShare(s: MdSumShare, gate: Int32Array, kick = true): void {
+/**
+ * Wait until all threads have arrived at the sums, then add this thread's share (kicking with it
+ * unless `kick` is false); with `back`, then hand the other threads' forces of this range back
+ * (handBack): their next gather takes those lines over from this core as fast as a private write.
+ */
+export function addSumShare(s: MdSumShare, gate: Int32Array, kick = true, back = false): void {
   const parties = s.parties;
   const c = awaitCount(gate, 0, parties);
   if (c < parties) throw new Error(`MD worker threads: ${parties - c} of ${parties} threads did not reach the force sums within ${STEP_TIMEOUT_MS / 1000} s`);
   s.sq[s.own] = sumParts(s.f, s.parts, 3 * s.a0, 3 * s.a1, kick ? s.kick : undefined);
-  // The other threads' forces of this range written back (handBack): their next gather then takes
-  // these lines over from this core as fast as a private write.
+  if (!back) return;
   s.parts.forEach((p, k) => {
     if (k !== s.own) handBack(p, 3 * s.a0, 3 * s.a1);
   });
+}
+
+/**
+ * Whether the threads hand lines back (handBack, WasmMd.positions's `own`) on the next force
+ * call, decided from the time between force calls (a whole step: the update after a call pays
+ * for what that call left shared). Handing back costs a copy per call, and on a host where a
+ * core takes lines back from the other cheaply it gains nothing; where that costs 10x (a 2-vCPU
+ * EPYC VM, in some states that change within minutes) it saves more than it costs. So both are
+ * timed: windows of `window` calls with and without, alternating at the start and again every
+ * `retry` calls (the current choice, then the other); each window's fastest period counts (the
+ * slow periods of search and energy steps drop out), and the choice goes to the faster. The
+ * forces are the same either way, bit for bit.
+ */
+export class HandBackChoice {
+  /** Hand back on the next call. */
+  on = true;
+  /** Calls so far, and those with the hand-back. */
+  calls = 0;
+  onCalls = 0;
+  /** When the last call started, its mode, and its place in its trial window (1-based; 0: not in a trial). */
+  private last = NaN;
+  private lastOn = true;
+  private lastIdx = 0;
+  /** Trial windows still to start (their modes, in order), and the fastest period of each mode in this trial. */
+  private plan: boolean[] = [true, false, true, false];
+  private best = { on: Infinity, off: Infinity };
+  private sinceTrial = 0;
+
+  constructor(
+    readonly window = 12,
+    readonly retry = 600,
+  ) {}
+
+  /** A force call starts now (performance.now()): returns whether it hands back. */
+  next(now: number): boolean {
+    const period = now - this.last;
+    this.last = now;
+    // The last call's period, unless it was the first of its window (a call's period also holds
+    // what the call before it left: the mode before the window's).
+    if (this.lastIdx >= 2 && Number.isFinite(period)) {
+      const k = this.lastOn ? 'on' : 'off';
+      this.best[k] = Math.min(this.best[k], period);
+    }
+    let idx = 0;
+    if (this.lastIdx > 0 && this.lastIdx <= this.window) idx = this.lastIdx + 1;
+    else if (this.plan.length > 0) {
+      // the next window of the trial
+      this.on = this.plan.shift()!;
+      idx = 1;
+    } else {
+      if (this.lastIdx > 0) {
+        // the trial's end: the faster mode
+        if (Number.isFinite(this.best.on) && Number.isFinite(this.best.off)) this.on = this.best.on <= this.best.off;
+        this.sinceTrial = 0;
+      } else if (++this.sinceTrial >= this.retry) {
+        // time the current choice again, then the other
+        this.best = { on: Infinity, off: Infinity };
+        this.plan = [!this.on];
+        idx = 1;
+      }
+    }
+    this.lastIdx = idx;
+    this.lastOn = this.on;
+    this.calls++;
+    if (this.on) this.onCalls++;
+    return this.on;
+  }
 }
 
 /** Per thread: the copy handBack goes through, in each precision. */

@@ -10,7 +10,7 @@ import { describe, it, expect, afterAll } from 'vitest';
 import { prepareRun, type MdOptions } from '../../runtime/md/setup.ts';
 import { NonbondedForce } from '../../runtime/md/forces.ts';
 import { wasmInstance, WASM_F_WORDS, type WasmMd } from '../../runtime/md/wasm.ts';
-import { handBack, runWasmShare, sumParts } from '../../runtime/parallel/md.ts';
+import { HandBackChoice, handBack, runWasmShare, sumParts } from '../../runtime/parallel/md.ts';
 
 const WATER = new URL('../fixtures/gromacs/spce/conf.gro', import.meta.url).pathname;
 const open: NonbondedForce[] = [];
@@ -114,6 +114,42 @@ describe('wasm forces on 2 threads', () => {
         expect(new Uint8Array(a.buffer)).toEqual(before);
       }
     }
+  });
+
+  it('HandBackChoice: times windows with and without, keeps the faster, and times both again every `retry` calls', () => {
+    // A simulated host: each period is set by the mode of the call that starts it, plus a slow
+    // (search) step every 10th call, which the windows' fastest periods leave out.
+    const run = (c: HandBackChoice, calls: number, cost: (on: boolean) => number, t0 = 0): { t: number; modes: boolean[] } => {
+      let t = t0;
+      const modes: boolean[] = [];
+      for (let k = 0; k < calls; k++) {
+        const on = c.next(t);
+        modes.push(on);
+        t += cost(on) + (k % 10 === 0 ? 5 : 0);
+      }
+      return { t, modes };
+    };
+    const W = 4;
+    const slowOff = (on: boolean) => (on ? 3.3 : 3.7); // the host's slow hand-over: handing back pays
+    const fastOff = (on: boolean) => (on ? 3.3 : 3.2); // the fast one: it costs a little
+    const c = new HandBackChoice(W, 50);
+    // the first trial: on, off, on, off (W + 1 calls each)
+    let r = run(c, 4 * (W + 1), slowOff);
+    expect(r.modes).toEqual([...Array(W + 1).fill(true), ...Array(W + 1).fill(false), ...Array(W + 1).fill(true), ...Array(W + 1).fill(false)]);
+    r = run(c, 40, slowOff, r.t);
+    expect(r.modes.every((m) => m)).toBe(true);
+    expect(c.on).toBe(true);
+    // the host changes: at the next retry the other mode wins and stays
+    r = run(c, 40, fastOff, r.t);
+    expect(c.on).toBe(false);
+    expect(r.modes.slice(-10).every((m) => !m)).toBe(true);
+    expect(c.calls).toBe(100);
+    expect(c.onCalls).toBeGreaterThan(40);
+    expect(c.onCalls).toBeLessThan(c.calls);
+    // with the fast host from the start, the choice is off after the first trial
+    const d = new HandBackChoice(W, 1000);
+    run(d, 4 * (W + 1) + 30, fastOff);
+    expect(d.on).toBe(false);
   });
 
   it('runWasmShare: a thread zeroes its outputs, then computes the chunks it claims until none is left; with the fixed split its own range', () => {
