@@ -185,6 +185,16 @@ export function threadsLimitsLine(one: PhaseSplit, more: PhaseSplit, threads: nu
   return `limits on ${threads} threads, time over 1/${threads} of one thread's (speed-up): ${parts.join(', ')}; ${whole}`;
 }
 
+/** The timed steps' force calls with the threads' sums, and those that handed lines back (NonbondedForce.handBack before and after); undefined on one thread. */
+function handBackOf(before: { on: number; calls: number } | undefined, after: { on: number; calls: number } | undefined): { on: number; calls: number } | undefined {
+  return before && after ? { on: after.on - before.on, calls: after.calls - before.calls } : undefined;
+}
+
+/** "; lines handed back in 40 of 1000 force calls" (the threads' hand-back, HandBackChoice), or nothing. */
+export function handBackText(h: { on: number; calls: number } | undefined): string {
+  return h && h.calls > 0 ? `; lines handed back between the cores in ${h.on} of ${h.calls} force calls` : '';
+}
+
 /**
  * `steps` timed steps of an engine after `warm` untimed ones (bench md's water and PME rounds take
  * as many as they time, as GROMACS is timed here with -resethway): the first steps pay for code
@@ -195,6 +205,7 @@ export function threadsLimitsLine(one: PhaseSplit, more: PhaseSplit, threads: nu
 export function timeSteps(eng: MdEngine, steps: number, warm: number, longRange?: { timers: { mesh: number } }) {
   if (warm > 0) eng.simulate(warm);
   const nb0 = { ...eng.nb.timers };
+  const hb0 = eng.nb.handBack;
   const mesh0 = longRange?.timers.mesh ?? 0;
   const t = performance.now();
   const outcome = eng.simulate(steps);
@@ -205,6 +216,7 @@ export function timeSteps(eng: MdEngine, steps: number, warm: number, longRange?
     searchMs: (eng.nb.timers.search - nb0.search) / steps,
     integrateMs: outcome.timers.integrate / steps,
     meshMs: ((longRange?.timers.mesh ?? 0) - mesh0) / steps,
+    handBack: handBackOf(hb0, eng.nb.handBack),
     outcome,
   };
 }

@@ -12,7 +12,7 @@ import { prepareRun, type MdOptions } from '../runtime/md/setup.ts';
 import { MdEngine } from '../runtime/md/engine.ts';
 import { ceilingFor, ceilingText } from './ceiling.ts';
 import { gromacsWaterBench, type GromacsWaterResult } from './md-gromacs.ts';
-import { GROMACS_ROWS, gromacsPhases, limitsLine, loadText, oursPhases, systemTable, threadsLimitsLine, timeSteps } from './md-phases.ts';
+import { GROMACS_ROWS, gromacsPhases, limitsLine, loadText, oursPhases, systemTable, threadsLimitsLine, timeSteps, handBackText } from './md-phases.ts';
 
 export interface PmeWaterBenchOptions {
   workDir: string;
@@ -47,6 +47,8 @@ export interface PmeTimed {
   meshMs: number;
   searchMs: number;
   integrateMs: number;
+  /** Force calls that handed lines back between the cores (timeSteps), on threads. */
+  handBack?: { on: number; calls: number };
 }
 
 export interface PmeWaterBenchResult {
@@ -82,7 +84,7 @@ async function timePme(o: MdOptions, steps: number, warm = 1): Promise<PmeTimed>
   try {
     // Untimed steps first (timeSteps): at least one, as the search, kernels and mesh compile on first use.
     const lr = p.run.longRange!;
-    const { msPerStep, kernelMs, meshMs, searchMs, integrateMs } = timeSteps(eng, steps, warm, lr);
+    const { msPerStep, kernelMs, meshMs, searchMs, integrateMs, handBack } = timeSteps(eng, steps, warm, lr);
     return {
       key: p.run.keyF,
       mesh: lr.description.replace(/^.*; mesh /, ''),
@@ -93,6 +95,7 @@ async function timePme(o: MdOptions, steps: number, warm = 1): Promise<PmeTimed>
       meshMs,
       searchMs,
       integrateMs,
+      handBack,
     };
   } finally {
     await eng.close();
@@ -157,7 +160,7 @@ export async function benchPmeWater(o: PmeWaterBenchOptions): Promise<PmeWaterBe
   }
   const runs: PmeTimed[] = [];
   const ours = (t: PmeTimed): string =>
-    `kernforge ${shortKey(t.key)} on ${t.threads} thread${t.threads > 1 ? 's' : ''}, mesh ${t.meshOnWorker ? `${t.mesh.replace(/ \(.*$/, '')} on a worker thread beside the kernels` : t.mesh}: ${f2(t.msPerStep)} ms/step; ${t.meshOnWorker ? 'kernel + mesh' : 'kernel'} ${f2(t.kernelMs)}, mesh ${t.meshOnWorker ? '(in the kernel time)' : f2(t.meshMs)}, search ${f2(t.searchMs)}, integration + SETTLE ${f2(t.integrateMs)} ms`;
+    `kernforge ${shortKey(t.key)} on ${t.threads} thread${t.threads > 1 ? 's' : ''}, mesh ${t.meshOnWorker ? `${t.mesh.replace(/ \(.*$/, '')} on a worker thread beside the kernels` : t.mesh}: ${f2(t.msPerStep)} ms/step; ${t.meshOnWorker ? 'kernel + mesh' : 'kernel'} ${f2(t.kernelMs)}, mesh ${t.meshOnWorker ? '(in the kernel time)' : f2(t.meshMs)}, search ${f2(t.searchMs)}, integration + SETTLE ${f2(t.integrateMs)} ms${handBackText(t.handBack)}`;
   // alternating rounds: GROMACS, kernforge on 1 thread, then on each other thread count; the fastest of each
   const gs: GromacsWaterResult[] = [gromacs];
   const rounds = Math.max(1, o.rounds ?? 2);

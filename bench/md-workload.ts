@@ -18,7 +18,7 @@ import { prepareRun, type MdOptions } from '../runtime/md/setup.ts';
 import { MdEngine, type MdOutcome } from '../runtime/md/engine.ts';
 import { gromacsWaterBench, type GromacsWaterResult } from './md-gromacs.ts';
 import { ceilingFor, ceilingText } from './ceiling.ts';
-import { GROMACS_ROWS, LAMMPS_ROWS, gromacsPhases, lammpsPhases, limitsLine, loadText, oursPhases, systemTable, threadsLimitsLine, timeSteps, type PeerColumn } from './md-phases.ts';
+import { GROMACS_ROWS, LAMMPS_ROWS, gromacsPhases, lammpsPhases, limitsLine, loadText, oursPhases, systemTable, threadsLimitsLine, timeSteps, handBackText, type PeerColumn } from './md-phases.ts';
 import { benchPmeWater, type PmeWaterBenchResult } from './md-pme.ts';
 
 const HERE = new URL('.', import.meta.url).pathname;
@@ -131,6 +131,8 @@ export interface Timed {
   integrateMs: number;
   /** The rest of a step: blow-up check, output, thermo. */
   otherMs: number;
+  /** Force calls that handed lines back between the cores (timeSteps), on threads. */
+  handBack?: { on: number; calls: number };
   outcome: MdOutcome;
 }
 
@@ -139,8 +141,8 @@ async function timeRun(o: MdOptions, steps: number, warm = 0): Promise<Timed> {
   const p = await prepareRun(o);
   const eng = await MdEngine.create(p.run);
   try {
-    const { msPerStep, searchMs, kernelMs, integrateMs, outcome } = timeSteps(eng, steps, warm);
-    return { key: p.run.keyF, threads: eng.nb.threads, msPerStep, searchMs, kernelMs, integrateMs, otherMs: msPerStep - searchMs - kernelMs - integrateMs, outcome };
+    const { msPerStep, searchMs, kernelMs, integrateMs, handBack, outcome } = timeSteps(eng, steps, warm);
+    return { key: p.run.keyF, threads: eng.nb.threads, msPerStep, searchMs, kernelMs, integrateMs, otherMs: msPerStep - searchMs - kernelMs - integrateMs, handBack, outcome };
   } finally {
     await eng.close();
   }
@@ -296,7 +298,7 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
         for (const threads of inTurn(threadCounts, r)) {
           const t = await timeRun({ ...base, variant: pick, threads }, steps, LJ_WARM_STEPS);
           runs.push(t);
-          log(`  round ${r}: kernforge ${short(pick)} on ${threadsText(t.threads)}: ${((t.msPerStep * steps) / 1000).toFixed(2)} s, ${(1000 / t.msPerStep).toFixed(1)} steps/s; per step: ${splitText(t)}`);
+          log(`  round ${r}: kernforge ${short(pick)} on ${threadsText(t.threads)}: ${((t.msPerStep * steps) / 1000).toFixed(2)} s, ${(1000 / t.msPerStep).toFixed(1)} steps/s; per step: ${splitText(t)}${handBackText(t.handBack)}`);
         }
       }
       await ceiling?.measure();
@@ -378,7 +380,7 @@ export async function benchMdWorkload(o: MdWorkloadBenchOptions): Promise<MdWork
         for (const threads of inTurn(threadCounts, r)) {
           const t = await timeRun({ ...base, variant: key, threads }, steps, steps);
           runs.push(t);
-          log(`  round ${r}: kernforge on ${threadsText(t.threads)}: ${f2(t.msPerStep)} ms/step; per step: ${splitText(t).replace('integration', 'integration + SETTLE')}`);
+          log(`  round ${r}: kernforge on ${threadsText(t.threads)}: ${f2(t.msPerStep)} ms/step; per step: ${splitText(t).replace('integration', 'integration + SETTLE')}${handBackText(t.handBack)}`);
         }
         await ceiling?.measure();
       }

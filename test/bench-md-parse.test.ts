@@ -5,7 +5,7 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parseLammpsOutput } from '../bench/md-workload.ts';
 import { parseMdLog } from '../bench/md-gromacs.ts';
-import { gromacsPhases, lammpsPhases, limitsLine, oursPhases, systemTable, threadsLimitsLine, GROMACS_ROWS, LAMMPS_ROWS, type PhaseSplit } from '../bench/md-phases.ts';
+import { gromacsPhases, handBackText, lammpsPhases, limitsLine, oursPhases, systemTable, threadsLimitsLine, GROMACS_ROWS, LAMMPS_ROWS, type PhaseSplit } from '../bench/md-phases.ts';
 
 const fixture = (f: string) => readFileSync(new URL(`fixtures/bench/${f}`, import.meta.url), 'utf8');
 
@@ -93,6 +93,11 @@ describe('phase table and limits', () => {
     // with the machine's ceiling measured beside the runs (bench/ceiling.ts)
     expect(threadsLimitsLine(ours, two, 2, 1.8421)).toMatch(/; whole step 1\.60x \(ideal 2\.00x; independent compute loops 1\.84x in the same rounds\)$/);
     expect(threadsLimitsLine(ours, two, 2, NaN)).toMatch(/; whole step 1\.60x \(ideal 2\.00x\)$/);
+  });
+  it('the hand-back phrase of a threaded round: the calls that handed lines back, nothing on one thread', () => {
+    expect(handBackText({ on: 13, calls: 1000 })).toBe('; lines handed back between the cores in 13 of 1000 force calls');
+    expect(handBackText(undefined)).toBe('');
+    expect(handBackText({ on: 0, calls: 0 })).toBe('');
   });
   it('the mesh beside the kernels on a worker: kernel and mesh compared together, not the kernel alone against kernel + mesh', () => {
     // bench md's PME water of 2026-11-24 12:29 UTC: 1 thread kernel 13.47 + mesh 3.69; 2 threads kernel + mesh 9.82

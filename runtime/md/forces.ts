@@ -197,6 +197,16 @@ export class NonbondedForce {
     return this.kernels.par?.updateOnWorkers ?? 0;
   }
 
+  /**
+   * Force-only calls with the threads' sums so far, and how many of them handed lines back
+   * between the cores (runtime/parallel/md.ts HandBackChoice); undefined on one thread and with
+   * TypeScript variants.
+   */
+  get handBack(): { on: number; calls: number } | undefined {
+    const par = this.kernels.kind === 'wasm' ? this.kernels.par : undefined;
+    return par ? { on: par.handBack.onCalls, calls: par.handBack.calls } : undefined;
+  }
+
   /** End the worker threads (if any); safe to call more than once. */
   async close(): Promise<void> {
     await this.kernels.par?.close();
