@@ -17,10 +17,13 @@ parentPort.on('message', (n) => {
 /**
  * What handing data from one core to the other costs at this moment. Two threads share an array
  * of `bytes`; in each round both first read the whole array (as every MD thread reads all
- * positions into its kernel) or only their own half, then, after a barrier, each overwrites its
- * own half (as the split update writes its atoms) and times that write. Where the other core holds
- * the lines it read, the write must take them back first (cross-core coherence); on a 2-vCPU VM
- * this cost 8-9x the private write (2026-12-07: 167-192 against 20 us for 384 KB).
+ * positions into its kernel), or only their own half, or the whole array and then write the
+ * other's half back with the same values (as the MD threads hand lines back:
+ * runtime/parallel/md.ts handBack); then, after a barrier, each overwrites its own half (as the
+ * split update writes its atoms) and times that write. Where the other core holds the lines it
+ * read, the write must take them back first (cross-core coherence); on a 2-vCPU VM this cost 8-9x
+ * the private write (2026-12-07: 167-192 against 20 us for 384 KB), and 14-17 us where the other
+ * core had written them back.
  */
 const HANDOVER_LOOP = `const { parentPort, workerData } = require('node:worker_threads');
 const { sab, me, n, rounds } = workerData;
@@ -28,11 +31,14 @@ const X = new Float64Array(sab, 0, n), ctl = new Int32Array(sab, 8 * n, 4), tmp 
 const lo = me * n / 2;
 let gen = 0;
 const barrier = () => { gen++; Atomics.add(ctl, 0, 1); while (Atomics.load(ctl, 0) < 2 * gen) {} };
-const best = { all: Infinity, own: Infinity };
+const best = { all: Infinity, own: Infinity, back: Infinity };
+const olo = (1 - me) * n / 2;
 for (let r = 0; r < rounds; r++) {
-  for (const mode of ['all', 'own']) {
+  for (const mode of ['all', 'own', 'back']) {
     barrier();
-    if (mode === 'all') tmp.set(X); else tmp.set(X.subarray(lo, lo + n / 2), lo);
+    if (mode === 'own') tmp.set(X.subarray(lo, lo + n / 2), lo);
+    else tmp.set(X);
+    if (mode === 'back') X.set(tmp.subarray(olo, olo + n / 2), olo);
     barrier();
     const t = performance.now();
     X.set(src, lo);
@@ -42,14 +48,16 @@ for (let r = 0; r < rounds; r++) {
 parentPort.postMessage(best);`;
 
 /**
- * The fastest write of a thread's half after both threads read the whole array (`afterShared`)
- * and after each read only its own half (`afterOwn`), in microseconds; over several measurements
- * (Ceiling.measure after each round), `afterSharedMax` is the slowest of those fastest writes:
- * the cost moves within minutes on a VM, as its vCPUs move between cores.
+ * The fastest write of a thread's half after both threads read the whole array (`afterShared`),
+ * after each read only its own half (`afterOwn`), and after both read the whole array and wrote
+ * the other's half back (`afterHandBack`), in microseconds; over several measurements
+ * (Ceiling.measure after each round), `afterSharedMax` is the slowest of the fastest writes
+ * after a shared read: the cost moves within minutes on a VM, as its vCPUs move between cores.
  */
 export interface Handover {
   afterShared: number;
   afterOwn: number;
+  afterHandBack?: number;
   afterSharedMax?: number;
 }
 
@@ -57,6 +65,7 @@ export interface Handover {
 export const mergeHandover = (a: Handover | undefined, b: Handover): Handover => ({
   afterShared: Math.min(b.afterShared, a?.afterShared ?? Infinity),
   afterOwn: Math.min(b.afterOwn, a?.afterOwn ?? Infinity),
+  ...(b.afterHandBack !== undefined || a?.afterHandBack !== undefined ? { afterHandBack: Math.min(b.afterHandBack ?? Infinity, a?.afterHandBack ?? Infinity) } : {}),
   afterSharedMax: Math.max(b.afterSharedMax ?? b.afterShared, a?.afterSharedMax ?? 0),
 });
 
@@ -64,15 +73,15 @@ export const mergeHandover = (a: Handover | undefined, b: Handover): Handover =>
 export async function measureHandover(bytes = 786_432, rounds = 40): Promise<Handover> {
   const n = 2 * Math.floor(bytes / 16);
   const sab = new SharedArrayBuffer(8 * n + 16);
-  const out = await Promise.all([0, 1].map((me) => new Promise<{ all: number; own: number }>((resolve, reject) => {
+  const out = await Promise.all([0, 1].map((me) => new Promise<{ all: number; own: number; back: number }>((resolve, reject) => {
     const w = new Worker(HANDOVER_LOOP, { eval: true, workerData: { sab, me, n, rounds } });
-    w.once('message', (m: { all: number; own: number }) => {
+    w.once('message', (m: { all: number; own: number; back: number }) => {
       resolve(m);
       void w.terminate();
     });
     w.once('error', reject);
   })));
-  return { afterShared: 1000 * Math.min(...out.map((o) => o.all)), afterOwn: 1000 * Math.min(...out.map((o) => o.own)) };
+  return { afterShared: 1000 * Math.min(...out.map((o) => o.all)), afterOwn: 1000 * Math.min(...out.map((o) => o.own)), afterHandBack: 1000 * Math.min(...out.map((o) => o.back)) };
 }
 
 export interface CeilingLoops {
@@ -163,7 +172,8 @@ export const handoverPhrase = (h: Handover | undefined): string => {
   const hi = h.afterSharedMax !== undefined && h.afterSharedMax.toFixed(0) !== lo ? h.afterSharedMax : undefined;
   const us = hi === undefined ? `${lo} us` : `${lo}-${hi.toFixed(0)} us over the rounds`;
   const x = hi === undefined ? `${(h.afterShared / h.afterOwn).toFixed(1)}x` : `${(h.afterShared / h.afterOwn).toFixed(1)}-${(hi / h.afterOwn).toFixed(1)}x`;
-  return `; a thread's write of half a 768 KiB array its partner had just read: ${us}, ${h.afterOwn.toFixed(0)} us when it had not (${x}, cross-core coherence)`;
+  const back = h.afterHandBack !== undefined && Number.isFinite(h.afterHandBack) ? `, ${h.afterHandBack.toFixed(0)} us when the partner had written its lines back` : '';
+  return `; a thread's write of half a 768 KiB array its partner had just read: ${us}, ${h.afterOwn.toFixed(0)} us when it had not (${x}, cross-core coherence)${back}`;
 };
 
 /** loopsPhrase of a Ceiling's ratio on `threads`, and on 2 threads its hand-over phrase (nothing without a Ceiling). */

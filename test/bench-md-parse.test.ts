@@ -145,7 +145,9 @@ describe('the machine\'s ceiling beside the threaded runs (bench/ceiling.ts)', (
     expect(h.afterOwn).toBeLessThan(5000);
     expect(h.afterShared).toBeLessThan(20000);
     expect(h.afterSharedMax).toBeGreaterThanOrEqual(h.afterShared);
-    expect(ceilingText(c, 2)).toMatch(/^; independent compute loops \d\.\d\dx in the same rounds; a thread's write of half a 768 KiB array its partner had just read: \d+(-\d+ us over the rounds| us), \d+ us when it had not \(\d+\.\d(-\d+\.\d)?x, cross-core coherence\)$/);
+    expect(h.afterHandBack).toBeGreaterThan(0);
+    expect(h.afterHandBack).toBeLessThan(20000);
+    expect(ceilingText(c, 2)).toMatch(/^; independent compute loops \d\.\d\dx in the same rounds; a thread's write of half a 768 KiB array its partner had just read: \d+(-\d+ us over the rounds| us), \d+ us when it had not \(\d+\.\d(-\d+\.\d)?x, cross-core coherence\), \d+ us when the partner had written its lines back$/);
   });
 
   it('the hand-over phrase: none before a measurement, the ratio of the two writes after', async () => {
@@ -155,6 +157,7 @@ describe('the machine\'s ceiling beside the threaded runs (bench/ceiling.ts)', (
     expect(handoverPhrase({ afterShared: 180.4, afterOwn: 20 })).toBe("; a thread's write of half a 768 KiB array its partner had just read: 180 us, 20 us when it had not (9.0x, cross-core coherence)");
     expect(handoverPhrase({ afterShared: 180.4, afterOwn: 20, afterSharedMax: 180.2 })).toBe("; a thread's write of half a 768 KiB array its partner had just read: 180 us, 20 us when it had not (9.0x, cross-core coherence)");
     expect(handoverPhrase({ afterShared: 28, afterOwn: 14, afterSharedMax: 163 })).toBe("; a thread's write of half a 768 KiB array its partner had just read: 28-163 us over the rounds, 14 us when it had not (2.0-11.6x, cross-core coherence)");
+    expect(handoverPhrase({ afterShared: 163, afterOwn: 14, afterHandBack: 16.2 })).toBe("; a thread's write of half a 768 KiB array its partner had just read: 163 us, 14 us when it had not (11.6x, cross-core coherence), 16 us when the partner had written its lines back");
   });
 });
 
