@@ -394,7 +394,6 @@ function transfers(): string {
     const rb = t === 'f32' ? 4 : 8;
     const shift = t === 'f32' ? 2 : 3;
     const st = (k: number, v: string) => `(${t}.store offset=${16 * (rb / 4) * k} (local.get $b) ${t === 'f32' ? `(f32.demote_f64 ${v})` : v})`;
-    const ld = (k: number) => t === 'f32' ? `(f64.promote_f32 (f32.load offset=${16 * k} (local.get $b)))` : `(f64.load offset=${32 * k} (local.get $b))`;
     return `  (func (export "slots${t.toUpperCase()}") (param $x i32) (param $atomOf i32) (param $off i32) (param $out i32) (param $np i32)
     (local $p i32) (local $a i32) (local $b i32) (local $o i32) (local $s i32)
     (block $done
@@ -411,33 +410,32 @@ function transfers(): string {
             ${st(2, '(f64.add (f64.load offset=16 (local.get $s)) (f64.load offset=16 (local.get $o)))')}))
         (local.set $p (i32.add (local.get $p) (i32.const 1)))
         (br $next))))
-  (func (export "atoms${t.toUpperCase()}") (param $fb i32) (param $slotOf i32) (param $f i32) (param $n i32)
-    (local $a i32) (local $p i32) (local $b i32) (local $d i32)
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_u (local.get $a) (local.get $n)))
-        (local.set $p (i32.load (i32.add (local.get $slotOf) (i32.shl (local.get $a) (i32.const 2)))))
-        (local.set $b (i32.add (local.get $fb) (i32.add (i32.mul (i32.shr_u (local.get $p) (i32.const 2)) (i32.const ${12 * rb})) (i32.shl (i32.and (local.get $p) (i32.const 3)) (i32.const ${shift})))))
-        (local.set $d (i32.add (local.get $f) (i32.mul (local.get $a) (i32.const 24))))
-        (f64.store (local.get $d) ${ld(0)})
-        (f64.store offset=8 (local.get $d) ${ld(1)})
-        (f64.store offset=16 (local.get $d) ${ld(2)})
-        (local.set $a (i32.add (local.get $a) (i32.const 1)))
-        (br $next))))${t === 'f32' ? `
-  (func (export "atomsF32ToF32") (param $fb i32) (param $slotOf i32) (param $f i32) (param $n i32)
-    (local $a i32) (local $p i32) (local $b i32) (local $d i32)
-    (block $done
-      (loop $next
-        (br_if $done (i32.ge_u (local.get $a) (local.get $n)))
-        (local.set $p (i32.load (i32.add (local.get $slotOf) (i32.shl (local.get $a) (i32.const 2)))))
-        (local.set $b (i32.add (local.get $fb) (i32.add (i32.mul (i32.shr_u (local.get $p) (i32.const 2)) (i32.const 48)) (i32.shl (i32.and (local.get $p) (i32.const 3)) (i32.const 2)))))
-        (local.set $d (i32.add (local.get $f) (i32.mul (local.get $a) (i32.const 12))))
-        (f32.store (local.get $d) (f32.load (local.get $b)))
-        (f32.store offset=4 (local.get $d) (f32.load offset=16 (local.get $b)))
-        (f32.store offset=8 (local.get $d) (f32.load offset=32 (local.get $b)))
-        (local.set $a (i32.add (local.get $a) (i32.const 1)))
-        (br $next))))` : ''}`;
+${atomsFunc(`atoms${t.toUpperCase()}`, t, 'f64')}${t === 'f32' ? `\n${atomsFunc('atomsF32ToF32', 'f32', 'f32')}` : ''}`;
   }).join('\n');
+}
+
+/**
+ * The gather of forces into atom order (transfers' atoms<T> and atomsF32ToF32): from a layout of
+ * reals `t` (12 per 4-slot block: fx[4] fy[4] fz[4]) into 3 reals `out` per atom, by slotOf;
+ * f32 into f64 widens exactly.
+ */
+function atomsFunc(name: string, t: 'f32' | 'f64', out: 'f32' | 'f64'): string {
+  const rb = t === 'f32' ? 4 : 8;
+  const ob = out === 'f32' ? 4 : 8;
+  const ld = (k: number) => (t === out ? `(${t}.load offset=${4 * rb * k} (local.get $b))` : `(f64.promote_f32 (f32.load offset=${16 * k} (local.get $b)))`);
+  return `  (func (export "${name}") (param $fb i32) (param $slotOf i32) (param $f i32) (param $n i32)
+    (local $a i32) (local $p i32) (local $b i32) (local $d i32)
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $a) (local.get $n)))
+        (local.set $p (i32.load (i32.add (local.get $slotOf) (i32.shl (local.get $a) (i32.const 2)))))
+        (local.set $b (i32.add (local.get $fb) (i32.add (i32.mul (i32.shr_u (local.get $p) (i32.const 2)) (i32.const ${12 * rb})) (i32.shl (i32.and (local.get $p) (i32.const 3)) (i32.const ${t === 'f32' ? 2 : 3})))))
+        (local.set $d (i32.add (local.get $f) (i32.mul (local.get $a) (i32.const ${3 * ob}))))
+        (${out}.store (local.get $d) ${ld(0)})
+        (${out}.store offset=${ob} (local.get $d) ${ld(1)})
+        (${out}.store offset=${2 * ob} (local.get $d) ${ld(2)})
+        (local.set $a (i32.add (local.get $a) (i32.const 1)))
+        (br $next))))`;
 }
 
 /** The committed module runtime/md/settle-simd-bytes.ts: the assembled bytes in base64, and the text's sha256. */
