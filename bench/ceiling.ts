@@ -65,7 +65,7 @@ export interface Handover {
 export const mergeHandover = (a: Handover | undefined, b: Handover): Handover => ({
   afterShared: Math.min(b.afterShared, a?.afterShared ?? Infinity),
   afterOwn: Math.min(b.afterOwn, a?.afterOwn ?? Infinity),
-  ...(b.afterHandBack !== undefined || a?.afterHandBack !== undefined ? { afterHandBack: Math.min(b.afterHandBack ?? Infinity, a?.afterHandBack ?? Infinity) } : {}),
+  afterHandBack: Math.min(b.afterHandBack ?? Infinity, a?.afterHandBack ?? Infinity),
   afterSharedMax: Math.max(b.afterSharedMax ?? b.afterShared, a?.afterSharedMax ?? 0),
 });
 

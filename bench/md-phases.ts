@@ -15,6 +15,7 @@
 import { loadavg } from 'node:os';
 import { loopsPhrase } from './ceiling.ts';
 import type { MdEngine } from '../runtime/md/engine.ts';
+import type { HandBackCount } from '../runtime/parallel/md.ts';
 
 /** The 1-, 5- and 15-minute load averages: how busy the machine was while the rounds ran. */
 export const loadText = (): string => loadavg().map((x) => x.toFixed(2)).join(', ');
@@ -186,12 +187,12 @@ export function threadsLimitsLine(one: PhaseSplit, more: PhaseSplit, threads: nu
 }
 
 /** The timed steps' force calls with the threads' sums, and those that handed lines back (NonbondedForce.handBack before and after); undefined on one thread. */
-function handBackOf(before: { on: number; calls: number } | undefined, after: { on: number; calls: number } | undefined): { on: number; calls: number } | undefined {
+function handBackOf(before: HandBackCount | undefined, after: HandBackCount | undefined): HandBackCount | undefined {
   return before && after ? { on: after.on - before.on, calls: after.calls - before.calls } : undefined;
 }
 
 /** "; lines handed back in 40 of 1000 force calls" (the threads' hand-back, HandBackChoice), or nothing. */
-export function handBackText(h: { on: number; calls: number } | undefined): string {
+export function handBackText(h: HandBackCount | undefined): string {
   return h && h.calls > 0 ? `; lines handed back between the cores in ${h.on} of ${h.calls} force calls` : '';
 }
 

@@ -10,6 +10,7 @@ import { variantParams } from '../runtime/variants.ts';
 import { probeWasmRelaxedSimd } from '../runtime/backends/wasm.ts';
 import { prepareRun, type MdOptions } from '../runtime/md/setup.ts';
 import { MdEngine } from '../runtime/md/engine.ts';
+import type { HandBackCount } from '../runtime/parallel/md.ts';
 import { ceilingFor, ceilingText } from './ceiling.ts';
 import { gromacsWaterBench, type GromacsWaterResult } from './md-gromacs.ts';
 import { GROMACS_ROWS, gromacsPhases, limitsLine, loadText, oursPhases, systemTable, threadsLimitsLine, timeSteps, handBackText } from './md-phases.ts';
@@ -48,7 +49,7 @@ export interface PmeTimed {
   searchMs: number;
   integrateMs: number;
   /** Force calls that handed lines back between the cores (timeSteps), on threads. */
-  handBack?: { on: number; calls: number };
+  handBack?: HandBackCount;
 }
 
 export interface PmeWaterBenchResult {

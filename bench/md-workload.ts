@@ -16,6 +16,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareRun, type MdOptions } from '../runtime/md/setup.ts';
 import { MdEngine, type MdOutcome } from '../runtime/md/engine.ts';
+import type { HandBackCount } from '../runtime/parallel/md.ts';
 import { gromacsWaterBench, type GromacsWaterResult } from './md-gromacs.ts';
 import { ceilingFor, ceilingText } from './ceiling.ts';
 import { GROMACS_ROWS, LAMMPS_ROWS, gromacsPhases, lammpsPhases, limitsLine, loadText, oursPhases, systemTable, threadsLimitsLine, timeSteps, handBackText, type PeerColumn } from './md-phases.ts';
@@ -132,7 +133,7 @@ export interface Timed {
   /** The rest of a step: blow-up check, output, thermo. */
   otherMs: number;
   /** Force calls that handed lines back between the cores (timeSteps), on threads. */
-  handBack?: { on: number; calls: number };
+  handBack?: HandBackCount;
   outcome: MdOutcome;
 }
 

@@ -11,7 +11,7 @@ import type { MdSettings } from './interaction.ts';
 import type { MdSystem } from './system.ts';
 import { MdInputError } from './errors.ts';
 import { addWasmForces, wasmInstance, type WasmMd } from './wasm.ts';
-import { MdThreads, MdWasmThreads, type MdKick, type MdWorkers } from '../parallel/md.ts';
+import { MdThreads, MdWasmThreads, type HandBackCount, type MdKick, type MdWorkers } from '../parallel/md.ts';
 import { parseThreads, ThreadCountError } from '../parallel/pool.ts';
 import type { SettleSplit } from './settle.ts';
 import type { LongRangeEnergy, LongRangeForce } from './long-range.ts';
@@ -202,9 +202,9 @@ export class NonbondedForce {
    * between the cores (runtime/parallel/md.ts HandBackChoice); undefined on one thread and with
    * TypeScript variants.
    */
-  get handBack(): { on: number; calls: number } | undefined {
+  get handBack(): HandBackCount | undefined {
     const par = this.kernels.kind === 'wasm' ? this.kernels.par : undefined;
-    return par ? { on: par.handBack.onCalls, calls: par.handBack.calls } : undefined;
+    return par && { on: par.handBack.onCalls, calls: par.handBack.calls };
   }
 
   /** End the worker threads (if any); safe to call more than once. */

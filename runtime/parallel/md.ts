@@ -814,8 +814,7 @@ export class MdWasmThreads extends MdWorkers {
 
   /** This thread's range of x's numbers on force-only calls with the sums over the threads (its sums' atoms): WasmMd.positions's `own`. */
   get ownCoords(): [number, number] | undefined {
-    const s = this.ownSum;
-    return s ? [3 * s.a0, 3 * s.a1] : undefined;
+    return this.ownSum && sumCoords(this.ownSum);
   }
 
   /** Whether the threads hand lines back, per force-only call with the sums (HandBackChoice). */
@@ -1191,6 +1190,17 @@ export interface MdSumShare {
 export function arriveAtSums(gate: Int32Array): void {
   Atomics.add(gate, 0, 1);
   Atomics.notify(gate, 0);
+}
+
+/** A share's range of the numbers of x and f (3 per atom): WasmMd.positions's `own`. */
+export function sumCoords(s: MdSumShare): [number, number] {
+  return [3 * s.a0, 3 * s.a1];
+}
+
+/** Force calls with the threads' sums so far, and those that handed lines back (HandBackChoice). */
+export interface HandBackCount {
+  on: number;
+  calls: number;
 }
 
 /**

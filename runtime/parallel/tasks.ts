@@ -6,7 +6,7 @@ import type { GemTsModule } from '../gem/run.ts';
 import type { GemParams } from '../gem/model.ts';
 import type { ConvTsModule } from '../bigdft/conv.ts';
 import type { MdTsModule } from '../md/kernels.ts';
-import { abortJoin, addSumShare, arriveAtSums, clusterPart, joinOwnParts, mdStepDone, runSettlePart, runUpdatePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_HAND_BACK, OP_NO_KICK, OP_SETTLE, OP_SUM, OP_UPDATE, OP_WITH_MESH, SPIN_SPINNING, type MdClusterArgs, type MdMeshSetupArgs, type MdSearchJoin, type MdSettleSetupArgs, type MdSetupArgs, type MdUpdateSetupArgs, type MdWasmSetupArgs } from './md.ts';
+import { abortJoin, addSumShare, arriveAtSums, clusterPart, joinOwnParts, mdStepDone, runSettlePart, runUpdatePart, runWasmShare, spinForSteps, OP_ENERGIES, OP_HAND_BACK, OP_NO_KICK, OP_SETTLE, OP_SUM, OP_UPDATE, OP_WITH_MESH, SPIN_SPINNING, sumCoords, type MdClusterArgs, type MdMeshSetupArgs, type MdSearchJoin, type MdSettleSetupArgs, type MdSetupArgs, type MdUpdateSetupArgs, type MdWasmSetupArgs } from './md.ts';
 import { UpdateRanges } from '../md/settle-simd.ts';
 import type { PmeMesh } from '../pme/prepared.ts';
 
@@ -274,7 +274,7 @@ export const TASKS: Record<string, TaskFn> = {
           xqHeld.add(w);
         }
         // With the sums over the threads, the other threads' positions handed back where the caller says so (WasmMd.positions).
-        w.positions(s.x, s.atomOf, s.offset, sum && s.sum && (op & OP_HAND_BACK) !== 0 ? [3 * s.sum.a0, 3 * s.sum.a1] : undefined);
+        w.positions(s.x, s.atomOf, s.offset, sum && s.sum && (op & OP_HAND_BACK) !== 0 ? sumCoords(s.sum) : undefined);
         runWasmShare(w, s.list.params, s.bounds, s.next, s.w + 1);
         // Force-only steps: into atom order here, beside the caller gathering its own block.
         if (energies) s.f.set(w.forces);
