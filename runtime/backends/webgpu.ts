@@ -181,7 +181,7 @@ export function mapReadBuffer(device: GPUDevice, bytes: number): GPUBuffer {
 /**
  * Copy a buffer back to the host, through `staging` (a mapReadBuffer kept by the caller for
  * repeated reads) or a staging buffer made for this read. Kept ones are much cheaper where reads
- * repeat: on an H100, 1.6 ms against about 5 ms for a 128x126x130 f32 grid (docs/performance.md).
+ * repeat: on an H100, 1.6 ms against about 5 ms for a 128x126x130 f32 grid (docs/performance-log.md).
  */
 export async function readBack(device: GPUDevice, src: GPUBuffer, bytes: number, staging?: GPUBuffer): Promise<ArrayBuffer> {
   const size = Math.ceil(bytes / 4) * 4;

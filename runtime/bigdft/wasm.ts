@@ -183,7 +183,7 @@ function runSlab(ex: ConvWasmExports, q: ConvWasmStage, a: number, b: number, th
 
 /**
  * Planes per slab of the stages (4, 8, 16 and 32 measured on 128x126x130, one and two threads:
- * docs/performance.md, issue 16 run T): a slab's input planes and its second pass's output stay
+ * docs/performance-log.md, issue 16 run T): a slab's input planes and its second pass's output stay
  * in the core's cache (about 1 MiB each here), and 8 points of a row make whole 64-byte lines of
  * the third pass's output where n1 is a multiple of 8. Slabs are also the pieces the threads
  * claim (16 or 17 per stage here; chunks of lines, 8 per thread, before).

@@ -116,7 +116,7 @@ export async function prepareWgsl3d(key: string, dims: Dims, o: Apply3dOptions &
   // kept staging buffers for the transfers: on an H100 through Dawn's Vulkan backend, a mapped kept
   // buffer and a copy moved a 128x126x130 grid up in 1.1 ms against 7.0 ms for queue.writeBuffer,
   // and back in 1.6 ms against about 5 ms through a staging buffer made per read
-  // (docs/performance.md, "WGSL on an NVIDIA H100")
+  // (docs/performance-log.md, "WGSL on an NVIDIA H100")
   const bytes = Math.ceil((size * 4) / 16) * 16;
   // (made on first use: a variant chained on the device may never need them)
   let up: GPUBuffer | undefined;

@@ -26,7 +26,7 @@ const PAGE = 65536;
  * 1 KiB apart put those reads at every position of the 4 KiB whose low 12 address bits a load is
  * compared on with the stores before it (the stack spills of the kernel's i-forces among them).
  * At some stack positions the two share those bits, and the water kernel ran 1.3-2x slower
- * (4K aliasing, docs/performance.md); a WasmMd then moves to the next base (WasmMd.timed).
+ * (4K aliasing, docs/performance-log.md); a WasmMd then moves to the next base (WasmMd.timed).
  */
 export const SCRATCH_BASES = [0, 1024, 2048, 3072] as const;
 /** The kernels' scratch from its base (generator/families/md-nonbonded.ts WASM_SCRATCH_BYTES). */
@@ -241,7 +241,7 @@ export class WasmMd {
    * the copy taken here, the same bits, so that their cache lines leave this core modified rather
    * than shared. The other core's next write to a line this core only read waits for the copy
    * here to be invalidated, about 10x a private write on a 2-vCPU EPYC VM in some states; after
-   * the write-back it takes the line over as fast as a private write (docs/performance.md,
+   * the write-back it takes the line over as fast as a private write (docs/performance-log.md,
    * "handing lines back"). Nothing else writes x during a force call, so the write-back races
    * with nothing but reads of the same values.
    */

@@ -1293,7 +1293,7 @@ const handBackScratch: { f32: Float32Array; f64: Float64Array } = { f32: new Flo
  * Write a[i0, i1) back into a, the same bits (through a copy), so that lines this thread has
  * read and another thread writes next leave this core modified instead of shared: the other
  * core's next write then takes them over as fast as a private write, where taking back shared
- * lines cost about 10x on a 2-vCPU EPYC VM in some states (docs/performance.md, "handing lines
+ * lines cost about 10x on a 2-vCPU EPYC VM in some states (docs/performance-log.md, "handing lines
  * back"). Only where nothing writes a[i0, i1) meanwhile (then any reader sees the same values).
  */
 export function handBack(a: WasmReals, i0: number, i1: number): void {
@@ -1317,7 +1317,7 @@ export function handBack(a: WasmReals, i0: number, i1: number): void {
  * (engine.ts kick's numbers). Two parts at least. Parts in f32 (an f32 kernel's forces) are
  * widened exactly: the sums are those of the f64 copies.
  * Returns the sum of the squares of the new f[i]. One pass over the range: the kick and the
- * guard's sum of squares were two more on the calling thread (docs/performance.md, run S).
+ * guard's sum of squares were two more on the calling thread (docs/performance-log.md, run S).
  */
 export function sumParts(f: Float64Array, parts: WasmReals[], i0: number, i1: number, kick?: MdKick): number {
   if (parts.length < 2) throw new Error(`sumParts: ${parts.length} part(s); the sums are over two threads or more`);
