@@ -289,9 +289,10 @@ export async function benchGemWgsl(rungs: { rung: string; key: string }[], atoms
  * The WebAssembly SIMD rungs: 4 vertices per f32x4 (unrolled by 1 and 2 vectors), the Newton
  * estimate, the mixed form (8 vertices: at p = 0, one vector's 1/sqrt by the divider and the
  * other's by Newton steps; with both roots, the roots by the divider and their product's
- * reciprocal by Newton steps), 4 atoms per vector, f64x2; in regions 2 and 3 (one root per pair)
- * 8 vertices by the divider and the mixed form, and f64x2; with `relaxed` (the engine compiles
- * relaxed SIMD) the f32 rungs again with relaxed_madd. The mixed form also with the divider units'
+ * reciprocal by Newton steps), 4 atoms per vector, f64x2 by the divider and with the f32
+ * divider's estimate and an f64 Newton step (4 and 8 vertices); in regions 2 and 3 (one root per
+ * pair) 8 vertices by the divider and the mixed form, and f64x2 both ways; with `relaxed` (the
+ * engine compiles relaxed SIMD) the f32 and the f64 Newton rungs again with relaxed_madd. The mixed form also with the divider units'
  * sums split over the atom loop's two steps (axis sums: the faster one is the engine's).
  */
 export function wasmLadder(region: GemRegion, relaxed = false): { rung: string; key: string }[] {
@@ -299,13 +300,14 @@ export function wasmLadder(region: GemRegion, relaxed = false): { rung: string; 
   const k = (prec: GemPrecision, unroll: number, rs: 'div' | 'nr' | 'mix', vector: 'vertices' | 'atoms', simd: 'simd128' | 'relaxed' = 'simd128', sums: 1 | 2 = 1): string =>
     `gem-potential.wasm.region${region}.${prec}.zero.unroll${unroll}.${rs}.block0.${vector}.${simd}${rs === 'mix' ? `.sums${sums}` : ''}`;
   const fma = (rows: { rung: string; key: string }[]) =>
-    relaxed ? [...rows, ...rows.filter((r) => r.key.includes('.f32.')).map((r) => ({ rung: `${r.rung} relaxed FMA`, key: r.key.replace(/\.simd128(?=$|\.sums)/, '.relaxed') }))] : rows;
+    relaxed ? [...rows, ...rows.filter((r) => r.key.includes('.f32.') || r.key.includes('.nr.')).map((r) => ({ rung: `${r.rung} relaxed FMA`, key: r.key.replace(/\.simd128(?=$|\.sums)/, '.relaxed') }))] : rows;
   if (region !== 1) {
     return fma([
       { rung: 'wasm f32x4 (8 vertices)', key: k('f32', 8, 'div', 'vertices') },
       { rung: 'wasm f32x4 rsqrt mix (8 vertices)', key: k('f32', 8, 'mix', 'vertices') },
       { rung: 'wasm f32x4 rsqrt mix, two divider sums', key: k('f32', 8, 'mix', 'vertices', 'simd128', 2) },
       { rung: 'wasm f64x2', key: k('f64', 4, 'div', 'vertices') },
+      { rung: 'wasm f64x2 rsqrt nr (f32 estimate)', key: k('f64', 4, 'nr', 'vertices') },
     ]);
   }
   return fma([
@@ -316,6 +318,8 @@ export function wasmLadder(region: GemRegion, relaxed = false): { rung: string; 
     { rung: 'wasm f32x4 rsqrt mix, two divider sums', key: k('f32', 8, 'mix', 'vertices', 'simd128', 2) },
     { rung: 'wasm f32x4 (4 atoms x 4 vertices)', key: k('f32', 4, 'div', 'atoms') },
     { rung: 'wasm f64x2', key: k('f64', 4, 'div', 'vertices') },
+    { rung: 'wasm f64x2 rsqrt nr (f32 estimate)', key: k('f64', 4, 'nr', 'vertices') },
+    { rung: 'wasm f64x2 rsqrt nr (f32 estimate, 8 vertices)', key: k('f64', 8, 'nr', 'vertices') },
   ]);
 }
 
@@ -712,7 +716,7 @@ export async function benchGem(o: GemBenchOptions = {}): Promise<GemBenchRow[]> 
     const cBuilds = [{ build, fast: false }, { build: fastBuild, fast: true }];
     if (o.wasm !== false) {
       const rx = probeWasmRelaxedSimd();
-      log(rx.ok ? 'wasm: relaxed SIMD compiles here: the f32 rungs also with relaxed_madd (simd: relaxed)' : `wasm: relaxed SIMD rungs unavailable: ${rx.why}`);
+      log(rx.ok ? 'wasm: relaxed SIMD compiles here: the f32 and f64 Newton rungs also with relaxed_madd (simd: relaxed)' : `wasm: relaxed SIMD rungs unavailable: ${rx.why}`);
     }
     const adapter = o.wgsl === false ? { why: 'not asked for' } : await benchAdapter();
     if ('why' in adapter) log(`WGSL rungs skipped: ${adapter.why}`);

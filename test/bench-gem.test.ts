@@ -131,10 +131,10 @@ describe('GEM benchmark on a generated surface (tiny: Mb.Hhelix at 0.3 vertices 
     for (const region of [1, 3] as GemRegion[]) {
       const P = gemParams(atoms, { p: region === 1 ? 0 : 3 });
       const ref = gemReference(atoms, verts, P, region);
-      // with relaxed SIMD where the engine compiles it: the f32 rungs again with relaxed_madd
+      // with relaxed SIMD where the engine compiles it: the f32 and the f64 Newton rungs again with relaxed_madd
       const relaxed = probeWasmRelaxedSimd().ok;
       const rungs = wasmLadder(region, relaxed);
-      expect(rungs.filter((r) => r.key.split('.').includes('relaxed')).length).toBe(relaxed ? (region === 1 ? 6 : 3) : 0);
+      expect(rungs.filter((r) => r.key.split('.').includes('relaxed')).length).toBe(relaxed ? (region === 1 ? 8 : 4) : 0);
       // the mixed form with one sum per divider unit and with two (axis sums)
       expect(rungs.filter((r) => r.key.includes('.mix.')).map((r) => r.key.slice(-5))).toEqual(relaxed ? ['sums1', 'sums2', 'sums1', 'sums2'] : ['sums1', 'sums2']);
       // the mixed form in region 3 too (one root per pair there)

@@ -64,6 +64,8 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     // 3, all without salt) take 2/(a^3 sqrt(d^2)), a the tuned step's factor, and scale their sums
     // by a^3/2 after the loop (rsqrt.hbs `folded`, scale.hbs): two multiplies less per vector
     scaled: newton && v.salt !== 'nonzero',
+    // wasm f64 with rsqrt nr: the estimate from the f32 divider, one f64 Newton step (rsqrt.hbs, qd.hbs)
+    nr64: v.target === 'wasm' && v.precision === 'f64' && v.rsqrt === 'nr',
     // wasm: a*b+c as relaxed_madd (relaxed SIMD; fused or not, as the engine does it)
     fma: v.simd === 'relaxed',
     // gpu.js: the backend.
@@ -164,6 +166,12 @@ function wasmContext(spec: Spec, v: Variant): Record<string, unknown> {
       u,
       off: u * (byVertex ? 16 : bytes),
       oneRootDiv: v.rsqrt === 'div' || (v.rsqrt === 'mix' && u % 2 === 1),
+      /**
+       * f64 with rsqrt nr, in the loops with one root per pair (qd.hbs): units pair up, the first
+       * keeps its d^2 ($d2p) and the second takes both estimates from one f32x4 (`pairs`, the
+       * partner's index `p`); a unit left without a partner takes its own (`alone`).
+       */
+      ...(f64 && v.rsqrt === 'nr' ? { holds: u % 2 === 0 && u + 1 < units, pairs: u % 2 === 1, p: u - 1, alone: u % 2 === 0 && u + 1 >= units } : {}),
     })),
     /**
      * Axis sums = 2: in the loops with q/d per pair, the divider units' second step of each atom
@@ -183,8 +191,11 @@ function wasmContext(spec: Spec, v: Variant): Record<string, unknown> {
       nrB: vc('2.38924456'),
       // The loops that sum q/d (rsqrt.hbs `folded`): the plain step on y = a u is (a^3/2) u (3/a^2 - x u^2)
       // times 2, so a moves out of the loop (a as the f32 constant above holds it).
-      threeFold: vc(3 / NR_A ** 2),
-      halfFold: vc(NR_A ** 3 / 2),
+      // (f64: the estimate y from the f32 divider, the plain step y (3 - x y^2) / 2, the 1/2 after the loop)
+      threeFold: f64 ? vc(3) : vc(3 / NR_A ** 2),
+      halfFold: f64 ? vc(0.5) : vc(NR_A ** 3 / 2),
+      /** f32 ones for the f64 kernels' f32 estimate (rsqrt nr). */
+      onef: '(v128.const f32x4 1 1 1 1)',
     },
     exp: {
       hi: vc(ex.hi),

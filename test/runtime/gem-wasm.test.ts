@@ -58,7 +58,7 @@ beforeAll(() => {
 
 describe('gem-potential WebAssembly SIMD library', () => {
   it('covers every region and salt in f32 with 4 and 8 vertices per iteration, plus nr, mix, atoms-in-lanes, f64x2 and relaxed SIMD variants', () => {
-    expect(keys.length).toBe(57);
+    expect(keys.length).toBe(65);
     for (const k of keys) expect(k).toMatch(/^gem-potential\.wasm\.region[123]\.(f32|f64)\.(zero|nonzero)\.unroll[248]\.(div|nr|mix)\.block0\.(vertices|atoms)\.(simd128|relaxed)(\.sums[12])?$/);
     // the sums axis is mix's alone, and two sums only where a loop takes q/d by the divider (no salt)
     for (const k of keys) expect(/\.sums[12]$/.test(k), k).toBe(k.includes('.mix.'));
@@ -114,10 +114,33 @@ describe('gem-potential WebAssembly SIMD library', () => {
     }
   }, 120_000);
 
+  // f64 with rsqrt nr: 1/sqrt(d^2) from the f32 divider, one f64 Newton step (two units per f32x4
+  // where the loop has one root per pair): within 1e-13 of the exact division's result per term.
+  it('f64 with the f32 estimate and one Newton step agrees with the f64 division to 1e-12 of max |phi|, in every region and at p = -3', async () => {
+    const nr = keys.filter((k) => k.includes('.f64.') && k.includes('.nr.'));
+    expect(nr.length).toBe(8);
+    for (const key of nr) {
+      const info = await gemVariantInfo(key);
+      const div = `gem-potential.wasm.region${info.region}.f64.zero.unroll4.div.block0.vertices.simd128`;
+      for (const [mol, m] of mols) {
+        for (const p of info.region === 1 ? [0, -3] : [P_OF[info.region]]) {
+          const params = gemParams(m.atoms, { p });
+          const a = (await runGemWasm(key, m.atoms, m.verts, { params })).phi;
+          const b = (await runGemWasm(div, m.atoms, m.verts, { params })).phi;
+          const scale = Math.max(...Array.from(b, Math.abs));
+          const d = maxAbs(a, b);
+          expect(d, `${key} ${mol} p ${p}`).toBeLessThanOrEqual(1e-12 * scale);
+          // the Newton path runs (a division would give these bits or round-off of them alone)
+          expect(d, `${key} ${mol} p ${p}`).toBeGreaterThan(1e-17 * scale);
+        }
+      }
+    }
+  }, 60_000);
+
   it("reproduces GEM's first four Mb.Hhelix potentials", async () => {
     const expected = [2.897841, 2.902089, 2.986913, 2.624459];
     const m = mols.get('mb_hhelix')!;
-    for (const key of ['gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128', 'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.atoms.simd128', 'gem-potential.wasm.region1.f64.zero.unroll4.div.block0.vertices.simd128']) {
+    for (const key of ['gem-potential.wasm.region1.f32.zero.unroll8.div.block0.vertices.simd128', 'gem-potential.wasm.region1.f32.zero.unroll4.div.block0.atoms.simd128', 'gem-potential.wasm.region1.f64.zero.unroll4.div.block0.vertices.simd128', 'gem-potential.wasm.region1.f64.zero.unroll8.nr.block0.vertices.simd128']) {
       const { phi } = await runGemWasm(key, m.atoms, m.verts, { epsIn: 1, epsOut: 80 });
       expected.forEach((e, i) => expect(Math.abs(phi[i]! - e), key).toBeLessThan(2e-5));
     }
