@@ -292,8 +292,9 @@ export async function benchGemWgsl(rungs: { rung: string; key: string }[], atoms
  * reciprocal by Newton steps), 4 atoms per vector, f64x2 by the divider and with the f32
  * divider's estimate and an f64 Newton step (4 and 8 vertices); in regions 2 and 3 (one root per
  * pair) 8 vertices by the divider and the mixed form, and f64x2 both ways; with `relaxed` (the
- * engine compiles relaxed SIMD) the f32 and the f64 Newton rungs again with relaxed_madd. The mixed form also with the divider units'
- * sums split over the atom loop's two steps (axis sums: the faster one is the engine's).
+ * engine compiles relaxed SIMD) the f32 and the f64 Newton rungs again with relaxed_madd. The
+ * mixed form also with the divider units' sums split over the atom loop's two steps (axis sums:
+ * the faster one is the engine's).
  */
 export function wasmLadder(region: GemRegion, relaxed = false): { rung: string; key: string }[] {
   // mix has the axis sums (the divider units' sums: one, or one per step of the atom loop's two)

@@ -169,9 +169,9 @@ function wasmContext(spec: Spec, v: Variant): Record<string, unknown> {
       /**
        * f64 with rsqrt nr, in the loops with one root per pair (qd.hbs): units pair up, the first
        * keeps its d^2 ($d2p) and the second takes both estimates from one f32x4 (`pairs`, the
-       * partner's index `p`); a unit left without a partner takes its own (`alone`).
+       * partner's index `p`); a unit left without a partner takes its own estimate (rsqrt.hbs).
        */
-      ...(f64 && v.rsqrt === 'nr' ? { holds: u % 2 === 0 && u + 1 < units, pairs: u % 2 === 1, p: u - 1, alone: u % 2 === 0 && u + 1 >= units } : {}),
+      ...(f64 && v.rsqrt === 'nr' ? { holds: u % 2 === 0 && u + 1 < units, pairs: u % 2 === 1, p: u - 1 } : {}),
     })),
     /**
      * Axis sums = 2: in the loops with q/d per pair, the divider units' second step of each atom
