@@ -64,8 +64,6 @@ function context(spec: Spec, v: Variant): Record<string, unknown> {
     // 3, all without salt) take 2/(a^3 sqrt(d^2)), a the tuned step's factor, and scale their sums
     // by a^3/2 after the loop (rsqrt.hbs `folded`, scale.hbs): two multiplies less per vector
     scaled: newton && v.salt !== 'nonzero',
-    // wasm f64 with rsqrt nr: the estimate from the f32 divider, one f64 Newton step (rsqrt.hbs, qd.hbs)
-    nr64: v.target === 'wasm' && v.precision === 'f64' && v.rsqrt === 'nr',
     // wasm: a*b+c as relaxed_madd (relaxed SIMD; fused or not, as the engine does it)
     fma: v.simd === 'relaxed',
     // gpu.js: the backend.
@@ -138,9 +136,12 @@ function wasmContext(spec: Spec, v: Variant): Record<string, unknown> {
     ? { coeffs: factorials(12), hi: 708, lo: -708, ln2hi: '0.6931471803691238', ln2lo: '1.9082149292705877e-10', bias: 1023, mant: 52 }
     : { coeffs: factorials(6), hi: 88, lo: -87, ln2hi: '0.693359375', ln2lo: '-2.12194440e-4', bias: 127, mant: 23 };
   const t = f64 ? 'f64' : 'f32';
+  const nr64 = f64 && v.rsqrt === 'nr';
   return {
     f64,
     t,
+    /** f64 with rsqrt nr: the estimate from the f32 divider, one f64 Newton step (rsqrt.hbs, qd.hbs, step64.hbs). */
+    nr64,
     /** The kernel's parameters in order (func.hbs, and region 1's exported kernel that passes them on). */
     params: [
       ...['i0', 'i1', 'na', 'vxP', 'vyP', 'vzP', 'nxP', 'nyP', 'nzP', 'axP', 'ayP', 'azP', 'aqP', 'phiP'].map((n) => ({ n, t: 'i32' })),
@@ -171,7 +172,7 @@ function wasmContext(spec: Spec, v: Variant): Record<string, unknown> {
        * keeps its d^2 ($d2p) and the second takes both estimates from one f32x4 (`pairs`, the
        * partner's index `p`); a unit left without a partner takes its own estimate (rsqrt.hbs).
        */
-      ...(f64 && v.rsqrt === 'nr' ? { holds: u % 2 === 0 && u + 1 < units, pairs: u % 2 === 1, p: u - 1 } : {}),
+      ...(nr64 ? { holds: u % 2 === 0 && u + 1 < units, pairs: u % 2 === 1, p: u - 1 } : {}),
     })),
     /**
      * Axis sums = 2: in the loops with q/d per pair, the divider units' second step of each atom
